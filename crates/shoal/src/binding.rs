@@ -1,0 +1,317 @@
+//! Resources bound to kernels, the layout entries derived from reflection, and the checks that a
+//! bound resource fits its binding.
+
+use crate::element::LayoutKind;
+use crate::error::{Error, Result};
+use crate::reflect::{BindingInfo, BindingKind};
+
+/// Something that can be bound to a kernel's binding by name.
+pub trait Bindable {
+    /// The resource as Shoal checks and binds it.
+    fn resource(&self) -> Resource<'_>;
+}
+
+/// A resource ready to bind.
+#[derive(Debug, Clone, Copy)]
+pub enum Resource<'a> {
+    /// A buffer (storage or uniform).
+    Buffer(BufferResource<'a>),
+    /// A texture view (storage or sampled).
+    Texture(TextureResource<'a>),
+    /// A sampler.
+    Sampler(SamplerResource<'a>),
+}
+
+/// A buffer and the Rust element type it was made for.
+#[derive(Debug, Clone, Copy)]
+pub struct BufferResource<'a> {
+    /// The wgpu buffer.
+    pub raw: &'a wgpu::Buffer,
+    /// Identity for the bind-group cache.
+    pub id: u64,
+    /// Bytes holding elements (bound range).
+    pub bytes: u64,
+    /// The Rust element stride.
+    pub stride: u64,
+    /// The Rust element size.
+    pub size: u64,
+    /// The Rust element type's name.
+    pub type_name: &'static str,
+    /// How that type was laid out.
+    pub layout: LayoutKind,
+}
+
+/// A texture view with what the checks need to know of its texture.
+#[derive(Debug, Clone, Copy)]
+pub struct TextureResource<'a> {
+    /// The view to bind.
+    pub view: &'a wgpu::TextureView,
+    /// Identity for the bind-group cache.
+    pub id: u64,
+    /// The texel format.
+    pub format: wgpu::TextureFormat,
+    /// The usages of the texture.
+    pub usage: wgpu::TextureUsages,
+    /// The view's dimension.
+    pub dimension: wgpu::TextureViewDimension,
+    /// Samples per texel.
+    pub sample_count: u32,
+}
+
+/// A sampler.
+#[derive(Debug, Clone, Copy)]
+pub struct SamplerResource<'a> {
+    /// The sampler.
+    pub raw: &'a wgpu::Sampler,
+    /// Identity for the bind-group cache.
+    pub id: u64,
+    /// A comparison sampler.
+    pub comparison: bool,
+    /// Whether it filters (linear); a non-filtering sampler is nearest everywhere.
+    pub filtering: bool,
+}
+
+impl Resource<'_> {
+    pub(crate) fn id(&self) -> u64 {
+        match self {
+            Self::Buffer(b) => b.id,
+            Self::Texture(t) => t.id,
+            Self::Sampler(s) => s.id,
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            Self::Buffer(b) => format!("Buffer<{}> with usage {:?}", b.type_name, b.raw.usage()),
+            Self::Texture(t) => format!("a {:?} texture with usage {:?}", t.format, t.usage),
+            Self::Sampler(s) if s.comparison => "a comparison sampler".into(),
+            Self::Sampler(_) => "a sampler".into(),
+        }
+    }
+
+    pub(crate) fn binding_resource(&self) -> wgpu::BindingResource<'_> {
+        match self {
+            Self::Buffer(b) => wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                buffer: b.raw,
+                offset: 0,
+                size: wgpu::BufferSize::new(b.bytes.next_multiple_of(4)),
+            }),
+            Self::Texture(t) => wgpu::BindingResource::TextureView(t.view),
+            Self::Sampler(s) => wgpu::BindingResource::Sampler(s.raw),
+        }
+    }
+}
+
+/// The wgpu storage-texture format of a naga storage format.
+pub(crate) fn texture_format(format: naga::StorageFormat) -> Option<wgpu::TextureFormat> {
+    use naga::StorageFormat as S;
+    use wgpu::TextureFormat as T;
+    Some(match format {
+        S::R32Uint => T::R32Uint,
+        S::R32Sint => T::R32Sint,
+        S::R32Float => T::R32Float,
+        S::Rg32Uint => T::Rg32Uint,
+        S::Rg32Sint => T::Rg32Sint,
+        S::Rg32Float => T::Rg32Float,
+        S::Rgba8Unorm => T::Rgba8Unorm,
+        S::Rgba8Snorm => T::Rgba8Snorm,
+        S::Rgba8Uint => T::Rgba8Uint,
+        S::Rgba8Sint => T::Rgba8Sint,
+        S::Bgra8Unorm => T::Bgra8Unorm,
+        S::Rgba16Uint => T::Rgba16Uint,
+        S::Rgba16Sint => T::Rgba16Sint,
+        S::Rgba16Float => T::Rgba16Float,
+        S::Rgba32Uint => T::Rgba32Uint,
+        S::Rgba32Sint => T::Rgba32Sint,
+        S::Rgba32Float => T::Rgba32Float,
+        S::R16Float => T::R16Float,
+        S::Rg16Float => T::Rg16Float,
+        S::R8Unorm => T::R8Unorm,
+        S::Rg8Unorm => T::Rg8Unorm,
+        S::Rgb10a2Unorm => T::Rgb10a2Unorm,
+        S::Rg11b10Ufloat => T::Rg11b10Ufloat,
+        S::R64Uint => T::R64Uint,
+        _ => return None,
+    })
+}
+
+fn view_dimension(dim: naga::ImageDimension, arrayed: bool) -> wgpu::TextureViewDimension {
+    use naga::ImageDimension as D;
+    use wgpu::TextureViewDimension as V;
+    match (dim, arrayed) {
+        (D::D1, _) => V::D1,
+        (D::D2, false) => V::D2,
+        (D::D2, true) => V::D2Array,
+        (D::D3, _) => V::D3,
+        (D::Cube, false) => V::Cube,
+        (D::Cube, true) => V::CubeArray,
+    }
+}
+
+/// The layout entry derived from a reflected binding. `filtering` says whether the kernel samples
+/// with a filtering sampler (then its float textures must be filterable).
+pub(crate) fn layout_entry(info: &BindingInfo, filtering: bool) -> Option<wgpu::BindGroupLayoutEntry> {
+    let ty = match &info.kind {
+        BindingKind::Storage { writable } => wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only: !writable },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        BindingKind::Uniform => wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        BindingKind::StorageTexture { format, access, dim, arrayed } => wgpu::BindingType::StorageTexture {
+            access: match (access.contains(naga::StorageAccess::LOAD), access.contains(naga::StorageAccess::STORE)) {
+                (true, true) => wgpu::StorageTextureAccess::ReadWrite,
+                (true, false) => wgpu::StorageTextureAccess::ReadOnly,
+                _ => wgpu::StorageTextureAccess::WriteOnly,
+            },
+            format: texture_format(*format)?,
+            view_dimension: view_dimension(*dim, *arrayed),
+        },
+        BindingKind::Texture { kind, depth, multisampled, dim, arrayed } => wgpu::BindingType::Texture {
+            sample_type: match (depth, kind) {
+                (true, _) => wgpu::TextureSampleType::Depth,
+                (false, naga::ScalarKind::Sint) => wgpu::TextureSampleType::Sint,
+                (false, naga::ScalarKind::Uint) => wgpu::TextureSampleType::Uint,
+                (false, _) => wgpu::TextureSampleType::Float { filterable: filtering },
+            },
+            view_dimension: view_dimension(*dim, *arrayed),
+            multisampled: *multisampled,
+        },
+        BindingKind::Sampler { comparison: true } => {
+            wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison)
+        }
+        BindingKind::Sampler { comparison: false } => wgpu::BindingType::Sampler(if filtering {
+            wgpu::SamplerBindingType::Filtering
+        } else {
+            wgpu::SamplerBindingType::NonFiltering
+        }),
+    };
+    Some(wgpu::BindGroupLayoutEntry {
+        binding: info.binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty,
+        count: None,
+    })
+}
+
+/// Checks that `res` fits `info`: kind, usage, access, element layout and length.
+pub(crate) fn check(kernel: &str, info: &BindingInfo, res: &Resource<'_>) -> Result<()> {
+    let kind_error = || Error::BindingKind {
+        kernel: kernel.to_string(),
+        binding: info.name.clone(),
+        expected: info.kind.describe(),
+        got: res.describe(),
+    };
+    match (&info.kind, res) {
+        (BindingKind::Storage { .. } | BindingKind::Uniform, Resource::Buffer(b)) => check_buffer(kernel, info, b),
+        (BindingKind::StorageTexture { format, access, .. }, Resource::Texture(t)) => {
+            if texture_format(*format) != Some(t.format) {
+                return Err(Error::BindingKind {
+                    kernel: kernel.to_string(),
+                    binding: info.name.clone(),
+                    expected: info.kind.describe(),
+                    got: format!("an image of format {:?}", t.format),
+                });
+            }
+            if !t.usage.contains(wgpu::TextureUsages::STORAGE_BINDING) {
+                return Err(missing_usage(kernel, &info.name, "STORAGE_BINDING", &format!("{:?}", t.usage),
+                    "create the image with storage usage"));
+            }
+            let _ = access;
+            Ok(())
+        }
+        (BindingKind::Texture { .. }, Resource::Texture(t)) => {
+            if !t.usage.contains(wgpu::TextureUsages::TEXTURE_BINDING) {
+                return Err(missing_usage(kernel, &info.name, "TEXTURE_BINDING", &format!("{:?}", t.usage),
+                    "create the image with sampled usage"));
+            }
+            Ok(())
+        }
+        (BindingKind::Sampler { comparison }, Resource::Sampler(s)) if *comparison == s.comparison => Ok(()),
+        _ => Err(kind_error()),
+    }
+}
+
+fn missing_usage(kernel: &str, binding: &str, usage: &str, has: &str, fix: &str) -> Error {
+    Error::MissingUsage {
+        kernel: kernel.to_string(),
+        binding: format!("binding `{binding}`"),
+        usage: usage.to_string(),
+        has: has.to_string(),
+        fix: fix.to_string(),
+    }
+}
+
+fn check_buffer(kernel: &str, info: &BindingInfo, b: &BufferResource<'_>) -> Result<()> {
+    let usage = b.raw.usage();
+    match info.kind {
+        BindingKind::Uniform if !usage.contains(wgpu::BufferUsages::UNIFORM) => {
+            return Err(missing_usage(kernel, &info.name, "UNIFORM", &format!("{usage:?}"),
+                "create it with gpu.uniform(&value)"));
+        }
+        BindingKind::Storage { .. } if !usage.contains(wgpu::BufferUsages::STORAGE) => {
+            return Err(missing_usage(kernel, &info.name, "STORAGE", &format!("{usage:?}"),
+                "create it with gpu.buffer_from(..) or gpu.buffer_zeroed(..)"));
+        }
+        _ => {}
+    }
+    let Some(shape) = &info.shape else { return Ok(()) };
+    let layout_error = |wgsl_type: &str, wgsl_bytes: u64| {
+        let hint = if shape.has_vec3 && b.layout == LayoutKind::Pod {
+            "; WGSL aligns vec3<f32> to 16 bytes: derive encase::ShaderType on the Rust type (with glam::Vec3) \
+             so Shoal pads it, or pad the #[repr(C)] struct by hand"
+                .to_string()
+        } else if shape.has_vec3 {
+            "; WGSL aligns vec3<f32> to 16 bytes, so a vec3 element takes 16".to_string()
+        } else {
+            String::new()
+        };
+        Error::ElementLayout {
+            kernel: kernel.to_string(),
+            binding: info.name.clone(),
+            wgsl_type: wgsl_type.to_string(),
+            wgsl_bytes,
+            rust_type: b.type_name.to_string(),
+            rust_bytes: b.stride,
+            hint,
+        }
+    };
+    let too_small = |needed: u64| Error::BufferTooSmall {
+        kernel: kernel.to_string(),
+        binding: info.name.clone(),
+        wgsl_type: shape.wgsl_type.clone(),
+        needed,
+        got: b.bytes,
+    };
+    if let Some((element, stride)) = &shape.runtime_array {
+        if shape.fixed == 0 && b.stride != *stride {
+            return Err(layout_error(element, *stride));
+        }
+        // WGSL arrays are never empty: at least one element must be bound.
+        let needed = shape.fixed + stride;
+        if b.bytes < needed {
+            return Err(too_small(needed));
+        }
+        return Ok(());
+    }
+    if b.stride == shape.fixed || b.size == shape.fixed {
+        if b.bytes < shape.fixed {
+            return Err(too_small(shape.fixed));
+        }
+        return Ok(());
+    }
+    if let Some((element, stride, n)) = &shape.fixed_array {
+        if b.stride != *stride {
+            return Err(layout_error(element, *stride));
+        }
+        if b.bytes < stride * n {
+            return Err(too_small(stride * n));
+        }
+        return Ok(());
+    }
+    Err(layout_error(&shape.wgsl_type, shape.fixed))
+}

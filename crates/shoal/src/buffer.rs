@@ -1,0 +1,220 @@
+//! [`Buffer<T>`]: a typed storage (or uniform, or indirect) buffer.
+
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::binding::{Bindable, BufferResource, Resource};
+use crate::element::Element;
+use crate::error::{Error, Result};
+use crate::gpu::Gpu;
+use crate::readback;
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// A fresh identity for a GPU resource (keys of the bind-group cache).
+pub(crate) fn next_id() -> u64 {
+    NEXT_ID.fetch_add(1, Ordering::Relaxed)
+}
+
+/// What a buffer may be used for, beyond copies (every Shoal buffer can be copied from and to).
+pub type Usage = wgpu::BufferUsages;
+
+/// `len` elements of `T` on the GPU, laid out as WGSL lays out `array<T>`.
+///
+/// Cheap to clone: clones are the same GPU buffer.
+pub struct Buffer<T> {
+    gpu: Gpu,
+    raw: wgpu::Buffer,
+    len: u64,
+    id: u64,
+    _element: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for Buffer<T> {
+    fn clone(&self) -> Self {
+        Self { gpu: self.gpu.clone(), raw: self.raw.clone(), len: self.len, id: self.id, _element: PhantomData }
+    }
+}
+
+impl<T> std::fmt::Debug for Buffer<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Buffer")
+            .field("element", &std::any::type_name::<T>())
+            .field("len", &self.len)
+            .field("usage", &self.raw.usage())
+            .finish()
+    }
+}
+
+impl Gpu {
+    /// A storage buffer holding `data` (usable as `var<storage, read>` or `read_write`).
+    pub fn buffer_from<T: Element>(&self, data: &[T]) -> Result<Buffer<T>> {
+        self.buffer_from_with(data, Usage::STORAGE)
+    }
+
+    /// A storage buffer of `len` zeroed elements.
+    pub fn buffer_zeroed<T: Element>(&self, len: u64) -> Result<Buffer<T>> {
+        self.buffer_zeroed_with(len, Usage::STORAGE)
+    }
+
+    /// A buffer holding `data` with the given usage (plus copies), e.g.
+    /// `Usage::STORAGE | Usage::INDIRECT` for indirect arguments a kernel writes.
+    pub fn buffer_from_with<T: Element>(&self, data: &[T], usage: Usage) -> Result<Buffer<T>> {
+        let mut bytes = Vec::with_capacity(data.len() * T::STRIDE as usize);
+        T::encode(data, &mut bytes);
+        self.create_buffer::<T>(data.len() as u64, usage, Some(&bytes))
+    }
+
+    /// `len` zeroed elements with the given usage (plus copies).
+    pub fn buffer_zeroed_with<T: Element>(&self, len: u64, usage: Usage) -> Result<Buffer<T>> {
+        self.create_buffer::<T>(len, usage, None)
+    }
+
+    /// A uniform buffer holding one `value` (`var<uniform>`), laid out by WGSL's rules.
+    pub fn uniform<T: Element>(&self, value: &T) -> Result<Buffer<T>> {
+        self.buffer_from_with(std::slice::from_ref(value), Usage::UNIFORM)
+    }
+
+    fn create_buffer<T: Element>(&self, len: u64, usage: Usage, init: Option<&[u8]>) -> Result<Buffer<T>> {
+        let bytes = len * T::STRIDE;
+        let limit = self.limits().max_buffer_size;
+        if bytes > limit {
+            return Err(Error::Wgpu {
+                context: format!("creating a buffer of {len} x {}", T::type_name()),
+                message: format!("{bytes} bytes exceed the device's max_buffer_size of {limit}"),
+            });
+        }
+        // wgpu copies and maps in multiples of 4 and cannot bind an empty buffer.
+        let size = bytes.next_multiple_of(4).max(4);
+        let raw = self.scoped("creating a buffer", || {
+            self.device().create_buffer(&wgpu::BufferDescriptor {
+                label: Some(T::type_name()),
+                size,
+                usage: usage | Usage::COPY_SRC | Usage::COPY_DST,
+                mapped_at_creation: init.is_some(),
+            })
+        })?;
+        if let Some(init) = init {
+            {
+                let mut view = raw
+                    .slice(..)
+                    .get_mapped_range_mut()
+                    .map_err(|e| Error::Wgpu { context: "filling a new buffer".into(), message: e.to_string() })?;
+                view.slice(..init.len()).copy_from_slice(init);
+            }
+            raw.unmap();
+        }
+        Ok(Buffer { gpu: self.clone(), raw, len, id: next_id(), _element: PhantomData })
+    }
+}
+
+impl<T: Element> Buffer<T> {
+    /// Wraps a wgpu buffer created elsewhere as `len` elements of `T`.
+    pub fn from_raw(gpu: &Gpu, raw: wgpu::Buffer, len: u64) -> Result<Self> {
+        if len * T::STRIDE > raw.size() {
+            return Err(Error::Length { what: "Buffer::from_raw".into(), expected: raw.size() / T::STRIDE, got: len });
+        }
+        Ok(Self { gpu: gpu.clone(), raw, len, id: next_id(), _element: PhantomData })
+    }
+
+    /// Elements in the buffer.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the buffer holds no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Bytes the elements occupy (`len × STRIDE`).
+    pub fn byte_len(&self) -> u64 {
+        self.len * T::STRIDE
+    }
+
+    /// The wgpu buffer, for render passes or other libraries.
+    pub fn raw(&self) -> &wgpu::Buffer {
+        &self.raw
+    }
+
+    /// The buffer's wgpu usages.
+    pub fn usage(&self) -> Usage {
+        self.raw.usage()
+    }
+
+    /// The device the buffer lives on.
+    pub fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// Overwrites the buffer from its start with `data` (at most [`len`](Self::len) elements).
+    pub fn write(&self, data: &[T]) -> Result<()> {
+        self.write_at(0, data)
+    }
+
+    /// Overwrites elements `first..first + data.len()`.
+    pub fn write_at(&self, first: u64, data: &[T]) -> Result<()> {
+        if first + data.len() as u64 > self.len {
+            return Err(Error::Length {
+                what: format!("writing at element {first} of a Buffer<{}>", T::type_name()),
+                expected: self.len - first.min(self.len),
+                got: data.len() as u64,
+            });
+        }
+        if data.is_empty() {
+            return Ok(());
+        }
+        let mut bytes = Vec::with_capacity(data.len() * T::STRIDE as usize);
+        T::encode(data, &mut bytes);
+        // write_buffer needs a multiple of 4 bytes; every WGSL stride is one.
+        self.gpu.scoped("writing a buffer", || self.gpu.queue().write_buffer(&self.raw, first * T::STRIDE, &bytes))
+    }
+
+    /// Copies every element of `src` into this buffer (same length), on the GPU.
+    pub fn copy_from(&self, src: &Buffer<T>) -> Result<()> {
+        let mut commands = self.gpu.commands();
+        commands.copy(src, self)?;
+        commands.submit()?;
+        Ok(())
+    }
+
+    /// Reads every element back.
+    pub async fn read(&self) -> Result<Vec<T>> {
+        self.read_range(0..self.len).await
+    }
+
+    /// Reads elements `range` back.
+    pub async fn read_range(&self, range: std::ops::Range<u64>) -> Result<Vec<T>> {
+        if range.start > range.end || range.end > self.len {
+            return Err(Error::Length { what: format!("reading {range:?}"), expected: self.len, got: range.end });
+        }
+        let bytes = readback::read_bytes(
+            &self.gpu,
+            &self.raw,
+            range.start * T::STRIDE,
+            (range.end - range.start) * T::STRIDE,
+        )
+        .await?;
+        Ok(T::decode(&bytes))
+    }
+
+    /// Reads every element back, blocking the thread (native only).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn read_blocking(&self) -> Result<Vec<T>> {
+        pollster::block_on(self.read())
+    }
+}
+
+impl<T: Element> Bindable for Buffer<T> {
+    fn resource(&self) -> Resource<'_> {
+        Resource::Buffer(BufferResource {
+            raw: &self.raw,
+            id: self.id,
+            bytes: self.len * T::STRIDE,
+            stride: T::STRIDE,
+            size: T::SIZE,
+            type_name: T::type_name(),
+            layout: T::LAYOUT,
+        })
+    }
+}

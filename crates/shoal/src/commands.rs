@@ -1,0 +1,190 @@
+//! [`Commands`]: several dispatches and copies recorded together and submitted once.
+//!
+//! Between two dispatches that touch the same buffer, wgpu's resource tracking inserts the
+//! barrier itself: this is what `glMemoryBarrier` and UAV barriers do in the documents, and
+//! there is nothing for the caller to call. Inside one dispatch, WGSL's `workgroupBarrier()` and
+//! `storageBarrier()` remain the kernel's business.
+
+use futures_intrusive::channel::shared::oneshot_channel;
+
+use crate::buffer::Buffer;
+use crate::dispatch::Dispatch;
+use crate::element::Element;
+use crate::error::{Error, Result};
+use crate::gpu::Gpu;
+use crate::profile::{Timing, TimingSource};
+use crate::readback;
+
+/// Dispatches timed per batch at most (two timestamps each).
+const MAX_TIMED: u32 = 256;
+
+/// A batch of GPU work, submitted with [`Commands::submit`].
+pub struct Commands {
+    gpu: Gpu,
+    encoder: wgpu::CommandEncoder,
+    profiler: Option<Profiler>,
+}
+
+struct Profiler {
+    queries: Option<wgpu::QuerySet>,
+    labels: Vec<String>,
+}
+
+impl Gpu {
+    /// Starts a batch.
+    pub fn commands(&self) -> Commands {
+        let encoder = self.device().create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("shoal") });
+        Commands { gpu: self.clone(), encoder, profiler: None }
+    }
+}
+
+impl Commands {
+    /// Times each dispatch of this batch (read with [`Submission::timings`]).
+    pub fn profiled(mut self) -> Self {
+        let queries = self.gpu.has_timestamps().then(|| {
+            self.gpu.device().create_query_set(&wgpu::QuerySetDescriptor {
+                label: Some("shoal timestamps"),
+                ty: wgpu::QueryType::Timestamp,
+                count: MAX_TIMED * 2,
+            })
+        });
+        self.profiler = Some(Profiler { queries, labels: Vec::new() });
+        self
+    }
+
+    /// Records a dispatch (the same as `dispatch.record(&mut commands)`).
+    pub fn dispatch(&mut self, dispatch: Dispatch<'_>) -> Result<&mut Self> {
+        dispatch.record(self)?;
+        Ok(self)
+    }
+
+    /// Records a copy of every element of `src` into `dst` (same length).
+    pub fn copy<T: Element>(&mut self, src: &Buffer<T>, dst: &Buffer<T>) -> Result<&mut Self> {
+        if src.len() != dst.len() {
+            return Err(Error::Length { what: "copying between buffers".into(), expected: dst.len(), got: src.len() });
+        }
+        if src.byte_len() > 0 {
+            self.encoder.copy_buffer_to_buffer(src.raw(), 0, dst.raw(), 0, src.byte_len().next_multiple_of(4));
+        }
+        Ok(self)
+    }
+
+    /// Records zeroing every element of `buffer`.
+    pub fn clear<T: Element>(&mut self, buffer: &Buffer<T>) -> &mut Self {
+        self.encoder.clear_buffer(buffer.raw(), 0, None);
+        self
+    }
+
+    /// The underlying encoder, for render passes or hand-written work in the same batch.
+    pub fn encoder(&mut self) -> &mut wgpu::CommandEncoder {
+        &mut self.encoder
+    }
+
+    /// Opens a compute pass (timed when profiling) and lets `f` fill it.
+    pub(crate) fn compute_pass(&mut self, label: &str, f: impl FnOnce(&mut wgpu::ComputePass<'_>)) {
+        let timestamp_writes = match &mut self.profiler {
+            Some(p) => {
+                let index = p.labels.len() as u32;
+                p.labels.push(label.to_string());
+                match &p.queries {
+                    Some(q) if index < MAX_TIMED => Some(wgpu::ComputePassTimestampWrites {
+                        query_set: q,
+                        beginning_of_pass_write_index: Some(index * 2),
+                        end_of_pass_write_index: Some(index * 2 + 1),
+                    }),
+                    _ => None,
+                }
+            }
+            None => None,
+        };
+        let mut pass = self.encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(label), timestamp_writes });
+        f(&mut pass);
+    }
+
+    /// Submits the batch.
+    pub fn submit(self) -> Result<Submission> {
+        let Commands { gpu, mut encoder, profiler } = self;
+        let mut resolve = None;
+        let mut labels = Vec::new();
+        if let Some(p) = profiler {
+            let timed = (p.labels.len() as u32).min(MAX_TIMED);
+            if let (Some(q), true) = (&p.queries, timed > 0) {
+                let buffer = gpu.device().create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("shoal timestamps"),
+                    size: timed as u64 * 16,
+                    usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+                    mapped_at_creation: false,
+                });
+                encoder.resolve_query_set(q, 0..timed * 2, &buffer, 0);
+                resolve = Some(buffer);
+            }
+            labels = p.labels;
+        }
+        let started = web_time::Instant::now();
+        let index = gpu.scoped("submitting commands", || gpu.queue().submit([encoder.finish()]))?;
+        gpu.check_uncaptured("submitting commands")?;
+        Ok(Submission { gpu, index, started, resolve, labels })
+    }
+}
+
+/// Work handed to the GPU: wait for it, or read the times of its dispatches.
+pub struct Submission {
+    gpu: Gpu,
+    index: wgpu::SubmissionIndex,
+    started: web_time::Instant,
+    resolve: Option<wgpu::Buffer>,
+    labels: Vec<String>,
+}
+
+impl Submission {
+    /// Waits until the GPU has finished the batch.
+    pub async fn wait(&self) -> Result<()> {
+        #[cfg(not(target_arch = "wasm32"))]
+        self.gpu
+            .device()
+            .poll(wgpu::PollType::Wait { submission_index: Some(self.index.clone()), timeout: None })
+            .map_err(|e| Error::Wgpu { context: "waiting for the GPU".into(), message: e.to_string() })?;
+        #[cfg(target_arch = "wasm32")]
+        {
+            let (sender, receiver) = oneshot_channel();
+            self.gpu.queue().on_submitted_work_done(move || {
+                let _ = sender.send(());
+            });
+            receiver.receive().await;
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        let _ = oneshot_channel::<()>;
+        self.gpu.check_uncaptured("running commands")
+    }
+
+    /// Waits, blocking the thread (native only).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn wait_blocking(&self) -> Result<()> {
+        pollster::block_on(self.wait())
+    }
+
+    /// The time of each dispatch of a [`profiled`](Commands::profiled) batch, in order; without
+    /// timestamps, one wall-clock entry for the whole batch.
+    pub async fn timings(self) -> Result<Vec<Timing>> {
+        self.wait().await?;
+        if self.labels.is_empty() {
+            return Ok(Vec::new());
+        }
+        let Some(resolve) = &self.resolve else {
+            return Ok(vec![Timing {
+                label: self.labels.join(" + "),
+                nanos: self.started.elapsed().as_nanos() as f64,
+                source: TimingSource::WallClock,
+            }]);
+        };
+        let bytes = readback::read_bytes(&self.gpu, resolve, 0, resolve.size()).await?;
+        let ticks: &[u64] = bytemuck::try_cast_slice(&bytes).map_err(|e| Error::Readback(e.to_string()))?;
+        let period = self.gpu.queue().get_timestamp_period() as f64;
+        Ok(self
+            .labels
+            .into_iter()
+            .zip(ticks.chunks_exact(2))
+            .map(|(label, t)| Timing { label, nanos: t[1].saturating_sub(t[0]) as f64 * period, source: TimingSource::GpuTimestamp })
+            .collect())
+    }
+}

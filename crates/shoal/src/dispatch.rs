@@ -1,0 +1,254 @@
+//! [`Dispatch`]: bind resources by their WGSL names, say how many work groups, run or record.
+
+use crate::binding::{self, Bindable, Resource};
+use crate::buffer::Buffer;
+use crate::commands::Commands;
+use crate::element::Element;
+use crate::error::{Error, Result};
+use crate::kernel::Kernel;
+use crate::profile::Timing;
+
+/// Indirect dispatch arguments, as the GPU reads them: work groups in x, y and z.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, bytemuck::Pod, bytemuck::Zeroable, encase::ShaderType)]
+pub struct DispatchArgs {
+    /// Work groups in x.
+    pub x: u32,
+    /// Work groups in y.
+    pub y: u32,
+    /// Work groups in z.
+    pub z: u32,
+}
+
+impl DispatchArgs {
+    /// `[x, y, z]` work groups.
+    pub const fn new(x: u32, y: u32, z: u32) -> Self {
+        Self { x, y, z }
+    }
+}
+
+/// How many work groups a dispatch runs.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Grid<'a> {
+    Unset,
+    Groups([u32; 3]),
+    /// A 1D count of invocations, folded into y and z when x would exceed the limit.
+    Linear(u64),
+    Invocations([u32; 3]),
+    Indirect { buffer: &'a wgpu::Buffer, offset: u64 },
+}
+
+/// A dispatch being put together: bindings by name, then a size, then [`run`](Self::run) or
+/// [`record`](Self::record). Mistakes are kept and returned by `run`/`record`, so the chain
+/// reads straight.
+#[must_use = "a dispatch does nothing until .run() or .record(&mut commands)"]
+pub struct Dispatch<'a> {
+    kernel: &'a Kernel,
+    bound: Vec<Option<Resource<'a>>>,
+    grid: Grid<'a>,
+    error: Option<Error>,
+}
+
+impl Kernel {
+    /// Starts a dispatch and binds `resource` to the WGSL variable `name`.
+    pub fn bind<'a>(&'a self, name: &str, resource: &'a (impl Bindable + ?Sized)) -> Dispatch<'a> {
+        self.dispatch().bind(name, resource)
+    }
+
+    /// Starts a dispatch with nothing bound yet.
+    pub fn dispatch(&self) -> Dispatch<'_> {
+        Dispatch {
+            kernel: self,
+            bound: vec![None; self.inner.reflection.bindings.len()],
+            grid: Grid::Unset,
+            error: None,
+        }
+    }
+}
+
+impl<'a> Dispatch<'a> {
+    /// Binds `resource` to the WGSL variable `name`.
+    pub fn bind(mut self, name: &str, resource: &'a (impl Bindable + ?Sized)) -> Self {
+        if self.error.is_some() {
+            return self;
+        }
+        let r = &self.kernel.inner.reflection;
+        match r.bindings.iter().position(|b| b.name == name) {
+            Some(slot) => self.bound[slot] = Some(resource.resource()),
+            None => {
+                self.error = Some(Error::UnknownBinding {
+                    kernel: self.kernel.name().to_string(),
+                    binding: name.to_string(),
+                    available: r.bindings.iter().map(|b| b.name.clone()).collect(),
+                })
+            }
+        }
+        self
+    }
+
+    /// Runs exactly `[x, y, z]` work groups (each must be within MAX_COMPUTE_WORK_GROUP_COUNT).
+    pub fn groups(mut self, groups: [u32; 3]) -> Self {
+        self.grid = Grid::Groups(groups);
+        self
+    }
+
+    /// Runs at least `n` invocations: `ceil(n / work-group invocations)` groups, folded over y
+    /// (and z) when x would exceed the limit. Kernels rebuild the index with
+    /// `shoal_linear_index` (`#import shoal::fold`) and bound-check it.
+    pub fn invocations(mut self, n: u64) -> Self {
+        self.grid = Grid::Linear(n);
+        self
+    }
+
+    /// Runs at least `[w, h]` invocations in a 2D grid: `ceil(w / size.x) x ceil(h / size.y)` groups.
+    pub fn invocations_2d(mut self, [w, h]: [u32; 2]) -> Self {
+        self.grid = Grid::Invocations([w, h, 1]);
+        self
+    }
+
+    /// Runs at least `[w, h, d]` invocations in a 3D grid.
+    pub fn invocations_3d(mut self, size: [u32; 3]) -> Self {
+        self.grid = Grid::Invocations(size);
+        self
+    }
+
+    /// Takes the group counts from `args` at byte `offset` when the GPU runs the dispatch
+    /// (`dispatch_workgroups_indirect`); `args` needs `Usage::INDIRECT`.
+    pub fn indirect<T: Element>(mut self, args: &'a Buffer<T>, offset: u64) -> Self {
+        self.grid = Grid::Indirect { buffer: args.raw(), offset };
+        self
+    }
+
+    /// Checks everything and submits the dispatch on its own.
+    pub fn run(self) -> Result<()> {
+        let mut commands = self.kernel.gpu().commands();
+        self.record(&mut commands)?;
+        commands.submit()?;
+        Ok(())
+    }
+
+    /// Runs the dispatch on its own and returns its GPU time (timestamps where the device has
+    /// them, wall clock otherwise, labelled as such).
+    pub async fn run_timed(self) -> Result<Timing> {
+        let label = self.kernel.name().to_string();
+        let mut commands = self.kernel.gpu().commands().profiled();
+        self.record(&mut commands)?;
+        let timings = commands.submit()?.timings().await?;
+        Ok(timings.into_iter().next().unwrap_or(Timing::nothing_ran(label)))
+    }
+
+    /// Checks everything and records the dispatch into `commands`, after what is already there.
+    pub fn record(self, commands: &mut Commands) -> Result<()> {
+        let Dispatch { kernel, bound, grid, error } = self;
+        if let Some(e) = error {
+            return Err(e);
+        }
+        let name = kernel.name();
+        let r = &kernel.inner.reflection;
+        let mut resources = Vec::with_capacity(bound.len());
+        for (info, res) in r.bindings.iter().zip(bound) {
+            let res = res.ok_or_else(|| Error::Unbound {
+                kernel: name.to_string(),
+                binding: info.name.clone(),
+                group: info.group,
+                index: info.binding,
+            })?;
+            binding::check(name, info, &res)?;
+            resources.push(res);
+        }
+        let limits = kernel.gpu().limits();
+        let max = limits.max_compute_work_group_count;
+        let size = r.workgroup_size;
+        let groups = match grid {
+            Grid::Unset => return Err(Error::NoSize { kernel: name.to_string() }),
+            Grid::Groups(g) => Some(g),
+            Grid::Linear(n) => Some(fold(n.div_ceil(r.workgroup_invocations() as u64), max).ok_or_else(|| {
+                Error::TooManyGroups { kernel: name.to_string(), groups: [u32::MAX; 3], dimension: 2, limit: max[2] }
+            })?),
+            Grid::Invocations(n) => Some([0, 1, 2].map(|i| n[i].div_ceil(size[i]))),
+            Grid::Indirect { buffer, offset } => {
+                check_indirect(name, buffer, offset)?;
+                None
+            }
+        };
+        if let Some(g) = groups {
+            if let Some(dimension) = (0..3).find(|&i| g[i] > max[i]) {
+                return Err(Error::TooManyGroups { kernel: name.to_string(), groups: g, dimension, limit: max[dimension] });
+            }
+            if g.contains(&0) {
+                // The specification: a dispatch with a zero count in any dimension does nothing.
+                return Ok(());
+            }
+        }
+        let bind_groups = kernel.bind_groups(&resources)?;
+        commands.compute_pass(name, |pass| {
+            pass.set_pipeline(&kernel.inner.pipeline);
+            for (i, group) in bind_groups.iter().enumerate() {
+                pass.set_bind_group(i as u32, group, &[]);
+            }
+            match (groups, grid) {
+                (Some([x, y, z]), _) => pass.dispatch_workgroups(x, y, z),
+                (None, Grid::Indirect { buffer, offset }) => pass.dispatch_workgroups_indirect(buffer, offset),
+                (None, _) => {}
+            }
+        });
+        Ok(())
+    }
+}
+
+/// Spreads `groups` work groups over x, then y, then z, each within `max`; `None` when even
+/// `max.x × max.y × max.z` is too few.
+pub(crate) fn fold(groups: u64, max: [u32; 3]) -> Option<[u32; 3]> {
+    let [mx, my, mz] = max.map(|m| m.max(1) as u64);
+    if groups <= mx {
+        return Some([groups as u32, 1, 1]);
+    }
+    let rows = groups.div_ceil(mx);
+    if rows <= my {
+        let x = groups.div_ceil(rows);
+        return Some([x as u32, rows as u32, 1]);
+    }
+    let planes = rows.div_ceil(my);
+    if planes > mz {
+        return None;
+    }
+    Some([mx as u32, rows.div_ceil(planes) as u32, planes as u32])
+}
+
+fn check_indirect(name: &str, buffer: &wgpu::Buffer, offset: u64) -> Result<()> {
+    if offset % 4 != 0 {
+        return Err(Error::IndirectOffset { kernel: name.to_string(), offset });
+    }
+    if offset.checked_add(12).is_none_or(|end| end > buffer.size()) {
+        return Err(Error::IndirectOutOfBounds { kernel: name.to_string(), offset, buffer_bytes: buffer.size() });
+    }
+    if !buffer.usage().contains(wgpu::BufferUsages::INDIRECT) {
+        return Err(Error::MissingUsage {
+            kernel: name.to_string(),
+            binding: "indirect arguments".into(),
+            usage: "INDIRECT".into(),
+            has: format!("{:?}", buffer.usage()),
+            fix: "create the arguments with gpu.buffer_from_with(&args, Usage::STORAGE | Usage::INDIRECT)".into(),
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fold;
+
+    #[test]
+    fn folding_covers_every_group_within_limits() {
+        let max = [65535, 65535, 65535];
+        assert_eq!(fold(0, max), Some([0, 1, 1]));
+        assert_eq!(fold(65535, max), Some([65535, 1, 1]));
+        for g in [65536u64, 65535 * 3 + 1, 1 << 32, 65535u64 * 65535 + 7] {
+            let f = fold(g, max).expect("fits");
+            assert!(f.iter().all(|&d| d <= 65535), "{f:?}");
+            assert!(f.iter().map(|&d| d as u64).product::<u64>() >= g, "{g} -> {f:?}");
+        }
+        assert_eq!(fold(10, [4, 4, 4]).map(|f| f.iter().product::<u32>() >= 10), Some(true));
+        assert_eq!(fold(65, [4, 4, 4]), None);
+    }
+}

@@ -1,0 +1,266 @@
+//! The one error type of Shoal.
+//!
+//! Every variant says what happened, where (the kernel, and the binding where there is one) and,
+//! when there is a limit, which limit and its value. Nothing here is a wgpu panic: the checks in
+//! [`crate::Dispatch`] and [`crate::Kernel`] run before anything reaches the device, and what
+//! wgpu still reports is captured with error scopes and returned as [`Error::Wgpu`].
+
+/// Shoal's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong in Shoal, each case typed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// No adapter matched the requested backend.
+    #[error("no {requested} adapter found; adapters found: {}{}", list_or_none(found), hint(requested))]
+    NoAdapter {
+        /// The backend that was asked for (`SHOAL_BACKEND` or [`crate::GpuOptions`]).
+        requested: String,
+        /// Every adapter that was found, as `name (backend)`.
+        found: Vec<String>,
+    },
+    /// `SHOAL_BACKEND` names no backend Shoal knows.
+    #[error("SHOAL_BACKEND={value:?} is not one of vulkan, gl, metal, dx12, webgpu, auto")]
+    UnknownBackend {
+        /// The value that was given.
+        value: String,
+    },
+    /// The adapter refused to create a device.
+    #[error("could not create a device on {adapter}: {message}")]
+    RequestDevice {
+        /// The adapter's name.
+        adapter: String,
+        /// wgpu's reason.
+        message: String,
+    },
+    /// A WGSL source failed to parse or validate; the message holds file, line, column and the
+    /// offending source line.
+    #[error("kernel `{kernel}`: WGSL error\n{message}")]
+    Wgsl {
+        /// The kernel (file path or label).
+        kernel: String,
+        /// The rendered diagnostic.
+        message: String,
+    },
+    /// `#import` names a snippet that does not exist.
+    #[error("kernel `{kernel}`: `#import {name}` names no snippet; known snippets: {}", available.join(", "))]
+    UnknownSnippet {
+        /// The kernel.
+        kernel: String,
+        /// The snippet that was asked for.
+        name: String,
+        /// The snippets that exist.
+        available: Vec<String>,
+    },
+    /// The entry point was not given and the module has several, or the name is not one of them.
+    #[error("kernel `{kernel}`: {}; compute entry points: {}", match requested { Some(n) => format!("no compute entry point `{n}`"), None => "several compute entry points, name one".to_string() }, list_or_none(available))]
+    EntryPoint {
+        /// The kernel.
+        kernel: String,
+        /// The name asked for, if any.
+        requested: Option<String>,
+        /// The compute entry points of the module.
+        available: Vec<String>,
+    },
+    /// An override constant was not accepted.
+    #[error("kernel `{kernel}`: override constants: {message}")]
+    Override {
+        /// The kernel.
+        kernel: String,
+        /// What naga said.
+        message: String,
+    },
+    /// The kernel needs a device feature the adapter does not have.
+    #[error("kernel `{kernel}` needs the device feature {feature}, which adapter {adapter} does not have")]
+    MissingFeature {
+        /// The kernel.
+        kernel: String,
+        /// The wgpu feature name.
+        feature: String,
+        /// The adapter.
+        adapter: String,
+    },
+    /// The work group is larger than the device allows (per dimension or in total).
+    #[error("kernel `{kernel}`: work group {size:?} = {invocations} invocations exceeds {limit_name} = {limit} on this device")]
+    WorkgroupTooLarge {
+        /// The kernel.
+        kernel: String,
+        /// The reflected work-group size.
+        size: [u32; 3],
+        /// Its product.
+        invocations: u32,
+        /// Which limit (the specification's name).
+        limit_name: &'static str,
+        /// The device's value of that limit.
+        limit: u32,
+    },
+    /// The kernel's `var<workgroup>` variables need more bytes than the device has.
+    #[error("kernel `{kernel}`: workgroup memory of {bytes} bytes exceeds MAX_COMPUTE_SHARED_MEMORY_SIZE = {limit} on this device")]
+    WorkgroupMemory {
+        /// The kernel.
+        kernel: String,
+        /// Bytes the kernel declares (each variable rounded up to 16).
+        bytes: u32,
+        /// The device's limit.
+        limit: u32,
+    },
+    /// An explicit group count exceeds the per-dimension limit (the specification's INVALID_VALUE).
+    #[error("kernel `{kernel}`: dispatch of {groups:?} work groups exceeds MAX_COMPUTE_WORK_GROUP_COUNT = {limit} in dimension {dimension} (INVALID_VALUE); use .invocations(n), which folds large 1D counts")]
+    TooManyGroups {
+        /// The kernel.
+        kernel: String,
+        /// The requested counts.
+        groups: [u32; 3],
+        /// The first dimension (0, 1 or 2) over the limit.
+        dimension: usize,
+        /// The device's limit.
+        limit: u32,
+    },
+    /// A dispatch was run without saying how many work groups.
+    #[error("kernel `{kernel}`: no size given; call .groups([x, y, z]), .invocations(n) or .indirect(&args, offset) before .run()")]
+    NoSize {
+        /// The kernel.
+        kernel: String,
+    },
+    /// An indirect-dispatch offset that is not a multiple of 4 (the specification's INVALID_VALUE).
+    #[error("kernel `{kernel}`: indirect offset {offset} is not a multiple of 4 (INVALID_VALUE)")]
+    IndirectOffset {
+        /// The kernel.
+        kernel: String,
+        /// The offset in bytes.
+        offset: u64,
+    },
+    /// Indirect arguments that run past the end of their buffer (the specification's INVALID_OPERATION).
+    #[error("kernel `{kernel}`: indirect arguments at offset {offset} need 12 bytes, but the buffer has {buffer_bytes} bytes (INVALID_OPERATION)")]
+    IndirectOutOfBounds {
+        /// The kernel.
+        kernel: String,
+        /// The offset in bytes.
+        offset: u64,
+        /// The size of the arguments buffer.
+        buffer_bytes: u64,
+    },
+    /// A buffer lacks the usage its role needs (INDIRECT for arguments, STORAGE or UNIFORM for a binding).
+    #[error("kernel `{kernel}`: {binding} needs a buffer with {usage} usage, but the buffer has {has}; {fix}")]
+    MissingUsage {
+        /// The kernel.
+        kernel: String,
+        /// The binding (or `indirect arguments`).
+        binding: String,
+        /// The usage that is missing.
+        usage: String,
+        /// The usages the buffer has.
+        has: String,
+        /// What to do instead.
+        fix: String,
+    },
+    /// A binding the kernel uses was not bound.
+    #[error("kernel `{kernel}`: binding `{binding}` (@group({group}) @binding({index})) was not bound; call .bind(\"{binding}\", ...)")]
+    Unbound {
+        /// The kernel.
+        kernel: String,
+        /// The binding's WGSL name.
+        binding: String,
+        /// Its group.
+        group: u32,
+        /// Its binding number.
+        index: u32,
+    },
+    /// `.bind(name, …)` with a name the kernel does not have.
+    #[error("kernel `{kernel}` has no binding `{binding}`; its bindings are: {}", list_or_none(available))]
+    UnknownBinding {
+        /// The kernel.
+        kernel: String,
+        /// The name that was given.
+        binding: String,
+        /// The names the kernel has.
+        available: Vec<String>,
+    },
+    /// The bound resource is of another kind or access than the WGSL declares.
+    #[error("kernel `{kernel}`: binding `{binding}` is {expected} but got {got}")]
+    BindingKind {
+        /// The kernel.
+        kernel: String,
+        /// The binding.
+        binding: String,
+        /// What the WGSL declares.
+        expected: String,
+        /// What was bound.
+        got: String,
+    },
+    /// The Rust element type does not have the layout of the WGSL type.
+    #[error("kernel `{kernel}`: binding `{binding}` expects `{wgsl_type}` ({wgsl_bytes} bytes per element) but got `Buffer<{rust_type}>` ({rust_bytes} bytes per element){hint}")]
+    ElementLayout {
+        /// The kernel.
+        kernel: String,
+        /// The binding.
+        binding: String,
+        /// The WGSL type of one element (or of the whole binding).
+        wgsl_type: String,
+        /// Its stride or size.
+        wgsl_bytes: u64,
+        /// The Rust element type.
+        rust_type: String,
+        /// Its stride.
+        rust_bytes: u64,
+        /// Advice, such as the vec3 alignment rule.
+        hint: String,
+    },
+    /// The bound buffer is smaller than the WGSL type needs.
+    #[error("kernel `{kernel}`: binding `{binding}` needs at least {needed} bytes ({wgsl_type}) but the buffer has {got}")]
+    BufferTooSmall {
+        /// The kernel.
+        kernel: String,
+        /// The binding.
+        binding: String,
+        /// The WGSL type.
+        wgsl_type: String,
+        /// Bytes needed.
+        needed: u64,
+        /// Bytes present.
+        got: u64,
+    },
+    /// A host-side length did not match (writing more elements than a buffer holds, copying between
+    /// buffers of different lengths).
+    #[error("{what}: expected {expected} elements, got {got}")]
+    Length {
+        /// The operation.
+        what: String,
+        /// What the buffer holds.
+        expected: u64,
+        /// What was given.
+        got: u64,
+    },
+    /// Reading a buffer back failed (mapping refused, device lost).
+    #[error("readback failed: {0}")]
+    Readback(String),
+    /// wgpu reported an error that Shoal's own checks did not anticipate.
+    #[error("{context}: wgpu reported: {message}")]
+    Wgpu {
+        /// What Shoal was doing.
+        context: String,
+        /// wgpu's message.
+        message: String,
+    },
+    /// Reading a `.wgsl` file from disk failed.
+    #[error("cannot read {path}: {message}")]
+    Io {
+        /// The path.
+        path: String,
+        /// The system's message.
+        message: String,
+    },
+}
+
+fn list_or_none(items: &[String]) -> String {
+    if items.is_empty() { "none".to_string() } else { items.join(", ") }
+}
+
+fn hint(requested: &str) -> &'static str {
+    match requested {
+        "vulkan" => " (on Debian: apt-get install mesa-vulkan-drivers libvulkan1)",
+        "gl" => " (on Debian: apt-get install libegl1 libgl1-mesa-dri)",
+        _ => "",
+    }
+}

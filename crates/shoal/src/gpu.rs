@@ -1,0 +1,323 @@
+//! [`Gpu`]: an adapter, its device and queue, and what Shoal keeps beside them.
+
+use std::sync::{Arc, Mutex};
+
+use crate::backend::{self, BackendChoice};
+use crate::error::{Error, Result};
+use crate::limits::Limits;
+use crate::readback::StagingPool;
+
+/// How to choose the adapter.
+#[derive(Debug, Clone, Default)]
+pub struct GpuOptions {
+    /// The backend; `None` reads `SHOAL_BACKEND` (unset means [`BackendChoice::Auto`]).
+    pub backend: Option<BackendChoice>,
+}
+
+/// What the adapter is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AdapterDetails {
+    /// The adapter's name, e.g. `llvmpipe (LLVM 15.0.6, 256 bits)`.
+    pub name: String,
+    /// The wgpu backend.
+    pub backend: wgpu::Backend,
+    /// The driver's name.
+    pub driver: String,
+    /// The driver's version string.
+    pub driver_info: String,
+    /// Discrete, integrated, virtual, CPU or other.
+    pub device_type: wgpu::DeviceType,
+}
+
+impl AdapterDetails {
+    fn from_info(info: &wgpu::AdapterInfo) -> Self {
+        Self {
+            name: info.name.clone(),
+            backend: info.backend,
+            driver: info.driver.clone(),
+            driver_info: info.driver_info.clone(),
+            device_type: info.device_type,
+        }
+    }
+
+    /// Whether this is a software rasteriser (lavapipe, llvmpipe, SwiftShader, WARP).
+    pub fn is_software(&self) -> bool {
+        let name = self.name.to_ascii_lowercase();
+        self.device_type == wgpu::DeviceType::Cpu
+            || ["llvmpipe", "lavapipe", "swiftshader", "warp", "softpipe"].iter().any(|s| name.contains(s))
+    }
+}
+
+impl std::fmt::Display for AdapterDetails {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = if self.is_software() { "software" } else { "hardware" };
+        write!(f, "{} ({:?}, {kind}", self.name, self.backend)?;
+        if !self.driver.is_empty() {
+            write!(f, ", {} {}", self.driver, self.driver_info)?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// The features Shoal asks for when the adapter has them; kernels that need one the device lacks
+/// get [`Error::MissingFeature`] at creation.
+const WANTED_FEATURES: wgpu::Features = wgpu::Features::TIMESTAMP_QUERY
+    .union(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)
+    .union(wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES)
+    .union(wgpu::Features::SHADER_INT64)
+    .union(wgpu::Features::SHADER_INT64_ATOMIC_MIN_MAX)
+    .union(wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS)
+    .union(wgpu::Features::SHADER_FLOAT32_ATOMIC)
+    .union(wgpu::Features::SHADER_F16)
+    .union(wgpu::Features::SUBGROUP)
+    .union(wgpu::Features::SUBGROUP_BARRIER)
+    .union(wgpu::Features::FLOAT32_FILTERABLE)
+    .union(wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES)
+    .union(wgpu::Features::CLEAR_TEXTURE);
+
+/// A device to run kernels on. Cheap to clone: clones share the device.
+#[derive(Clone)]
+pub struct Gpu {
+    inner: Arc<GpuInner>,
+}
+
+struct GpuInner {
+    instance: Option<wgpu::Instance>,
+    adapter: Option<wgpu::Adapter>,
+    details: AdapterDetails,
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    limits: Limits,
+    staging: StagingPool,
+    uncaptured: Arc<Mutex<Vec<String>>>,
+}
+
+impl std::fmt::Debug for Gpu {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gpu").field("adapter", &self.inner.details).finish_non_exhaustive()
+    }
+}
+
+impl Gpu {
+    /// Opens the adapter `SHOAL_BACKEND` names (or the best one) with its own limits.
+    pub async fn new() -> Result<Self> {
+        Self::with_options(GpuOptions::default()).await
+    }
+
+    /// Opens an adapter as `options` say.
+    pub async fn with_options(options: GpuOptions) -> Result<Self> {
+        let choice = match options.backend {
+            Some(choice) => choice,
+            None => BackendChoice::from_env()?,
+        };
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+        desc.backends = choice.backends();
+        let instance = wgpu::Instance::new(desc);
+        let adapter = pick_adapter(&instance, choice).await?;
+        let (device, queue) = request_device(&adapter).await?;
+        Ok(Self::assemble(Some(instance), Some(adapter), device, queue))
+    }
+
+    /// Blocks on [`Gpu::new`] (native only).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn blocking() -> Result<Self> {
+        pollster::block_on(Self::new())
+    }
+
+    /// Wraps a device and queue created elsewhere (a renderer, another library), so Shoal's
+    /// kernels and the caller's code share one device.
+    pub fn from_wgpu(adapter: &wgpu::Adapter, device: wgpu::Device, queue: wgpu::Queue) -> Self {
+        Self::assemble(None, Some(adapter.clone()), device, queue)
+    }
+
+    /// Requests a device from `adapter` with the adapter's own limits and the features Shoal
+    /// uses where they exist: what [`Gpu::new`] does, for callers that choose the adapter
+    /// themselves (a window's surface, say).
+    pub async fn from_adapter(instance: Option<wgpu::Instance>, adapter: wgpu::Adapter) -> Result<Self> {
+        let (device, queue) = request_device(&adapter).await?;
+        Ok(Self::assemble(instance, Some(adapter), device, queue))
+    }
+
+    fn assemble(
+        instance: Option<wgpu::Instance>,
+        adapter: Option<wgpu::Adapter>,
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+    ) -> Self {
+        let details = AdapterDetails::from_info(&device.adapter_info());
+        let limits = Limits::from_wgpu(&device.limits());
+        let uncaptured = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&uncaptured);
+        // wgpu's default handler panics; Shoal turns what slips past its checks into errors.
+        device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+            log::error!("wgpu: {e}");
+            if let Ok(mut v) = sink.lock() {
+                v.push(e.to_string());
+            }
+        }));
+        Self {
+            inner: Arc::new(GpuInner {
+                instance,
+                adapter,
+                details,
+                device,
+                queue,
+                limits,
+                staging: StagingPool::default(),
+                uncaptured,
+            }),
+        }
+    }
+
+    /// The wgpu device, for code that draws or computes beside Shoal.
+    pub fn device(&self) -> &wgpu::Device {
+        &self.inner.device
+    }
+
+    /// The wgpu queue.
+    pub fn queue(&self) -> &wgpu::Queue {
+        &self.inner.queue
+    }
+
+    /// The wgpu instance, when Shoal created it.
+    pub fn instance(&self) -> Option<&wgpu::Instance> {
+        self.inner.instance.as_ref()
+    }
+
+    /// The wgpu adapter, when known.
+    pub fn adapter(&self) -> Option<&wgpu::Adapter> {
+        self.inner.adapter.as_ref()
+    }
+
+    /// Name, backend, driver and kind of the adapter.
+    pub fn adapter_details(&self) -> &AdapterDetails {
+        &self.inner.details
+    }
+
+    /// The compute limits, under the specification's names.
+    pub fn limits(&self) -> &Limits {
+        &self.inner.limits
+    }
+
+    /// The device's features.
+    pub fn features(&self) -> wgpu::Features {
+        self.inner.device.features()
+    }
+
+    /// Whether GPU timestamps can be written around compute passes.
+    pub fn has_timestamps(&self) -> bool {
+        self.features().contains(wgpu::Features::TIMESTAMP_QUERY)
+    }
+
+    /// Whether 64-bit integer atomics (`atomic<u64>`, all operations) are available.
+    pub fn has_int64_atomics(&self) -> bool {
+        self.features().contains(wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS)
+    }
+
+    /// Whether subgroup operations are available.
+    pub fn has_subgroups(&self) -> bool {
+        self.features().contains(wgpu::Features::SUBGROUP)
+    }
+
+    /// The largest 1D work group this device runs, at most `cap`: the number to plan a kernel's
+    /// `override` work-group size with (1024 on lavapipe, 256 on WebGPU).
+    pub fn max_workgroup_1d(&self, cap: u32) -> u32 {
+        self.limits()
+            .max_compute_work_group_invocations
+            .min(self.limits().max_compute_work_group_size[0])
+            .min(cap)
+    }
+
+    /// Errors wgpu reported outside any Shoal check since the last call, emptied.
+    pub(crate) fn take_uncaptured(&self) -> Option<String> {
+        let mut v = self.inner.uncaptured.lock().ok()?;
+        if v.is_empty() { None } else { Some(std::mem::take(&mut *v).join("; ")) }
+    }
+
+    /// Fails with what wgpu reported since the last check, if anything.
+    pub(crate) fn check_uncaptured(&self, context: &str) -> Result<()> {
+        match self.take_uncaptured() {
+            Some(message) => Err(Error::Wgpu { context: context.to_string(), message }),
+            None => Ok(()),
+        }
+    }
+
+    pub(crate) fn staging(&self) -> &StagingPool {
+        &self.inner.staging
+    }
+
+    /// Runs `f` inside a validation error scope and returns what wgpu reported as an error.
+    ///
+    /// Natively the scope resolves at once. In the browser it resolves later, so there the
+    /// error reaches the uncaptured-error sink instead and is returned by the next readback.
+    pub(crate) fn scoped<R>(&self, context: &str, f: impl FnOnce() -> R) -> Result<R> {
+        let device = &self.inner.device;
+        let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let out = f();
+        let v = now_or_later(validation.pop());
+        let o = now_or_later(oom.pop());
+        match v.or(o) {
+            Some(e) => Err(Error::Wgpu { context: context.to_string(), message: e.to_string() }),
+            None => Ok(out),
+        }
+    }
+}
+
+/// Polls a future once; wgpu-core resolves error scopes immediately.
+fn now_or_later<F: std::future::Future<Output = Option<wgpu::Error>>>(fut: F) -> Option<wgpu::Error> {
+    let mut fut = std::pin::pin!(fut);
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    match fut.as_mut().poll(&mut cx) {
+        std::task::Poll::Ready(e) => e,
+        std::task::Poll::Pending => None,
+    }
+}
+
+async fn pick_adapter(instance: &wgpu::Instance, choice: BackendChoice) -> Result<wgpu::Adapter> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let mut adapters = instance.enumerate_adapters(choice.backends()).await;
+        adapters.sort_by_key(|a| backend::preference(&a.get_info()));
+        match adapters.into_iter().next() {
+            Some(a) => Ok(a),
+            None => {
+                let mut all = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+                all.backends = wgpu::Backends::all();
+                let found = wgpu::Instance::new(all)
+                    .enumerate_adapters(wgpu::Backends::all())
+                    .await
+                    .iter()
+                    .map(|a| {
+                        let i = a.get_info();
+                        format!("{} ({:?})", i.name, i.backend)
+                    })
+                    .collect();
+                Err(Error::NoAdapter { requested: choice.name().to_string(), found })
+            }
+        }
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = backend::preference;
+        instance
+            .request_adapter(&wgpu::RequestAdapterOptions::default())
+            .await
+            .map_err(|e| Error::NoAdapter { requested: format!("{} ({e})", choice.name()), found: Vec::new() })
+    }
+}
+
+async fn request_device(adapter: &wgpu::Adapter) -> Result<(wgpu::Device, wgpu::Queue)> {
+    let desc = wgpu::DeviceDescriptor {
+        label: Some("shoal"),
+        required_features: adapter.features() & WANTED_FEATURES,
+        // wgpu's defaults cap a work group at 256 invocations and 16 KiB of shared memory:
+        // ask for everything the adapter has instead.
+        required_limits: adapter.limits(),
+        ..Default::default()
+    };
+    adapter.request_device(&desc).await.map_err(|e| Error::RequestDevice {
+        adapter: adapter.get_info().name,
+        message: e.to_string(),
+    })
+}

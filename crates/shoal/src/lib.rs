@@ -1,0 +1,72 @@
+//! # Shoal: GPU compute on wgpu
+//!
+//! Write kernels in WGSL; Shoal reflects each one with naga, derives its bind-group layouts,
+//! checks every dispatch against the device and the buffers bound to it, runs it, and reads the
+//! results back — natively (Vulkan, Metal, DX12, GL) and in the browser (WebGPU).
+//!
+//! ```no_run
+//! # fn main() -> Result<(), shoal::Error> {
+//! let gpu = shoal::Gpu::blocking()?;
+//! let a = gpu.buffer_from(&[1.0f32, 2.0, 3.0])?;
+//! let out = gpu.buffer_zeroed::<f32>(3)?;
+//! let double = gpu.kernel("
+//!     @group(0) @binding(0) var<storage, read> a: array<f32>;
+//!     @group(0) @binding(1) var<storage, read_write> out: array<f32>;
+//!     @compute @workgroup_size(64)
+//!     fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+//!         if id.x < arrayLength(&a) { out[id.x] = 2.0 * a[id.x]; }
+//!     }")?;
+//! double.bind("a", &a).bind("out", &out).invocations(3).run()?;
+//! assert_eq!(out.read_blocking()?, [2.0, 4.0, 6.0]);
+//! # Ok(()) }
+//! ```
+//!
+//! The modules, in the order a kernel meets them: [`Source`] (WGSL and `#import`),
+//! [`Reflection`] (what naga finds), [`Kernel`] (pipeline and derived layouts), [`Buffer`]
+//! (typed data, [`Element`] layouts), [`Dispatch`] (binding by name, sizes, checks),
+//! [`Commands`] (batches), [`Timing`] (profiling), and [`Error`].
+
+mod backend;
+mod binding;
+mod buffer;
+mod commands;
+mod dispatch;
+mod element;
+mod error;
+mod gpu;
+mod kernel;
+mod limits;
+mod profile;
+mod readback;
+mod reflect;
+mod source;
+
+pub use backend::BackendChoice;
+pub use binding::{Bindable, BufferResource, Resource, SamplerResource, TextureResource};
+pub use buffer::{Buffer, Usage};
+pub use commands::{Commands, Submission};
+pub use dispatch::{Dispatch, DispatchArgs};
+pub use element::{Element, LayoutKind};
+pub use error::{Error, Result};
+pub use gpu::{AdapterDetails, Gpu, GpuOptions};
+pub use kernel::{Kernel, KernelBuilder};
+pub use limits::{LimitRow, Limits};
+pub use profile::{Timing, TimingSource};
+pub use reflect::{BindingInfo, BindingKind, BufferShape, NeededFeatures, Reflection};
+pub use source::{SNIPPETS, Source};
+
+pub use {bytemuck, encase, glam, naga, wgpu};
+
+/// Compiles a `.wgsl` file into the binary as a [`Source`] that remembers its path, so errors
+/// name the file. The path is relative to the file invoking the macro, as with `include_str!`.
+#[macro_export]
+macro_rules! wgsl {
+    ($path:literal) => {
+        $crate::Source::from_static($path, include_str!($path))
+    };
+}
+
+#[doc(hidden)]
+pub mod __private {
+    pub use bytemuck;
+}

@@ -1,0 +1,413 @@
+//! What a kernel is, read from its WGSL by naga: entry point, work-group size (after override
+//! constants), workgroup-memory bytes, bindings with their kinds and layouts, and the device
+//! features it needs.
+//!
+//! This module depends on naga only, not on wgpu, so a build script or a checker (`cargo xtask
+//! check-wgsl`) can use it without a device.
+
+use naga::valid::{Capabilities, ValidationFlags, Validator};
+use naga::{AddressSpace, ImageClass, ImageDimension, ScalarKind, TypeInner};
+
+use crate::source::Composed;
+
+/// How a binding is used, as the WGSL declares it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BindingKind {
+    /// `var<storage, read>` or `var<storage, read_write>`.
+    Storage {
+        /// `read_write` (or atomics).
+        writable: bool,
+    },
+    /// `var<uniform>`.
+    Uniform,
+    /// `texture_storage_*<format, access>`.
+    StorageTexture {
+        /// The texel format.
+        format: naga::StorageFormat,
+        /// Read, write or both.
+        access: naga::StorageAccess,
+        /// 1D, 2D, 3D or cube.
+        dim: ImageDimension,
+        /// `_array`.
+        arrayed: bool,
+    },
+    /// `texture_*` sampled (or loaded) textures.
+    Texture {
+        /// What the texels hold (float, sint, uint).
+        kind: ScalarKind,
+        /// A depth texture.
+        depth: bool,
+        /// Multisampled.
+        multisampled: bool,
+        /// 1D, 2D, 3D or cube.
+        dim: ImageDimension,
+        /// `_array`.
+        arrayed: bool,
+    },
+    /// `sampler` or `sampler_comparison`.
+    Sampler {
+        /// `sampler_comparison`.
+        comparison: bool,
+    },
+}
+
+impl BindingKind {
+    /// Describes the kind as the WGSL spells it, for messages.
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Storage { writable: true } => "var<storage, read_write>".into(),
+            Self::Storage { writable: false } => "var<storage, read>".into(),
+            Self::Uniform => "var<uniform>".into(),
+            Self::StorageTexture { format, access, .. } => {
+                let a = match (access.contains(naga::StorageAccess::LOAD), access.contains(naga::StorageAccess::STORE)) {
+                    (true, true) => "read_write",
+                    (true, false) => "read",
+                    _ => "write",
+                };
+                format!("texture_storage<{format:?}, {a}>")
+            }
+            Self::Texture { kind, depth: true, .. } => format!("texture_depth ({kind:?})"),
+            Self::Texture { kind, .. } => format!("texture<{kind:?}>"),
+            Self::Sampler { comparison: true } => "sampler_comparison".into(),
+            Self::Sampler { comparison: false } => "sampler".into(),
+        }
+    }
+}
+
+/// The data layout of a buffer binding.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BufferShape {
+    /// The WGSL type, e.g. `array<Data>`.
+    pub wgsl_type: String,
+    /// Bytes before the runtime-sized array (the whole size when there is none).
+    pub fixed: u64,
+    /// The runtime-sized array's element type and stride, if the binding ends with one.
+    pub runtime_array: Option<(String, u64)>,
+    /// A fixed-size top-level `array<E, N>`: element type, stride and N.
+    pub fixed_array: Option<(String, u64, u64)>,
+    /// Whether a `vec3` sits in the type (its 16-byte alignment is the common layout trap).
+    pub has_vec3: bool,
+}
+
+/// One binding of a kernel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BindingInfo {
+    /// The WGSL variable name, which Rust binds by.
+    pub name: String,
+    /// `@group(n)`.
+    pub group: u32,
+    /// `@binding(n)`.
+    pub binding: u32,
+    /// Storage, uniform, texture, sampler.
+    pub kind: BindingKind,
+    /// For buffers: the layout the bound buffer must have.
+    pub shape: Option<BufferShape>,
+}
+
+/// Device features a kernel needs beyond WebGPU's baseline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct NeededFeatures {
+    /// `atomic<u64>` / `atomic<i64>`.
+    pub int64_atomics: bool,
+    /// `u64` / `i64` values.
+    pub int64: bool,
+    /// `atomic<f32>`.
+    pub float32_atomics: bool,
+    /// `f16`.
+    pub f16: bool,
+    /// Subgroup operations.
+    pub subgroups: bool,
+}
+
+/// Everything Shoal knows about one compute entry point.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reflection {
+    /// The entry point's name.
+    pub entry_point: String,
+    /// `@workgroup_size`, with override constants applied.
+    pub workgroup_size: [u32; 3],
+    /// Bytes of the `var<workgroup>` variables the entry point uses, each rounded up to 16.
+    pub workgroup_memory: u32,
+    /// The bindings the entry point uses, ordered by group then binding.
+    pub bindings: Vec<BindingInfo>,
+    /// Features the kernel needs.
+    pub needs: NeededFeatures,
+}
+
+impl Reflection {
+    /// Invocations in one work group.
+    pub fn workgroup_invocations(&self) -> u32 {
+        self.workgroup_size.iter().product()
+    }
+}
+
+/// Why reflection failed, already rendered against the source files.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum ReflectError {
+    /// Parse or validation error, rendered with file, line, column and source line.
+    Wgsl(String),
+    /// The entry point is missing or ambiguous.
+    EntryPoint {
+        /// The name asked for.
+        requested: Option<String>,
+        /// The compute entry points that exist.
+        available: Vec<String>,
+    },
+    /// Override constants could not be applied.
+    Override(String),
+}
+
+/// Parses, validates and reflects `composed`, applying `constants` to overrides.
+pub(crate) fn reflect(
+    composed: &Composed,
+    entry: Option<&str>,
+    constants: &[(String, f64)],
+) -> Result<Reflection, ReflectError> {
+    let module = naga::front::wgsl::parse_str(&composed.text).map_err(|e| {
+        let labels: Vec<_> = e.labels().filter_map(|(span, msg)| span.to_range().map(|r| (r, msg.to_string()))).collect();
+        ReflectError::Wgsl(composed.render(e.message(), &labels))
+    })?;
+    let info = Validator::new(ValidationFlags::all(), Capabilities::all()).validate(&module).map_err(|e| {
+        let labels: Vec<_> = e.spans().filter_map(|(span, msg)| span.to_range().map(|r| (r, msg.clone()))).collect();
+        let mut message = e.as_inner().to_string();
+        let mut cause = std::error::Error::source(e.as_inner());
+        while let Some(c) = cause {
+            message.push_str(&format!(": {c}"));
+            cause = c.source();
+        }
+        ReflectError::Wgsl(composed.render(&message, &labels))
+    })?;
+
+    let computes: Vec<&naga::EntryPoint> =
+        module.entry_points.iter().filter(|ep| ep.stage == naga::ShaderStage::Compute).collect();
+    let available = || computes.iter().map(|ep| ep.name.clone()).collect::<Vec<_>>();
+    let name = match entry {
+        Some(n) if computes.iter().any(|ep| ep.name == n) => n.to_string(),
+        Some(n) => return Err(ReflectError::EntryPoint { requested: Some(n.to_string()), available: available() }),
+        None if computes.len() == 1 => computes[0].name.clone(),
+        None => return Err(ReflectError::EntryPoint { requested: None, available: available() }),
+    };
+
+    let mut pipeline_constants = naga::back::PipelineConstants::default();
+    for (k, v) in constants {
+        pipeline_constants.insert(k.clone(), *v);
+    }
+    let (module, info) = naga::back::pipeline_constants::process_overrides(
+        &module,
+        &info,
+        Some((naga::ShaderStage::Compute, &name)),
+        &pipeline_constants,
+    )
+    .map_err(|e| ReflectError::Override(e.to_string()))?;
+
+    let index = module.entry_points.iter().position(|ep| ep.name == name).unwrap_or(0);
+    let ep = &module.entry_points[index];
+    let uses = info.get_entry_point(index);
+    let mut layouter = naga::proc::Layouter::default();
+    layouter.update(module.to_ctx()).map_err(|e| ReflectError::Override(e.to_string()))?;
+
+    let mut workgroup_memory = 0u32;
+    let mut bindings = Vec::new();
+    for (handle, var) in module.global_variables.iter() {
+        if uses[handle].is_empty() {
+            continue;
+        }
+        if var.space == AddressSpace::WorkGroup {
+            workgroup_memory += layouter[var.ty].size.next_multiple_of(16);
+            continue;
+        }
+        let Some(rb) = &var.binding else { continue };
+        let inner = &module.types[var.ty].inner;
+        let (kind, shape) = match (var.space, inner) {
+            (AddressSpace::Storage { access }, _) => (
+                BindingKind::Storage { writable: access.contains(naga::StorageAccess::STORE) },
+                Some(buffer_shape(&module, &layouter, var.ty)),
+            ),
+            (AddressSpace::Uniform, _) => (BindingKind::Uniform, Some(buffer_shape(&module, &layouter, var.ty))),
+            (_, TypeInner::Image { dim, arrayed, class }) => {
+                let kind = match *class {
+                    ImageClass::Storage { format, access } => {
+                        BindingKind::StorageTexture { format, access, dim: *dim, arrayed: *arrayed }
+                    }
+                    ImageClass::Sampled { kind, multi } => BindingKind::Texture {
+                        kind,
+                        depth: false,
+                        multisampled: multi,
+                        dim: *dim,
+                        arrayed: *arrayed,
+                    },
+                    ImageClass::Depth { multi } => BindingKind::Texture {
+                        kind: ScalarKind::Float,
+                        depth: true,
+                        multisampled: multi,
+                        dim: *dim,
+                        arrayed: *arrayed,
+                    },
+                    ImageClass::External => continue,
+                };
+                (kind, None)
+            }
+            (_, TypeInner::Sampler { comparison }) => (BindingKind::Sampler { comparison: *comparison }, None),
+            _ => continue,
+        };
+        bindings.push(BindingInfo {
+            name: var.name.clone().unwrap_or_else(|| format!("group{}_binding{}", rb.group, rb.binding)),
+            group: rb.group,
+            binding: rb.binding,
+            kind,
+            shape,
+        });
+    }
+    bindings.sort_by_key(|b| (b.group, b.binding));
+
+    Ok(Reflection {
+        entry_point: name,
+        workgroup_size: ep.workgroup_size,
+        workgroup_memory,
+        bindings,
+        needs: needed_features(&module, composed.uses_subgroups),
+    })
+}
+
+fn needed_features(module: &naga::Module, subgroups: bool) -> NeededFeatures {
+    let mut needs = NeededFeatures { subgroups, ..Default::default() };
+    for (_, ty) in module.types.iter() {
+        match ty.inner {
+            TypeInner::Atomic(s) if s.width == 8 => needs.int64_atomics = true,
+            TypeInner::Atomic(s) if s.kind == ScalarKind::Float => needs.float32_atomics = true,
+            TypeInner::Scalar(s) | TypeInner::Vector { scalar: s, .. } => {
+                if s.width == 8 && matches!(s.kind, ScalarKind::Sint | ScalarKind::Uint) {
+                    needs.int64 = true;
+                }
+                if s.width == 2 && s.kind == ScalarKind::Float {
+                    needs.f16 = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    needs
+}
+
+fn buffer_shape(module: &naga::Module, layouter: &naga::proc::Layouter, ty: naga::Handle<naga::Type>) -> BufferShape {
+    let size = layouter[ty].size as u64;
+    let mut shape = BufferShape {
+        wgsl_type: type_name(module, ty),
+        fixed: size,
+        runtime_array: None,
+        fixed_array: None,
+        has_vec3: has_vec3(module, ty),
+    };
+    match &module.types[ty].inner {
+        TypeInner::Array { base, size: naga::ArraySize::Dynamic, stride } => {
+            shape.fixed = 0;
+            shape.runtime_array = Some((type_name(module, *base), *stride as u64));
+        }
+        TypeInner::Array { base, size: naga::ArraySize::Constant(n), stride } => {
+            shape.fixed_array = Some((type_name(module, *base), *stride as u64, n.get() as u64));
+        }
+        TypeInner::Struct { members, .. } => {
+            if let Some(last) = members.last() {
+                if let TypeInner::Array { base, size: naga::ArraySize::Dynamic, stride } = &module.types[last.ty].inner {
+                    shape.fixed = last.offset as u64;
+                    shape.runtime_array = Some((type_name(module, *base), *stride as u64));
+                }
+            }
+        }
+        _ => {}
+    }
+    shape
+}
+
+fn has_vec3(module: &naga::Module, ty: naga::Handle<naga::Type>) -> bool {
+    match &module.types[ty].inner {
+        TypeInner::Vector { size: naga::VectorSize::Tri, .. } => true,
+        TypeInner::Matrix { rows: naga::VectorSize::Tri, .. } => true,
+        TypeInner::Array { base, .. } | TypeInner::BindingArray { base, .. } => has_vec3(module, *base),
+        TypeInner::Struct { members, .. } => members.iter().any(|m| has_vec3(module, m.ty)),
+        _ => false,
+    }
+}
+
+/// The type as WGSL spells it (approximately: enough for messages).
+pub(crate) fn type_name(module: &naga::Module, ty: naga::Handle<naga::Type>) -> String {
+    let t = &module.types[ty];
+    if let Some(name) = &t.name {
+        if matches!(t.inner, TypeInner::Struct { .. }) {
+            return name.clone();
+        }
+    }
+    match &t.inner {
+        TypeInner::Scalar(s) => scalar_name(*s),
+        TypeInner::Vector { size, scalar } => format!("vec{}<{}>", *size as u8, scalar_name(*scalar)),
+        TypeInner::Matrix { columns, rows, scalar } => {
+            format!("mat{}x{}<{}>", *columns as u8, *rows as u8, scalar_name(*scalar))
+        }
+        TypeInner::Atomic(s) => format!("atomic<{}>", scalar_name(*s)),
+        TypeInner::Array { base, size: naga::ArraySize::Constant(n), .. } => {
+            format!("array<{}, {n}>", type_name(module, *base))
+        }
+        TypeInner::Array { base, .. } => format!("array<{}>", type_name(module, *base)),
+        TypeInner::Struct { .. } => "struct".into(),
+        other => format!("{other:?}"),
+    }
+}
+
+fn scalar_name(s: naga::Scalar) -> String {
+    match (s.kind, s.width) {
+        (ScalarKind::Float, 4) => "f32".into(),
+        (ScalarKind::Float, 2) => "f16".into(),
+        (ScalarKind::Float, 8) => "f64".into(),
+        (ScalarKind::Uint, 4) => "u32".into(),
+        (ScalarKind::Sint, 4) => "i32".into(),
+        (ScalarKind::Uint, 8) => "u64".into(),
+        (ScalarKind::Sint, 8) => "i64".into(),
+        (ScalarKind::Bool, _) => "bool".into(),
+        (k, w) => format!("{k:?}{}", w * 8),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::Source;
+
+    fn reflect_str(text: &str, constants: &[(String, f64)]) -> Result<Reflection, ReflectError> {
+        let composed = Composed::new(&Source::new("test.wgsl", text), &[]).expect("composes");
+        reflect(&composed, None, constants)
+    }
+
+    #[test]
+    fn reflects_bindings_workgroup_size_and_memory() {
+        let r = reflect_str(
+            "struct Data { v1: vec3<f32>, v2: vec2<f32> }
+             @group(0) @binding(0) var<storage, read> a: array<Data>;
+             @group(0) @binding(1) var<storage, read_write> out: array<u32>;
+             @group(1) @binding(0) var<uniform> n: u32;
+             override WG: u32 = 64;
+             var<workgroup> tile: array<f32, WG>;
+             @compute @workgroup_size(WG) fn main(@builtin(local_invocation_index) i: u32) {
+                 tile[i] = a[i].v1.x; workgroupBarrier(); out[i] = u32(tile[0]) + n;
+             }",
+            &[("WG".into(), 128.0)],
+        )
+        .expect("reflects");
+        assert_eq!(r.workgroup_size, [128, 1, 1]);
+        assert_eq!(r.workgroup_memory, 512);
+        let names: Vec<_> = r.bindings.iter().map(|b| b.name.as_str()).collect();
+        assert_eq!(names, ["a", "out", "n"]);
+        let a = r.bindings[0].shape.as_ref().expect("buffer");
+        assert_eq!(a.runtime_array, Some(("Data".to_string(), 32)));
+        assert!(a.has_vec3);
+        assert_eq!(r.bindings[1].kind, BindingKind::Storage { writable: true });
+        assert_eq!(r.bindings[2].shape.as_ref().map(|s| s.fixed), Some(4));
+    }
+
+    #[test]
+    fn parse_error_names_file_line_and_column() {
+        let err = reflect_str("\n\nfn main( { }\n", &[]).expect_err("bad wgsl");
+        let ReflectError::Wgsl(msg) = err else { panic!("wrong error {err:?}") };
+        assert!(msg.contains("test.wgsl:3:"), "{msg}");
+        assert!(msg.contains("fn main( { }"), "{msg}");
+    }
+}

@@ -1,0 +1,237 @@
+//! WGSL sources and their composition.
+//!
+//! WGSL has no include. Shoal adds one line form: `#import <name>` on a line of its own pulls in a
+//! shared snippet (see [`SNIPPETS`]). The line is blanked and the snippet appended after the
+//! source, so every line of the user's file keeps its number; a diagnostic that points into a
+//! snippet names the snippet's own file and line. `enable subgroups;` is handled the same way:
+//! naga (wgpu 30) rejects the directive while browsers require it, so Shoal strips it for naga
+//! and adds it for the browser's WebGPU when the kernel uses subgroup operations.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use crate::error::{Error, Result};
+
+/// A WGSL source: its text and where it came from (for messages).
+#[derive(Debug, Clone)]
+pub struct Source {
+    pub(crate) text: Cow<'static, str>,
+    pub(crate) path: Cow<'static, str>,
+}
+
+impl Source {
+    /// Inline WGSL, shown in messages as `label`.
+    pub fn new(label: impl Into<String>, text: impl Into<String>) -> Self {
+        Self { text: Cow::Owned(text.into()), path: Cow::Owned(label.into()) }
+    }
+
+    /// WGSL compiled into the binary (what [`wgsl!`](crate::wgsl) expands to).
+    pub const fn from_static(path: &'static str, text: &'static str) -> Self {
+        Self { text: Cow::Borrowed(text), path: Cow::Borrowed(path) }
+    }
+
+    /// Reads a `.wgsl` file at run time (native), e.g. to reload an edited kernel.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn from_file(path: impl AsRef<std::path::Path>) -> Result<Self> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::Io { path: path.display().to_string(), message: e.to_string() })?;
+        Ok(Self::new(path.display().to_string(), text))
+    }
+
+    /// Where the source came from.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The WGSL text as written.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+impl From<&'static str> for Source {
+    fn from(text: &'static str) -> Self {
+        Self::from_static("<inline wgsl>", text)
+    }
+}
+
+impl From<String> for Source {
+    fn from(text: String) -> Self {
+        Self::new("<inline wgsl>", text)
+    }
+}
+
+/// The shared snippets `#import` can name, with their files under `wgsl/shared/`.
+pub const SNIPPETS: &[(&str, &str, &str)] = &[(
+    "shoal::fold",
+    "wgsl/shared/fold.wgsl",
+    include_str!("../../../wgsl/shared/fold.wgsl"),
+)];
+
+/// One piece of a composed source.
+#[derive(Debug, Clone)]
+struct Chunk {
+    path: String,
+    /// Byte range of this chunk in the composed text.
+    range: Range<usize>,
+}
+
+/// A source with its imports resolved, ready for naga, with a map back to the files.
+#[derive(Debug, Clone)]
+pub(crate) struct Composed {
+    pub(crate) text: String,
+    chunks: Vec<Chunk>,
+    /// Whether the kernel uses subgroup operations (browsers then need `enable subgroups;`).
+    pub(crate) uses_subgroups: bool,
+}
+
+impl Composed {
+    /// Resolves `#import` lines (recursively, each snippet once) and strips `enable subgroups;`.
+    pub(crate) fn new(source: &Source, extra: &[(String, String)]) -> Result<Self> {
+        let mut out = Self { text: String::new(), chunks: Vec::new(), uses_subgroups: false };
+        let mut pending = Vec::new();
+        out.push_chunk(source.path(), source.text(), &mut pending);
+        let mut done: Vec<String> = Vec::new();
+        while let Some(name) = pending.pop() {
+            if done.contains(&name) {
+                continue;
+            }
+            let (path, text) = match lookup(&name, extra) {
+                Some(found) => found,
+                None => {
+                    let mut available: Vec<String> = SNIPPETS.iter().map(|s| s.0.to_string()).collect();
+                    available.extend(extra.iter().map(|e| e.0.clone()));
+                    return Err(Error::UnknownSnippet { kernel: source.path().to_string(), name, available });
+                }
+            };
+            out.text.push('\n');
+            out.push_chunk(&path, &text, &mut pending);
+            done.push(name);
+        }
+        Ok(out)
+    }
+
+    fn push_chunk(&mut self, path: &str, text: &str, imports: &mut Vec<String>) {
+        let start = self.text.len();
+        for line in text.split_inclusive('\n') {
+            let trimmed = line.trim();
+            if let Some(name) = trimmed.strip_prefix("#import ") {
+                imports.push(name.trim().trim_end_matches(';').to_string());
+                self.blank(line);
+            } else if trimmed.starts_with("enable subgroups") {
+                self.uses_subgroups = true;
+                self.blank(line);
+            } else {
+                self.text.push_str(line);
+            }
+        }
+        if !self.uses_subgroups && text.contains("subgroup") {
+            self.uses_subgroups = ["subgroupAdd", "subgroupBallot", "subgroupShuffle", "subgroupBroadcast",
+                "subgroupExclusive", "subgroupInclusive", "subgroupMin", "subgroupMax", "subgroupAll",
+                "subgroupAny", "subgroupAnd", "subgroupOr", "subgroupXor", "subgroupMul", "subgroupElect",
+                "subgroup_size", "subgroup_invocation_id", "subgroupBarrier"]
+                .iter()
+                .any(|s| text.contains(s));
+        }
+        self.chunks.push(Chunk { path: path.to_string(), range: start..self.text.len() });
+    }
+
+    /// Replaces a line by spaces of the same length, keeping columns and line numbers.
+    fn blank(&mut self, line: &str) {
+        let newline = line.ends_with('\n');
+        let body = line.trim_end_matches(['\n', '\r']);
+        self.text.extend(std::iter::repeat_n(' ', body.len()));
+        if line.ends_with("\r\n") {
+            self.text.push('\r');
+        }
+        if newline {
+            self.text.push('\n');
+        }
+    }
+
+    /// The text wgpu compiles for `backend`.
+    pub(crate) fn for_backend(&self, backend: wgpu::Backend) -> Cow<'_, str> {
+        if backend == wgpu::Backend::BrowserWebGpu && self.uses_subgroups {
+            // On the first line, so browser diagnostics keep the file's line numbers.
+            Cow::Owned(format!("enable subgroups; {}", self.text))
+        } else {
+            Cow::Borrowed(&self.text)
+        }
+    }
+
+    /// File, 1-based line and column, and the text of the line at byte `offset` of the composed text.
+    fn locate(&self, offset: usize) -> (&str, usize, usize, &str) {
+        let chunk = self
+            .chunks
+            .iter()
+            .find(|c| c.range.contains(&offset))
+            .or(self.chunks.last())
+            .map(|c| (c.path.as_str(), c.range.clone()))
+            .unwrap_or(("<wgsl>", 0..self.text.len()));
+        let (path, range) = chunk;
+        let offset = offset.clamp(range.start, range.end);
+        let before = &self.text[range.start..offset];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map(|i| range.start + i + 1).unwrap_or(range.start);
+        let line_end = self.text[line_start..range.end].find('\n').map(|i| line_start + i).unwrap_or(range.end);
+        let column = self.text[line_start..offset].chars().count() + 1;
+        (path, line, column, self.text[line_start..line_end].trim_end_matches('\r'))
+    }
+
+    /// Renders a diagnostic: the message, then each labelled span as `file:line:column`, the
+    /// source line and a caret under the span.
+    pub(crate) fn render(&self, message: &str, labels: &[(Range<usize>, String)]) -> String {
+        let mut out = format!("error: {message}\n");
+        for (span, label) in labels {
+            let (path, line, column, text) = self.locate(span.start);
+            let width = self.text.get(span.clone()).map(|s| s.lines().next().unwrap_or("").chars().count()).unwrap_or(1).max(1);
+            let gutter = line.to_string().len();
+            out.push_str(&format!("{:gutter$}--> {path}:{line}:{column}\n", ""));
+            out.push_str(&format!("{:gutter$} |\n", ""));
+            out.push_str(&format!("{line} | {text}\n"));
+            out.push_str(&format!("{:gutter$} | {}{} {label}\n", "", " ".repeat(column - 1), "^".repeat(width)));
+        }
+        out
+    }
+}
+
+fn lookup(name: &str, extra: &[(String, String)]) -> Option<(String, String)> {
+    if let Some((_, path, text)) = SNIPPETS.iter().find(|s| s.0 == name) {
+        return Some((path.to_string(), text.to_string()));
+    }
+    extra.iter().find(|e| e.0 == name).map(|e| (format!("<snippet {}>", e.0), e.1.clone()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn imports_keep_line_numbers_and_resolve_once() {
+        let src = Source::new("k.wgsl", "#import shoal::fold\n#import shoal::fold\nfn main() {}\n");
+        let c = Composed::new(&src, &[]).expect("composes");
+        assert!(c.text.lines().nth(2) == Some("fn main() {}"));
+        assert_eq!(c.text.matches("fn shoal_linear_index").count(), 1);
+        let at = c.text.find("fn main").expect("present");
+        assert_eq!(c.locate(at).1, 3);
+        let in_snippet = c.text.find("fn shoal_linear_index").expect("present");
+        assert_eq!(c.locate(in_snippet).0, "wgsl/shared/fold.wgsl");
+    }
+
+    #[test]
+    fn unknown_snippet_is_an_error() {
+        let src = Source::new("k.wgsl", "#import nope\n");
+        assert!(matches!(Composed::new(&src, &[]), Err(Error::UnknownSnippet { .. })));
+    }
+
+    #[test]
+    fn subgroup_directive_is_stripped_for_naga_and_added_for_browsers() {
+        let src = Source::new("k.wgsl", "enable subgroups;\nfn f() -> u32 { return subgroupAdd(1u); }\n");
+        let c = Composed::new(&src, &[]).expect("composes");
+        assert!(!c.text.contains("enable"));
+        assert!(c.uses_subgroups);
+        assert!(c.for_backend(wgpu::Backend::BrowserWebGpu).starts_with("enable subgroups;"));
+        assert!(!c.for_backend(wgpu::Backend::Vulkan).contains("enable"));
+    }
+}
