@@ -1,12 +1,12 @@
-//! One device shared by the tests of a run (the backend comes from `SHOAL_BACKEND`), and the
-//! macro that turns async test bodies into tests.
+//! One device shared by the tests of a run (the backend comes from `SHOAL_BACKEND`), and a
+//! runner for async test bodies. Other crates' tests (the kernels') use it too.
 
 use std::sync::OnceLock;
 
 use shoal::Gpu;
 
 /// The device of this test run, opened once.
-pub(crate) fn gpu() -> Gpu {
+pub fn gpu() -> Gpu {
     static GPU: OnceLock<Gpu> = OnceLock::new();
     GPU.get_or_init(|| {
         let gpu = Gpu::blocking().unwrap_or_else(|e| panic!("no device for the tests: {e}"));
@@ -17,6 +17,6 @@ pub(crate) fn gpu() -> Gpu {
 }
 
 /// Runs an async test body on the shared device.
-pub(crate) fn run<F: std::future::Future<Output = ()>>(body: impl FnOnce(Gpu) -> F) {
+pub fn run<F: std::future::Future<Output = ()>>(body: impl FnOnce(Gpu) -> F) {
     pollster::block_on(body(gpu()))
 }

@@ -9,7 +9,7 @@ pub mod rng;
 
 #[cfg(test)]
 mod errors;
-#[cfg(test)]
-mod harness;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod harness;
 #[cfg(test)]
 mod model;

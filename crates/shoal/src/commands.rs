@@ -130,6 +130,7 @@ impl Commands {
 /// Work handed to the GPU: wait for it, or read the times of its dispatches.
 pub struct Submission {
     gpu: Gpu,
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code, reason = "the browser tracks submissions itself"))]
     index: wgpu::SubmissionIndex,
     started: web_time::Instant,
     resolve: Option<wgpu::Buffer>,

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use crate::binding::{self, Resource};
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
-use crate::reflect::{self, BindingKind, ReflectError, Reflection};
+use crate::reflect::{self, BindingKind, Reflection};
 use crate::source::{Composed, Source};
 
 /// Bind groups kept per kernel, keyed by the identities of the bound resources.
@@ -72,13 +72,8 @@ impl KernelBuilder {
         let gpu = self.gpu;
         let composed = Composed::new(&self.source, &self.snippets)?;
         let base = self.source.path().to_string();
-        let reflection = reflect::reflect(&composed, self.entry.as_deref(), &self.constants).map_err(|e| match e {
-            ReflectError::Wgsl(message) => Error::Wgsl { kernel: base.clone(), message },
-            ReflectError::EntryPoint { requested, available } => {
-                Error::EntryPoint { kernel: base.clone(), requested, available }
-            }
-            ReflectError::Override(message) => Error::Override { kernel: base.clone(), message },
-        })?;
+        let reflection = reflect::reflect(&composed, self.entry.as_deref(), &self.constants)
+            .map_err(|e| e.into_error(&base))?;
         let name = format!("{base}:{}", reflection.entry_point);
         check_device(&gpu, &name, &reflection)?;
 

@@ -52,7 +52,7 @@ pub use gpu::{AdapterDetails, Gpu, GpuOptions};
 pub use kernel::{Kernel, KernelBuilder};
 pub use limits::{LimitRow, Limits};
 pub use profile::{Timing, TimingSource};
-pub use reflect::{BindingInfo, BindingKind, BufferShape, NeededFeatures, Reflection};
+pub use reflect::{validate, BindingInfo, BindingKind, BufferShape, NeededFeatures, Reflection};
 pub use source::{SNIPPETS, Source};
 
 pub use {bytemuck, encase, glam, naga, wgpu};

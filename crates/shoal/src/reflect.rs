@@ -157,6 +157,18 @@ pub(crate) enum ReflectError {
     Override(String),
 }
 
+impl ReflectError {
+    /// The typed error for kernel `kernel`.
+    pub(crate) fn into_error(self, kernel: &str) -> crate::Error {
+        let kernel = kernel.to_string();
+        match self {
+            Self::Wgsl(message) => crate::Error::Wgsl { kernel, message },
+            Self::EntryPoint { requested, available } => crate::Error::EntryPoint { kernel, requested, available },
+            Self::Override(message) => crate::Error::Override { kernel, message },
+        }
+    }
+}
+
 /// Parses, validates and reflects `composed`, applying `constants` to overrides.
 pub(crate) fn reflect(
     composed: &Composed,
@@ -267,6 +279,33 @@ pub(crate) fn reflect(
         bindings,
         needs: needed_features(&module, composed.uses_subgroups),
     })
+}
+
+/// Parses and validates `source` and reflects every compute entry point with default override
+/// values, without a device (what `cargo xtask check-wgsl` runs). A snippet without entry points
+/// gives an empty list.
+pub fn validate(source: &crate::Source) -> Result<Vec<Reflection>, crate::Error> {
+    let composed = Composed::new(source, &[])?;
+    let kernel = source.path().to_string();
+    let to_error = |e: ReflectError| e.into_error(&kernel);
+    let module = naga::front::wgsl::parse_str(&composed.text).map_err(|e| {
+        let labels: Vec<_> = e.labels().filter_map(|(span, msg)| span.to_range().map(|r| (r, msg.to_string()))).collect();
+        to_error(ReflectError::Wgsl(composed.render(e.message(), &labels)))
+    })?;
+    let names: Vec<String> = module
+        .entry_points
+        .iter()
+        .filter(|ep| ep.stage == naga::ShaderStage::Compute)
+        .map(|ep| ep.name.clone())
+        .collect();
+    if names.is_empty() {
+        // Still validate the module as a whole.
+        reflect(&composed, Some(""), &[]).map(|_| ()).or_else(|e| match e {
+            ReflectError::EntryPoint { .. } => Ok(()),
+            other => Err(to_error(other)),
+        })?;
+    }
+    names.iter().map(|n| reflect(&composed, Some(n), &[]).map_err(to_error)).collect()
 }
 
 fn needed_features(module: &naga::Module, subgroups: bool) -> NeededFeatures {

@@ -1,0 +1,100 @@
+//! Making sure the machine has what the commands need: Mesa's software Vulkan (lavapipe) and GL
+//! (llvmpipe through EGL), and Rust targets. Installs on Debian as root, otherwise says exactly
+//! what to install.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::stage::command;
+
+/// A system component: how to tell it is there, and the Debian packages that provide it.
+struct Component {
+    name: &'static str,
+    present: fn() -> bool,
+    packages: &'static [&'static str],
+}
+
+fn has_library(name: &str) -> bool {
+    Command::new("ldconfig")
+        .arg("-p")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).contains(name))
+        .unwrap_or(false)
+}
+
+fn any_exists(paths: &[&str]) -> bool {
+    paths.iter().any(|p| Path::new(p).exists())
+}
+
+const ADAPTERS: &[Component] = &[
+    Component {
+        name: "Vulkan software adapter (lavapipe)",
+        present: || {
+            has_library("libvulkan.so.1")
+                && any_exists(&["/usr/share/vulkan/icd.d/lvp_icd.x86_64.json", "/usr/share/vulkan/icd.d/lvp_icd.aarch64.json"])
+        },
+        packages: &["mesa-vulkan-drivers", "libvulkan1"],
+    },
+    Component {
+        name: "GL software adapter (llvmpipe through EGL)",
+        present: || {
+            has_library("libEGL.so.1")
+                && any_exists(&["/usr/lib/x86_64-linux-gnu/dri/swrast_dri.so", "/usr/lib/aarch64-linux-gnu/dri/swrast_dri.so"])
+        },
+        packages: &["libegl1", "libgl1-mesa-dri"],
+    },
+];
+
+fn is_root() -> bool {
+    Command::new("id").arg("-u").output().map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0").unwrap_or(false)
+}
+
+/// Installs Debian `packages` when root with apt-get; otherwise prints the command and fails.
+pub(crate) fn apt_install(what: &str, packages: &[&str]) -> bool {
+    let line = format!("apt-get update && apt-get install -y {}", packages.join(" "));
+    if !(is_root() && Path::new("/usr/bin/apt-get").exists()) {
+        eprintln!("missing: {what}\n  install it with (as root, on Debian/Ubuntu):\n    {line}");
+        return false;
+    }
+    eprintln!("installing {what}: {line}");
+    command(Command::new("apt-get").args(["update", "-qq"]))
+        && command(
+            Command::new("apt-get")
+                .args(["install", "-y", "-qq", "--no-install-recommends"])
+                .args(packages)
+                .env("DEBIAN_FRONTEND", "noninteractive"),
+        )
+}
+
+/// Makes sure both software adapters exist; a run that skips one is a failure.
+pub(crate) fn ensure_adapters() -> bool {
+    if std::env::consts::OS != "linux" {
+        eprintln!("not Linux: using the platform's own adapters");
+        return true;
+    }
+    let mut ok = true;
+    for c in ADAPTERS {
+        if (c.present)() {
+            eprintln!("found: {}", c.name);
+            continue;
+        }
+        ok &= apt_install(c.name, c.packages) && {
+            let now = (c.present)();
+            if !now {
+                eprintln!("{} still missing after installing {}", c.name, c.packages.join(" "));
+            }
+            now
+        };
+    }
+    ok
+}
+
+/// Adds a Rust target with rustup when it is missing.
+pub(crate) fn ensure_rust_target(target: &str) -> bool {
+    let installed = Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).lines().any(|l| l.trim() == target))
+        .unwrap_or(false);
+    installed || command(Command::new("rustup").args(["target", "add", target]))
+}

@@ -1,0 +1,56 @@
+//! Stages of a command, timed and summarised.
+
+use std::process::Command;
+use std::time::Instant;
+
+/// The stages of one command and how each went.
+pub(crate) struct Stages {
+    title: &'static str,
+    started: Instant,
+    done: Vec<(String, bool, f64)>,
+}
+
+impl Stages {
+    pub(crate) fn new(title: &'static str) -> Self {
+        Self { title, started: Instant::now(), done: Vec::new() }
+    }
+
+    /// Runs a stage, printing its name before and its time after.
+    pub(crate) fn run(&mut self, name: &str, f: impl FnOnce() -> bool) -> bool {
+        eprintln!("\n==> {name}");
+        let t = Instant::now();
+        let ok = f();
+        let secs = t.elapsed().as_secs_f64();
+        eprintln!("==> {name}: {} in {secs:.1} s", if ok { "ok" } else { "FAILED" });
+        self.done.push((name.to_string(), ok, secs));
+        ok
+    }
+
+    /// Prints the summary; true when every stage passed.
+    pub(crate) fn finish(self) -> bool {
+        let ok = self.done.iter().all(|d| d.1);
+        eprintln!("\n{} — {}", self.title, if ok { "all stages passed" } else { "FAILED" });
+        for (name, passed, secs) in &self.done {
+            eprintln!("  {:<6} {secs:>7.1} s  {name}", if *passed { "ok" } else { "FAILED" });
+        }
+        eprintln!("  total  {:>7.1} s", self.started.elapsed().as_secs_f64());
+        ok
+    }
+}
+
+/// Runs `cargo` with `args` and extra environment; true on success.
+pub(crate) fn cargo(args: &[&str], env: &[(&str, &str)]) -> bool {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    command(Command::new(cargo).args(args).envs(env.iter().copied()))
+}
+
+/// Runs a command, inheriting the terminal; true on success.
+pub(crate) fn command(cmd: &mut Command) -> bool {
+    match cmd.status() {
+        Ok(status) => status.success(),
+        Err(e) => {
+            eprintln!("cannot run {:?}: {e}", cmd.get_program());
+            false
+        }
+    }
+}
