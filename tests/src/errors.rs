@@ -3,7 +3,7 @@
 
 use shoal::{Error, Gpu, Usage};
 
-use crate::harness::run;
+use crate::gpu_test;
 use crate::programs::Data;
 
 /// A `[f32; 3]` + `[f32; 2]` struct without WGSL's vec3 padding: 20 bytes where WGSL has 32.
@@ -34,120 +34,112 @@ fn assert_names(e: &Error, parts: &[&str]) {
     }
 }
 
-#[test]
-fn group_count_above_the_limit_is_invalid_value() {
-    run(|gpu| async move {
-        let k = copy_kernel(&gpu);
-        let (a, b) = (gpu.buffer_zeroed::<u32>(4).expect("a"), gpu.buffer_zeroed::<u32>(4).expect("b"));
-        let max = gpu.limits().max_compute_work_group_count;
-        for axis in 0..3 {
-            let mut groups = [1, 1, 1];
-            groups[axis] = max[axis] + 1;
-            let e = k.bind("src", &a).bind("dst", &b).groups(groups).run().expect_err("too many groups");
-            assert!(matches!(e, Error::TooManyGroups { dimension, .. } if dimension == axis), "{e}");
-            assert_names(&e, &["copy.wgsl:copy", "MAX_COMPUTE_WORK_GROUP_COUNT", &max[axis].to_string()]);
-        }
-    });
+gpu_test! {
+    async fn group_count_above_the_limit_is_invalid_value(gpu) {
+    let k = copy_kernel(&gpu);
+    let (a, b) = (gpu.buffer_zeroed::<u32>(4).expect("a"), gpu.buffer_zeroed::<u32>(4).expect("b"));
+    let max = gpu.limits().max_compute_work_group_count;
+    for axis in 0..3 {
+        let mut groups = [1, 1, 1];
+        groups[axis] = max[axis] + 1;
+        let e = k.bind("src", &a).bind("dst", &b).groups(groups).run().expect_err("too many groups");
+        assert!(matches!(e, Error::TooManyGroups { dimension, .. } if dimension == axis), "{e}");
+        assert_names(&e, &["copy.wgsl:copy", "MAX_COMPUTE_WORK_GROUP_COUNT", &max[axis].to_string()]);
+    }
+    }
 }
 
-#[test]
-fn work_group_above_the_invocation_limit() {
-    run(|gpu| async move {
-        let limit = gpu.limits().max_compute_work_group_invocations;
-        let src = "override W: u32 = 64; @compute @workgroup_size(W, 2) fn big() {}";
-        let w = limit.min(gpu.limits().max_compute_work_group_size[0]);
-        let e = gpu.kernel_builder(shoal::Source::new("big.wgsl", src)).constant("W", w).build().expect_err("too big");
-        assert!(matches!(e, Error::WorkgroupTooLarge { limit_name: "MAX_COMPUTE_WORK_GROUP_INVOCATIONS", .. }), "{e}");
-        assert_names(&e, &["big.wgsl:big", &limit.to_string()]);
-    });
+gpu_test! {
+    async fn work_group_above_the_invocation_limit(gpu) {
+    let limit = gpu.limits().max_compute_work_group_invocations;
+    let src = "override W: u32 = 64; @compute @workgroup_size(W, 2) fn big() {}";
+    let w = limit.min(gpu.limits().max_compute_work_group_size[0]);
+    let e = gpu.kernel_builder(shoal::Source::new("big.wgsl", src)).constant("W", w).build().expect_err("too big");
+    assert!(matches!(e, Error::WorkgroupTooLarge { limit_name: "MAX_COMPUTE_WORK_GROUP_INVOCATIONS", .. }), "{e}");
+    assert_names(&e, &["big.wgsl:big", &limit.to_string()]);
+    }
 }
 
-#[test]
-fn work_group_above_a_per_dimension_limit() {
-    run(|gpu| async move {
-        let z = gpu.limits().max_compute_work_group_size[2];
-        let src = "override Z: u32 = 1; @compute @workgroup_size(1, 1, Z) fn tall() {}";
-        let e = gpu.kernel_builder(shoal::Source::new("tall.wgsl", src)).constant("Z", z + 1).build().expect_err("too tall");
-        assert!(matches!(e, Error::WorkgroupTooLarge { limit_name: "MAX_COMPUTE_WORK_GROUP_SIZE.z", .. }), "{e}");
-        assert_names(&e, &["tall.wgsl:tall", &z.to_string()]);
-    });
+gpu_test! {
+    async fn work_group_above_a_per_dimension_limit(gpu) {
+    let z = gpu.limits().max_compute_work_group_size[2];
+    let src = "override Z: u32 = 1; @compute @workgroup_size(1, 1, Z) fn tall() {}";
+    let e = gpu.kernel_builder(shoal::Source::new("tall.wgsl", src)).constant("Z", z + 1).build().expect_err("too tall");
+    assert!(matches!(e, Error::WorkgroupTooLarge { limit_name: "MAX_COMPUTE_WORK_GROUP_SIZE.z", .. }), "{e}");
+    assert_names(&e, &["tall.wgsl:tall", &z.to_string()]);
+    }
 }
 
-#[test]
-fn workgroup_memory_above_the_limit() {
-    run(|gpu| async move {
-        let limit = gpu.limits().max_compute_shared_memory_size;
-        let src = "override M: u32 = 4; var<workgroup> tile: array<u32, M>;
-                   @compute @workgroup_size(1) fn greedy() { tile[0] = 1u; }";
-        let e = gpu
-            .kernel_builder(shoal::Source::new("greedy.wgsl", src))
-            .constant("M", limit / 4 + 1)
-            .build()
-            .expect_err("too much shared memory");
-        assert!(matches!(e, Error::WorkgroupMemory { bytes, .. } if bytes > limit), "{e}");
-        assert_names(&e, &["greedy.wgsl:greedy", "MAX_COMPUTE_SHARED_MEMORY_SIZE", &limit.to_string()]);
-        // Exactly at the limit is allowed.
-        gpu.kernel_builder(shoal::Source::new("greedy.wgsl", src)).constant("M", limit / 4).build().expect("at the limit");
-    });
+gpu_test! {
+    async fn workgroup_memory_above_the_limit(gpu) {
+    let limit = gpu.limits().max_compute_shared_memory_size;
+    let src = "override M: u32 = 4; var<workgroup> tile: array<u32, M>;
+               @compute @workgroup_size(1) fn greedy() { tile[0] = 1u; }";
+    let e = gpu
+        .kernel_builder(shoal::Source::new("greedy.wgsl", src))
+        .constant("M", limit / 4 + 1)
+        .build()
+        .expect_err("too much shared memory");
+    assert!(matches!(e, Error::WorkgroupMemory { bytes, .. } if bytes > limit), "{e}");
+    assert_names(&e, &["greedy.wgsl:greedy", "MAX_COMPUTE_SHARED_MEMORY_SIZE", &limit.to_string()]);
+    // Exactly at the limit is allowed.
+    gpu.kernel_builder(shoal::Source::new("greedy.wgsl", src)).constant("M", limit / 4).build().expect("at the limit");
+    }
 }
 
-#[test]
-fn indirect_offset_not_a_multiple_of_four_past_the_end_or_without_indirect_usage() {
-    run(|gpu| async move {
-        let k = copy_kernel(&gpu);
-        let (a, b) = (gpu.buffer_zeroed::<u32>(4).expect("a"), gpu.buffer_zeroed::<u32>(4).expect("b"));
-        let args = gpu.buffer_zeroed_with::<u32>(6, Usage::INDIRECT).expect("args");
-        let e = k.bind("src", &a).bind("dst", &b).indirect(&args, 6).run().expect_err("offset 6");
-        assert!(matches!(e, Error::IndirectOffset { offset: 6, .. }), "{e}");
-        assert_names(&e, &["copy.wgsl:copy", "INVALID_VALUE"]);
-        let e = k.bind("src", &a).bind("dst", &b).indirect(&args, 16).run().expect_err("past the end");
-        assert!(matches!(e, Error::IndirectOutOfBounds { offset: 16, buffer_bytes: 24, .. }), "{e}");
-        assert_names(&e, &["copy.wgsl:copy", "INVALID_OPERATION"]);
-        let plain = gpu.buffer_zeroed::<u32>(3).expect("plain");
-        let e = k.bind("src", &a).bind("dst", &b).indirect(&plain, 0).run().expect_err("no INDIRECT usage");
-        assert!(matches!(e, Error::MissingUsage { ref usage, .. } if usage == "INDIRECT"), "{e}");
-        assert_names(&e, &["copy.wgsl:copy", "indirect arguments"]);
-    });
+gpu_test! {
+    async fn indirect_offset_not_a_multiple_of_four_past_the_end_or_without_indirect_usage(gpu) {
+    let k = copy_kernel(&gpu);
+    let (a, b) = (gpu.buffer_zeroed::<u32>(4).expect("a"), gpu.buffer_zeroed::<u32>(4).expect("b"));
+    let args = gpu.buffer_zeroed_with::<u32>(6, Usage::INDIRECT).expect("args");
+    let e = k.bind("src", &a).bind("dst", &b).indirect(&args, 6).run().expect_err("offset 6");
+    assert!(matches!(e, Error::IndirectOffset { offset: 6, .. }), "{e}");
+    assert_names(&e, &["copy.wgsl:copy", "INVALID_VALUE"]);
+    let e = k.bind("src", &a).bind("dst", &b).indirect(&args, 16).run().expect_err("past the end");
+    assert!(matches!(e, Error::IndirectOutOfBounds { offset: 16, buffer_bytes: 24, .. }), "{e}");
+    assert_names(&e, &["copy.wgsl:copy", "INVALID_OPERATION"]);
+    let plain = gpu.buffer_zeroed::<u32>(3).expect("plain");
+    let e = k.bind("src", &a).bind("dst", &b).indirect(&plain, 0).run().expect_err("no INDIRECT usage");
+    assert!(matches!(e, Error::MissingUsage { ref usage, .. } if usage == "INDIRECT"), "{e}");
+    assert_names(&e, &["copy.wgsl:copy", "indirect arguments"]);
+    }
 }
 
-#[test]
-fn a_binding_left_unbound() {
-    run(|gpu| async move {
-        let b = gpu.buffer_zeroed::<u32>(4).expect("b");
-        let e = copy_kernel(&gpu).bind("dst", &b).invocations(4).run().expect_err("src unbound");
-        assert!(matches!(e, Error::Unbound { ref binding, group: 0, index: 0, .. } if binding == "src"), "{e}");
-        assert_names(&e, &["copy.wgsl:copy", "`src`"]);
-    });
+gpu_test! {
+    async fn a_binding_left_unbound(gpu) {
+    let b = gpu.buffer_zeroed::<u32>(4).expect("b");
+    let e = copy_kernel(&gpu).bind("dst", &b).invocations(4).run().expect_err("src unbound");
+    assert!(matches!(e, Error::Unbound { ref binding, group: 0, index: 0, .. } if binding == "src"), "{e}");
+    assert_names(&e, &["copy.wgsl:copy", "`src`"]);
+    }
 }
 
-#[test]
-fn a_name_the_kernel_does_not_have() {
-    run(|gpu| async move {
-        let b = gpu.buffer_zeroed::<u32>(4).expect("b");
-        let e = copy_kernel(&gpu).bind("source", &b).bind("dst", &b).invocations(4).run().expect_err("misspelt");
-        assert!(matches!(e, Error::UnknownBinding { ref available, .. } if available == &["src", "dst"]), "{e}");
-        assert_names(&e, &["copy.wgsl:copy", "`source`", "src, dst"]);
-    });
+gpu_test! {
+    async fn a_name_the_kernel_does_not_have(gpu) {
+    let b = gpu.buffer_zeroed::<u32>(4).expect("b");
+    let e = copy_kernel(&gpu).bind("source", &b).bind("dst", &b).invocations(4).run().expect_err("misspelt");
+    assert!(matches!(e, Error::UnknownBinding { ref available, .. } if available == &["src", "dst"]), "{e}");
+    assert_names(&e, &["copy.wgsl:copy", "`source`", "src, dst"]);
+    }
 }
 
-#[test]
-fn a_resource_of_the_wrong_usage() {
-    run(|gpu| async move {
-        let uniform = gpu.uniform(&7u32).expect("uniform");
-        let b = gpu.buffer_zeroed::<u32>(4).expect("b");
-        let e = copy_kernel(&gpu).bind("src", &uniform).bind("dst", &b).invocations(4).run().expect_err("uniform as storage");
-        assert!(matches!(e, Error::MissingUsage { ref usage, .. } if usage == "STORAGE"), "{e}");
-        assert_names(&e, &["copy.wgsl:copy", "`src`"]);
-        let k = gpu
-            .kernel(shoal::Source::new("scale.wgsl", "@group(0) @binding(0) var<uniform> s: u32;
-                @group(0) @binding(1) var<storage, read_write> out: array<u32>;
-                @compute @workgroup_size(1) fn scale() { out[0] = s; }"))
-            .expect("kernel");
-        let storage = gpu.buffer_from(&[3u32]).expect("storage");
-        let e = k.bind("s", &storage).bind("out", &b).groups([1, 1, 1]).run().expect_err("storage as uniform");
-        assert!(matches!(e, Error::MissingUsage { ref usage, .. } if usage == "UNIFORM"), "{e}");
-        assert_names(&e, &["scale.wgsl:scale", "`s`"]);
-    });
+gpu_test! {
+    async fn a_resource_of_the_wrong_usage(gpu) {
+    let uniform = gpu.uniform(&7u32).expect("uniform");
+    let b = gpu.buffer_zeroed::<u32>(4).expect("b");
+    let e = copy_kernel(&gpu).bind("src", &uniform).bind("dst", &b).invocations(4).run().expect_err("uniform as storage");
+    assert!(matches!(e, Error::MissingUsage { ref usage, .. } if usage == "STORAGE"), "{e}");
+    assert_names(&e, &["copy.wgsl:copy", "`src`"]);
+    let k = gpu
+        .kernel(shoal::Source::new("scale.wgsl", "@group(0) @binding(0) var<uniform> s: u32;
+            @group(0) @binding(1) var<storage, read_write> out: array<u32>;
+            @compute @workgroup_size(1) fn scale() { out[0] = s; }"))
+        .expect("kernel");
+    let storage = gpu.buffer_from(&[3u32]).expect("storage");
+    let e = k.bind("s", &storage).bind("out", &b).groups([1, 1, 1]).run().expect_err("storage as uniform");
+    assert!(matches!(e, Error::MissingUsage { ref usage, .. } if usage == "UNIFORM"), "{e}");
+    assert_names(&e, &["scale.wgsl:scale", "`s`"]);
+    }
 }
 
 /// A texture bound through the public resource API, to check kind mismatches.
@@ -168,183 +160,171 @@ impl shoal::Bindable for RawTexture {
 
 use shoal::wgpu;
 
-#[test]
-fn a_resource_of_the_wrong_kind() {
-    run(|gpu| async move {
-        let usage = wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING;
-        let texture = gpu.device().create_texture(&wgpu::TextureDescriptor {
-            label: None,
-            size: wgpu::Extent3d { width: 4, height: 4, depth_or_array_layers: 1 },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Rgba8Unorm,
-            usage,
-            view_formats: &[],
-        });
-        let view = RawTexture(texture.create_view(&Default::default()), usage);
-        let b = gpu.buffer_zeroed::<u32>(4).expect("b");
-        let e = copy_kernel(&gpu).bind("src", &view).bind("dst", &b).invocations(4).run().expect_err("texture as buffer");
-        assert!(matches!(e, Error::BindingKind { .. }), "{e}");
-        assert_names(&e, &["copy.wgsl:copy", "`src`", "var<storage, read>"]);
-        let k = gpu
-            .kernel(shoal::Source::new("paint.wgsl", "@group(0) @binding(0) var img: texture_storage_2d<rgba8unorm, write>;
-                @compute @workgroup_size(1) fn paint() { textureStore(img, vec2<i32>(0, 0), vec4<f32>(1.0)); }"))
-            .expect("kernel");
-        let e = k.bind("img", &b).groups([1, 1, 1]).run().expect_err("buffer as image");
-        assert!(matches!(e, Error::BindingKind { .. }), "{e}");
-        assert_names(&e, &["paint.wgsl:paint", "`img`"]);
-        k.bind("img", &view).groups([1, 1, 1]).run().expect("the right kind binds");
+gpu_test! {
+    async fn a_resource_of_the_wrong_kind(gpu) {
+    let usage = wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING;
+    let texture = gpu.device().create_texture(&wgpu::TextureDescriptor {
+        label: None,
+        size: wgpu::Extent3d { width: 4, height: 4, depth_or_array_layers: 1 },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba8Unorm,
+        usage,
+        view_formats: &[],
     });
+    let view = RawTexture(texture.create_view(&Default::default()), usage);
+    let b = gpu.buffer_zeroed::<u32>(4).expect("b");
+    let e = copy_kernel(&gpu).bind("src", &view).bind("dst", &b).invocations(4).run().expect_err("texture as buffer");
+    assert!(matches!(e, Error::BindingKind { .. }), "{e}");
+    assert_names(&e, &["copy.wgsl:copy", "`src`", "var<storage, read>"]);
+    let k = gpu
+        .kernel(shoal::Source::new("paint.wgsl", "@group(0) @binding(0) var img: texture_storage_2d<rgba8unorm, write>;
+            @compute @workgroup_size(1) fn paint() { textureStore(img, vec2<i32>(0, 0), vec4<f32>(1.0)); }"))
+        .expect("kernel");
+    let e = k.bind("img", &b).groups([1, 1, 1]).run().expect_err("buffer as image");
+    assert!(matches!(e, Error::BindingKind { .. }), "{e}");
+    assert_names(&e, &["paint.wgsl:paint", "`img`"]);
+    k.bind("img", &view).groups([1, 1, 1]).run().expect("the right kind binds");
+    }
 }
 
-#[test]
-fn a_pod_struct_without_vec3_padding_is_the_layout_error() {
-    run(|gpu| async move {
-        let packed = vec![PackedData { v1: [1.0; 3], v2: [2.0; 2] }; 32];
-        let packed = gpu.buffer_from(&packed).expect("packed");
-        let padded = gpu.buffer_zeroed::<Data>(32).expect("padded");
-        let k = gpu.kernel(shoal::wgsl!("../../wgsl/conformance/vecadd.wgsl")).expect("kernel");
-        let e = k
-            .bind("input_a", &packed)
-            .bind("input_b", &padded)
-            .bind("output", &padded)
-            .invocations(32)
-            .run()
-            .expect_err("20-byte elements where WGSL has 32");
-        assert!(matches!(e, Error::ElementLayout { wgsl_bytes: 32, rust_bytes: 20, .. }), "{e}");
-        assert_names(&e, &["vecadd.wgsl:vec_add", "`input_a`", "PackedData", "vec3<f32>", "16 bytes"]);
-    });
+gpu_test! {
+    async fn a_pod_struct_without_vec3_padding_is_the_layout_error(gpu) {
+    let packed = vec![PackedData { v1: [1.0; 3], v2: [2.0; 2] }; 32];
+    let packed = gpu.buffer_from(&packed).expect("packed");
+    let padded = gpu.buffer_zeroed::<Data>(32).expect("padded");
+    let k = gpu.kernel(shoal::wgsl!("../../wgsl/conformance/vecadd.wgsl")).expect("kernel");
+    let e = k
+        .bind("input_a", &packed)
+        .bind("input_b", &padded)
+        .bind("output", &padded)
+        .invocations(32)
+        .run()
+        .expect_err("20-byte elements where WGSL has 32");
+    assert!(matches!(e, Error::ElementLayout { wgsl_bytes: 32, rust_bytes: 20, .. }), "{e}");
+    assert_names(&e, &["vecadd.wgsl:vec_add", "`input_a`", "PackedData", "vec3<f32>", "16 bytes"]);
+    }
 }
 
-#[test]
-fn a_plain_array_where_wgsl_has_vec3_is_the_layout_error() {
-    run(|gpu| async move {
-        let k = gpu.kernel(shoal::wgsl!("../../wgsl/conformance/vector_length.wgsl")).expect("kernel");
-        let v = gpu.buffer_from(&[[1.0f32, 2.0, 2.0]; 4]).expect("vectors");
-        let l = gpu.buffer_zeroed::<f32>(4).expect("lengths");
-        let e = k.bind("vectors", &v).bind("lengths", &l).invocations(4).run().expect_err("[f32; 3] for vec3");
-        assert!(matches!(e, Error::ElementLayout { wgsl_bytes: 16, rust_bytes: 12, .. }), "{e}");
-        assert_names(&e, &["`vectors`", "vec3<f32>", "[f32; 3]"]);
-    });
+gpu_test! {
+    async fn a_plain_array_where_wgsl_has_vec3_is_the_layout_error(gpu) {
+    let k = gpu.kernel(shoal::wgsl!("../../wgsl/conformance/vector_length.wgsl")).expect("kernel");
+    let v = gpu.buffer_from(&[[1.0f32, 2.0, 2.0]; 4]).expect("vectors");
+    let l = gpu.buffer_zeroed::<f32>(4).expect("lengths");
+    let e = k.bind("vectors", &v).bind("lengths", &l).invocations(4).run().expect_err("[f32; 3] for vec3");
+    assert!(matches!(e, Error::ElementLayout { wgsl_bytes: 16, rust_bytes: 12, .. }), "{e}");
+    assert_names(&e, &["`vectors`", "vec3<f32>", "[f32; 3]"]);
+    }
 }
 
-#[test]
-fn a_uniform_of_the_wrong_size() {
-    run(|gpu| async move {
-        let k = gpu.kernel_builder(shoal::wgsl!("../../wgsl/conformance/indirect.wgsl")).entry("write_args").build().expect("kernel");
-        let args = gpu.buffer_zeroed::<u32>(8).expect("args");
-        let small = gpu.uniform(&4u32).expect("uniform");
-        let e = k.bind("args", &args).bind("wanted", &small).groups([1, 1, 1]).run().expect_err("u32 for vec4<u32>");
-        assert!(matches!(e, Error::ElementLayout { wgsl_bytes: 16, rust_bytes: 4, .. }), "{e}");
-        assert_names(&e, &["indirect.wgsl:write_args", "`wanted`", "vec4<u32>"]);
-    });
+gpu_test! {
+    async fn a_uniform_of_the_wrong_size(gpu) {
+    let k = gpu.kernel_builder(shoal::wgsl!("../../wgsl/conformance/indirect.wgsl")).entry("write_args").build().expect("kernel");
+    let args = gpu.buffer_zeroed::<u32>(8).expect("args");
+    let small = gpu.uniform(&4u32).expect("uniform");
+    let e = k.bind("args", &args).bind("wanted", &small).groups([1, 1, 1]).run().expect_err("u32 for vec4<u32>");
+    assert!(matches!(e, Error::ElementLayout { wgsl_bytes: 16, rust_bytes: 4, .. }), "{e}");
+    assert_names(&e, &["indirect.wgsl:write_args", "`wanted`", "vec4<u32>"]);
+    }
 }
 
-#[test]
-fn a_buffer_shorter_than_a_fixed_size_array_or_empty() {
-    run(|gpu| async move {
-        let k = gpu
-            .kernel(shoal::Source::new("table.wgsl", "@group(0) @binding(0) var<storage, read> table: array<u32, 16>;
-                @group(0) @binding(1) var<storage, read_write> out: array<u32>;
-                @compute @workgroup_size(16) fn lookup(@builtin(local_invocation_index) i: u32) { out[i] = table[i]; }"))
-            .expect("kernel");
-        let short = gpu.buffer_zeroed::<u32>(8).expect("short");
-        let out = gpu.buffer_zeroed::<u32>(16).expect("out");
-        let e = k.bind("table", &short).bind("out", &out).groups([1, 1, 1]).run().expect_err("8 of 16");
-        assert!(matches!(e, Error::BufferTooSmall { needed: 64, got: 32, .. }), "{e}");
-        assert_names(&e, &["table.wgsl:lookup", "`table`", "array<u32, 16>"]);
-        let empty = gpu.buffer_zeroed::<u32>(0).expect("empty");
-        let full = gpu.buffer_zeroed::<u32>(16).expect("full");
-        let e = k.bind("table", &full).bind("out", &empty).groups([1, 1, 1]).run().expect_err("empty runtime array");
-        assert!(matches!(e, Error::BufferTooSmall { needed: 4, got: 0, .. }), "{e}");
-    });
+gpu_test! {
+    async fn a_buffer_shorter_than_a_fixed_size_array_or_empty(gpu) {
+    let k = gpu
+        .kernel(shoal::Source::new("table.wgsl", "@group(0) @binding(0) var<storage, read> table: array<u32, 16>;
+            @group(0) @binding(1) var<storage, read_write> out: array<u32>;
+            @compute @workgroup_size(16) fn lookup(@builtin(local_invocation_index) i: u32) { out[i] = table[i]; }"))
+        .expect("kernel");
+    let short = gpu.buffer_zeroed::<u32>(8).expect("short");
+    let out = gpu.buffer_zeroed::<u32>(16).expect("out");
+    let e = k.bind("table", &short).bind("out", &out).groups([1, 1, 1]).run().expect_err("8 of 16");
+    assert!(matches!(e, Error::BufferTooSmall { needed: 64, got: 32, .. }), "{e}");
+    assert_names(&e, &["table.wgsl:lookup", "`table`", "array<u32, 16>"]);
+    let empty = gpu.buffer_zeroed::<u32>(0).expect("empty");
+    let full = gpu.buffer_zeroed::<u32>(16).expect("full");
+    let e = k.bind("table", &full).bind("out", &empty).groups([1, 1, 1]).run().expect_err("empty runtime array");
+    assert!(matches!(e, Error::BufferTooSmall { needed: 4, got: 0, .. }), "{e}");
+    }
 }
 
-#[test]
-fn wgsl_syntax_error_names_file_line_column_and_source_line() {
-    run(|gpu| async move {
-        let src = "@group(0) @binding(0) var<storage, read_write> out: array<u32>;\n\n@compute @workgroup_size(1)\nfn broken() {\n    out[0] = 1u +;\n}\n";
-        let e = gpu.kernel(shoal::Source::new("kernels/broken.wgsl", src)).expect_err("syntax error");
-        assert!(matches!(e, Error::Wgsl { .. }), "{e}");
-        assert_names(&e, &["kernels/broken.wgsl:5:", "out[0] = 1u +;", "^"]);
-    });
+gpu_test! {
+    async fn wgsl_syntax_error_names_file_line_column_and_source_line(gpu) {
+    let src = "@group(0) @binding(0) var<storage, read_write> out: array<u32>;\n\n@compute @workgroup_size(1)\nfn broken() {\n    out[0] = 1u +;\n}\n";
+    let e = gpu.kernel(shoal::Source::new("kernels/broken.wgsl", src)).expect_err("syntax error");
+    assert!(matches!(e, Error::Wgsl { .. }), "{e}");
+    assert_names(&e, &["kernels/broken.wgsl:5:", "out[0] = 1u +;", "^"]);
+    }
 }
 
-#[test]
-fn wgsl_validation_error_names_file_line_and_source_line() {
-    run(|gpu| async move {
-        let src = "@group(0) @binding(0) var<storage, read_write> out: array<u32>;\n@compute @workgroup_size(1)\nfn wrong() {\n    let x: f32 = 1.0;\n    out[0] = x;\n}\n";
-        let e = gpu.kernel(shoal::Source::new("kernels/wrong.wgsl", src)).expect_err("type error");
-        assert!(matches!(e, Error::Wgsl { .. }), "{e}");
-        assert_names(&e, &["kernels/wrong.wgsl:5:", "out[0] = x;"]);
-    });
+gpu_test! {
+    async fn wgsl_validation_error_names_file_line_and_source_line(gpu) {
+    let src = "@group(0) @binding(0) var<storage, read_write> out: array<u32>;\n@compute @workgroup_size(1)\nfn wrong() {\n    let x: f32 = 1.0;\n    out[0] = x;\n}\n";
+    let e = gpu.kernel(shoal::Source::new("kernels/wrong.wgsl", src)).expect_err("type error");
+    assert!(matches!(e, Error::Wgsl { .. }), "{e}");
+    assert_names(&e, &["kernels/wrong.wgsl:5:", "out[0] = x;"]);
+    }
 }
 
-#[test]
-fn an_error_inside_a_snippet_points_at_the_user_file_line() {
-    run(|gpu| async move {
-        let src = "#import shoal::fold\n@compute @workgroup_size(1)\nfn f(@builtin(workgroup_id) w: vec3<u32>) {\n    let i: f32 = shoal_linear_index(w, w, 0u, 1u);\n}\n";
-        let e = gpu.kernel(shoal::Source::new("uses_fold.wgsl", src)).expect_err("u32 into f32");
-        assert_names(&e, &["uses_fold.wgsl:4:"]);
-        let e = gpu.kernel(shoal::Source::new("nope.wgsl", "#import shoal::nothing\n")).expect_err("unknown snippet");
-        assert!(matches!(e, Error::UnknownSnippet { .. }), "{e}");
-        assert_names(&e, &["nope.wgsl", "shoal::nothing", "shoal::fold"]);
-    });
+gpu_test! {
+    async fn an_error_inside_a_snippet_points_at_the_user_file_line(gpu) {
+    let src = "#import shoal::fold\n@compute @workgroup_size(1)\nfn f(@builtin(workgroup_id) w: vec3<u32>) {\n    let i: f32 = shoal_linear_index(w, w, 0u, 1u);\n}\n";
+    let e = gpu.kernel(shoal::Source::new("uses_fold.wgsl", src)).expect_err("u32 into f32");
+    assert_names(&e, &["uses_fold.wgsl:4:"]);
+    let e = gpu.kernel(shoal::Source::new("nope.wgsl", "#import shoal::nothing\n")).expect_err("unknown snippet");
+    assert!(matches!(e, Error::UnknownSnippet { .. }), "{e}");
+    assert_names(&e, &["nope.wgsl", "shoal::nothing", "shoal::fold"]);
+    }
 }
 
-#[test]
-fn entry_points_missing_or_ambiguous() {
-    run(|gpu| async move {
-        let src = "@compute @workgroup_size(1) fn a() {}\n@compute @workgroup_size(1) fn b() {}\n";
-        let e = gpu.kernel(shoal::Source::new("two.wgsl", src)).expect_err("ambiguous");
-        assert!(matches!(e, Error::EntryPoint { requested: None, .. }), "{e}");
-        assert_names(&e, &["two.wgsl", "a, b"]);
-        let e = gpu.kernel_builder(shoal::Source::new("two.wgsl", src)).entry("c").build().expect_err("missing");
-        assert_names(&e, &["`c`", "a, b"]);
-        let k = gpu.kernel_builder(shoal::Source::new("two.wgsl", src)).entry("b").build().expect("b exists");
-        assert_eq!(k.name(), "two.wgsl:b");
-    });
+gpu_test! {
+    async fn entry_points_missing_or_ambiguous(gpu) {
+    let src = "@compute @workgroup_size(1) fn a() {}\n@compute @workgroup_size(1) fn b() {}\n";
+    let e = gpu.kernel(shoal::Source::new("two.wgsl", src)).expect_err("ambiguous");
+    assert!(matches!(e, Error::EntryPoint { requested: None, .. }), "{e}");
+    assert_names(&e, &["two.wgsl", "a, b"]);
+    let e = gpu.kernel_builder(shoal::Source::new("two.wgsl", src)).entry("c").build().expect_err("missing");
+    assert_names(&e, &["`c`", "a, b"]);
+    let k = gpu.kernel_builder(shoal::Source::new("two.wgsl", src)).entry("b").build().expect("b exists");
+    assert_eq!(k.name(), "two.wgsl:b");
+    }
 }
 
-#[test]
-fn a_dispatch_without_a_size() {
-    run(|gpu| async move {
-        let b = gpu.buffer_zeroed::<u32>(4).expect("b");
-        let e = copy_kernel(&gpu).bind("src", &b).bind("dst", &b).run().expect_err("no size");
-        assert!(matches!(e, Error::NoSize { .. }), "{e}");
-        assert_names(&e, &["copy.wgsl:copy", ".invocations(n)"]);
-    });
+gpu_test! {
+    async fn a_dispatch_without_a_size(gpu) {
+    let b = gpu.buffer_zeroed::<u32>(4).expect("b");
+    let e = copy_kernel(&gpu).bind("src", &b).bind("dst", &b).run().expect_err("no size");
+    assert!(matches!(e, Error::NoSize { .. }), "{e}");
+    assert_names(&e, &["copy.wgsl:copy", ".invocations(n)"]);
+    }
 }
 
-#[test]
-fn sixty_four_bit_atomics_follow_the_device() {
-    run(|gpu| async move {
-        let src = "@group(0) @binding(0) var<storage, read_write> total: atomic<u64>;
-                   @compute @workgroup_size(64) fn sum64() { atomicAdd(&total, 1lu); }";
-        let made = gpu.kernel(shoal::Source::new("sum64.wgsl", src));
-        if gpu.has_int64_atomics() {
-            let k = made.expect("the device has 64-bit atomics");
-            let total = gpu.buffer_zeroed::<[u32; 2]>(1).expect("total");
-            k.bind("total", &total).groups([3, 1, 1]).run().expect("runs");
-            assert_eq!(total.read().await.expect("read"), [[192, 0]]);
-        } else {
-            let e = made.expect_err("no 64-bit atomics");
-            assert!(matches!(e, Error::MissingFeature { .. }), "{e}");
-            assert_names(&e, &["sum64.wgsl:sum64", "SHADER_INT64_ATOMIC_ALL_OPS"]);
-        }
-    });
+gpu_test! {
+    async fn sixty_four_bit_atomics_follow_the_device(gpu) {
+    let src = "@group(0) @binding(0) var<storage, read_write> total: atomic<u64>;
+               @compute @workgroup_size(64) fn sum64() { atomicAdd(&total, 1lu); }";
+    let made = gpu.kernel(shoal::Source::new("sum64.wgsl", src));
+    if gpu.has_int64_atomics() {
+        let k = made.expect("the device has 64-bit atomics");
+        let total = gpu.buffer_zeroed::<[u32; 2]>(1).expect("total");
+        k.bind("total", &total).groups([3, 1, 1]).run().expect("runs");
+        assert_eq!(total.read().await.expect("read"), [[192, 0]]);
+    } else {
+        let e = made.expect_err("no 64-bit atomics");
+        assert!(matches!(e, Error::MissingFeature { .. }), "{e}");
+        assert_names(&e, &["sum64.wgsl:sum64", "SHADER_INT64_ATOMIC_ALL_OPS"]);
+    }
+    }
 }
 
-#[test]
-fn writing_past_the_end_of_a_buffer() {
-    run(|gpu| async move {
-        let b = gpu.buffer_zeroed::<u32>(4).expect("b");
-        let e = b.write_at(2, &[1, 2, 3]).expect_err("past the end");
-        assert!(matches!(e, Error::Length { expected: 2, got: 3, .. }), "{e}");
-        let c = gpu.buffer_zeroed::<u32>(5).expect("c");
-        assert!(matches!(c.copy_from(&b), Err(Error::Length { .. })));
-    });
+gpu_test! {
+    async fn writing_past_the_end_of_a_buffer(gpu) {
+    let b = gpu.buffer_zeroed::<u32>(4).expect("b");
+    let e = b.write_at(2, &[1, 2, 3]).expect_err("past the end");
+    assert!(matches!(e, Error::Length { expected: 2, got: 3, .. }), "{e}");
+    let c = gpu.buffer_zeroed::<u32>(5).expect("c");
+    assert!(matches!(c.copy_from(&b), Err(Error::Length { .. })));
+    }
 }
 
 #[test]

@@ -1,5 +1,6 @@
-//! One device shared by the tests of a run (the backend comes from `SHOAL_BACKEND`), and a
-//! runner for async test bodies. Other crates' tests (the kernels') use it too.
+//! One device shared by the tests of a run (the backend comes from `SHOAL_BACKEND`), and the
+//! [`gpu_test!`](crate::gpu_test) macro that turns an async test body into a test. Other crates'
+//! tests (the kernels') use it too, so every suite is written once for every adapter.
 
 use std::sync::OnceLock;
 
@@ -19,4 +20,29 @@ pub fn gpu() -> Gpu {
 /// Runs an async test body on the shared device.
 pub fn run<F: std::future::Future<Output = ()>>(body: impl FnOnce(Gpu) -> F) {
     pollster::block_on(body(gpu()))
+}
+
+/// Declares GPU tests whose bodies are async and get the run's device:
+///
+/// ```ignore
+/// shoal_conformance::gpu_test! {
+///     /// Doc comments and attributes are kept.
+///     async fn doubles(gpu) {
+///         let b = gpu.buffer_from(&[1u32]).expect("buffer");
+///         assert_eq!(b.read().await.expect("read"), [1]);
+///     }
+/// }
+/// ```
+///
+/// Natively each becomes a `#[test]` that blocks on the body. The bodies never block themselves
+/// (reads are `.await`ed), so the same code can run where nothing may block.
+#[macro_export]
+macro_rules! gpu_test {
+    ($($(#[$meta:meta])* async fn $name:ident($gpu:ident) $body:block)+) => {$(
+        $(#[$meta])*
+        #[test]
+        fn $name() {
+            $crate::harness::run(|$gpu: ::shoal::Gpu| async move $body)
+        }
+    )+};
 }

@@ -1,18 +1,17 @@
 //! The compute model's semantics and the documents' first programs, on the device of this run.
 
-use crate::harness::run;
+use crate::gpu_test;
 use crate::programs;
 
 macro_rules! program_tests {
     ($($name:ident),+ $(,)?) => {$(
-        #[test]
-        fn $name() {
-            run(|gpu| async move {
+        gpu_test! {
+            async fn $name(gpu) {
                 match programs::$name(&gpu).await {
                     Ok(what) => eprintln!("{}: {what}", stringify!($name)),
                     Err(e) => panic!("{}: {e}", stringify!($name)),
                 }
-            });
+            }
         }
     )+};
 }
@@ -30,73 +29,68 @@ fn vecadd_rows_format_as_the_book_prints() {
     assert_eq!(sums.join("\n"), programs::VECADD_TABLE, "the CPU reference reproduces the book's table");
 }
 
-#[test]
-fn limits_meet_the_specification_or_the_report_says_which_do_not() {
-    run(|gpu| async move {
-        let limits = gpu.limits();
-        let table = limits.to_string();
-        eprintln!("{}\n{table}", gpu.adapter_details());
-        for row in limits.rows() {
-            assert!(table.contains(row.name), "the table lists {}", row.name);
-            let flagged = table.lines().any(|l| l.starts_with(row.name) && l.ends_with("(below minimum)"));
-            assert_eq!(flagged, !row.meets_minimum(), "{}: flagged iff below the minimum", row.name);
-        }
-        // These hold on every wgpu device (WebGPU's own minimums).
-        assert!(limits.max_compute_work_group_count.iter().all(|&c| c >= 65535));
-        assert!(limits.max_compute_work_group_invocations >= 256);
-        assert!(limits.max_compute_shared_memory_size >= 16384);
-    });
+gpu_test! {
+    async fn limits_meet_the_specification_or_the_report_says_which_do_not(gpu) {
+    let limits = gpu.limits();
+    let table = limits.to_string();
+    eprintln!("{}\n{table}", gpu.adapter_details());
+    for row in limits.rows() {
+        assert!(table.contains(row.name), "the table lists {}", row.name);
+        let flagged = table.lines().any(|l| l.starts_with(row.name) && l.ends_with("(below minimum)"));
+        assert_eq!(flagged, !row.meets_minimum(), "{}: flagged iff below the minimum", row.name);
+    }
+    // These hold on every wgpu device (WebGPU's own minimums).
+    assert!(limits.max_compute_work_group_count.iter().all(|&c| c >= 65535));
+    assert!(limits.max_compute_work_group_invocations >= 256);
+    assert!(limits.max_compute_shared_memory_size >= 16384);
+    }
 }
 
-#[test]
-fn the_device_has_the_adapters_own_limits_not_wgpus_defaults() {
-    run(|gpu| async move {
-        if let Some(adapter) = gpu.adapter() {
-            let l = adapter.limits();
-            assert_eq!(gpu.limits().max_compute_work_group_invocations, l.max_compute_invocations_per_workgroup);
-            assert_eq!(gpu.limits().max_compute_shared_memory_size, l.max_compute_workgroup_storage_size);
-        }
-    });
+gpu_test! {
+    async fn the_device_has_the_adapters_own_limits_not_wgpus_defaults(gpu) {
+    if let Some(adapter) = gpu.adapter() {
+        let l = adapter.limits();
+        assert_eq!(gpu.limits().max_compute_work_group_invocations, l.max_compute_invocations_per_workgroup);
+        assert_eq!(gpu.limits().max_compute_shared_memory_size, l.max_compute_workgroup_storage_size);
+    }
+    }
 }
 
-#[test]
-fn a_zero_count_dispatch_does_nothing_and_succeeds() {
-    run(|gpu| async move {
-        let kernel = gpu.kernel(shoal::wgsl!("../../wgsl/conformance/add_one.wgsl")).expect("kernel");
-        let values = gpu.buffer_from(&[5u32, 6, 7]).expect("buffer");
-        for groups in [[0, 1, 1], [1, 0, 1], [1, 1, 0]] {
-            kernel.bind("values", &values).groups(groups).run().expect("a zero count succeeds");
-        }
-        kernel.bind("values", &values).invocations(0).run().expect("zero invocations succeed");
-        assert_eq!(values.read().await.expect("read"), [5, 6, 7], "nothing ran");
-    });
+gpu_test! {
+    async fn a_zero_count_dispatch_does_nothing_and_succeeds(gpu) {
+    let kernel = gpu.kernel(shoal::wgsl!("../../wgsl/conformance/add_one.wgsl")).expect("kernel");
+    let values = gpu.buffer_from(&[5u32, 6, 7]).expect("buffer");
+    for groups in [[0, 1, 1], [1, 0, 1], [1, 1, 0]] {
+        kernel.bind("values", &values).groups(groups).run().expect("a zero count succeeds");
+    }
+    kernel.bind("values", &values).invocations(0).run().expect("zero invocations succeed");
+    assert_eq!(values.read().await.expect("read"), [5, 6, 7], "nothing ran");
+    }
 }
 
-#[test]
-fn timing_reports_its_source() {
-    run(|gpu| async move {
-        let kernel = gpu.kernel(shoal::wgsl!("../../wgsl/conformance/add_one.wgsl")).expect("kernel");
-        let values = gpu.buffer_zeroed::<u32>(1 << 16).expect("buffer");
-        let t = kernel.bind("values", &values).invocations(1 << 16).run_timed().await.expect("timed run");
-        let expected = if gpu.has_timestamps() { shoal::TimingSource::GpuTimestamp } else { shoal::TimingSource::WallClock };
-        assert_eq!(t.source, expected);
-        assert!(t.nanos >= 0.0 && t.nanos.is_finite(), "{t}");
-        assert_eq!(values.read().await.expect("read")[0], 1, "the timed dispatch ran");
-    });
+gpu_test! {
+    async fn timing_reports_its_source(gpu) {
+    let kernel = gpu.kernel(shoal::wgsl!("../../wgsl/conformance/add_one.wgsl")).expect("kernel");
+    let values = gpu.buffer_zeroed::<u32>(1 << 16).expect("buffer");
+    let t = kernel.bind("values", &values).invocations(1 << 16).run_timed().await.expect("timed run");
+    let expected = if gpu.has_timestamps() { shoal::TimingSource::GpuTimestamp } else { shoal::TimingSource::WallClock };
+    assert_eq!(t.source, expected);
+    assert!(t.nanos >= 0.0 && t.nanos.is_finite(), "{t}");
+    assert_eq!(values.read().await.expect("read")[0], 1, "the timed dispatch ran");
+    }
 }
 
-#[test]
-fn buffers_write_copy_and_read_ranges() {
-    run(|gpu| async move {
-        let a = gpu.buffer_from(&[1u32, 2, 3, 4]).expect("buffer");
-        let b = gpu.buffer_zeroed::<u32>(4).expect("buffer");
-        b.copy_from(&a).expect("copy");
-        b.write_at(1, &[20, 30]).expect("write");
-        assert_eq!(b.read().await.expect("read"), [1, 20, 30, 4]);
-        assert_eq!(b.read_range(2..4).await.expect("range"), [30, 4]);
-        assert_eq!(b.read_range(4..4).await.expect("empty range"), Vec::<u32>::new());
-        let empty = gpu.buffer_zeroed::<u32>(0).expect("empty buffer");
-        assert!(empty.is_empty());
-        assert_eq!(empty.read().await.expect("read empty"), Vec::<u32>::new());
-    });
+gpu_test! {
+    async fn buffers_write_copy_and_read_ranges(gpu) {
+    let a = gpu.buffer_from(&[1u32, 2, 3, 4]).expect("buffer");
+    let b = gpu.buffer_zeroed::<u32>(4).expect("buffer");
+    b.copy_from(&a).expect("copy");
+    b.write_at(1, &[20, 30]).expect("write");
+    assert_eq!(b.read().await.expect("read"), [1, 20, 30, 4]);
+    assert_eq!(b.read_range(2..4).await.expect("range"), [30, 4]);
+    assert_eq!(b.read_range(4..4).await.expect("empty range"), Vec::<u32>::new());
+    let empty = gpu.buffer_zeroed::<u32>(0).expect("empty buffer");
+    assert!(empty.is_empty());
+    assert_eq!(empty.read().await.expect("read empty"), Vec::<u32>::new());
+    }
 }
