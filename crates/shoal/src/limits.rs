@@ -106,11 +106,11 @@ impl Limits {
 impl fmt::Display for Limits {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let show = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(" x ");
-        writeln!(f, "{:<36} {:>24} {:>18}", "limit", "this device", "spec minimum")?;
+        writeln!(f, "{:<36} {:>24} {:>24}", "limit", "this device", "spec minimum")?;
         for r in self.rows() {
             let min = r.minimum.as_deref().map(show).unwrap_or_else(|| "-".into());
             let flag = if r.meets_minimum() { "" } else { "  (below minimum)" };
-            writeln!(f, "{:<36} {:>24} {:>18}{flag}", r.name, show(&r.value), min)?;
+            writeln!(f, "{:<36} {:>24} {:>24}{flag}", r.name, show(&r.value), min)?;
         }
         Ok(())
     }
