@@ -2,7 +2,7 @@
 //! [`gpu_test!`](crate::gpu_test) macro that turns an async test body into a test. Other crates'
 //! tests (the kernels') use it too, so every suite is written once for every adapter.
 
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use shoal::Gpu;
 
@@ -18,8 +18,17 @@ pub fn gpu() -> Gpu {
 }
 
 /// Runs an async test body on the shared device.
+///
+/// On GL every wgpu call goes through one context lock, and wgpu-hal panics when a thread waits
+/// more than six seconds for it — which a long llvmpipe dispatch on another test thread can
+/// cause. GL gains nothing from parallel test threads (the lock serialises them anyway), so there
+/// the bodies take turns.
 pub fn run<F: std::future::Future<Output = ()>>(body: impl FnOnce(Gpu) -> F) {
-    pollster::block_on(body(gpu()))
+    static GL_TURN: Mutex<()> = Mutex::new(());
+    let gpu = gpu();
+    let _turn = (gpu.adapter_details().backend == shoal::wgpu::Backend::Gl)
+        .then(|| GL_TURN.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+    pollster::block_on(body(gpu))
 }
 
 /// Declares GPU tests whose bodies are async and get the run's device:

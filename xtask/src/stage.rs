@@ -41,7 +41,21 @@ impl Stages {
 /// Runs `cargo` with `args` and extra environment; true on success.
 pub(crate) fn cargo(args: &[&str], env: &[(&str, &str)]) -> bool {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    command(Command::new(cargo).args(args).envs(env.iter().copied()))
+    let mut cmd = Command::new(cargo);
+    cmd.args(args).envs(env.iter().copied());
+    // Mesa's EGL/WSI complain on every start without a runtime directory (headless CI has none).
+    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
+        let dir = std::env::temp_dir().join("shoal-xdg-runtime");
+        if std::fs::create_dir_all(&dir).is_ok() {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
+            }
+            cmd.env("XDG_RUNTIME_DIR", dir);
+        }
+    }
+    command(&mut cmd)
 }
 
 /// Runs a command, inheriting the terminal; true on success.
