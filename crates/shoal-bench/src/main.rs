@@ -15,11 +15,10 @@ fn main() -> std::process::ExitCode {
         }
     };
     println!("benchmarks on {}", gpu.adapter_details());
-    if wanted("overhead") {
-        if let Err(e) = overhead::run(&gpu) {
+    if wanted("overhead")
+        && let Err(e) = overhead::run(&gpu) {
             eprintln!("overhead benchmark failed: {e}");
             return std::process::ExitCode::FAILURE;
         }
-    }
     std::process::ExitCode::SUCCESS
 }

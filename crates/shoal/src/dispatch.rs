@@ -216,7 +216,7 @@ pub(crate) fn fold(groups: u64, max: [u32; 3]) -> Option<[u32; 3]> {
 }
 
 fn check_indirect(name: &str, buffer: &wgpu::Buffer, offset: u64) -> Result<()> {
-    if offset % 4 != 0 {
+    if !offset.is_multiple_of(4) {
         return Err(Error::IndirectOffset { kernel: name.to_string(), offset });
     }
     if offset.checked_add(12).is_none_or(|end| end > buffer.size()) {

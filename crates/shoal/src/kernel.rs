@@ -169,8 +169,8 @@ fn check_device(gpu: &Gpu, name: &str, r: &Reflection) -> Result<()> {
         }
     }
     for b in &r.bindings {
-        if let BindingKind::StorageTexture { format, .. } = b.kind {
-            if binding::texture_format(format).is_none() {
+        if let BindingKind::StorageTexture { format, .. } = b.kind
+            && binding::texture_format(format).is_none() {
                 return Err(Error::BindingKind {
                     kernel: name.to_string(),
                     binding: b.name.clone(),
@@ -178,7 +178,6 @@ fn check_device(gpu: &Gpu, name: &str, r: &Reflection) -> Result<()> {
                     got: format!("{format:?}"),
                 });
             }
-        }
     }
     Ok(())
 }

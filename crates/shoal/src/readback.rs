@@ -61,7 +61,7 @@ pub(crate) async fn read_bytes(gpu: &Gpu, src: &wgpu::Buffer, offset: u64, size:
         return Ok(Vec::new());
     }
     let padded = size.next_multiple_of(4);
-    if offset % 4 != 0 || offset + padded > src.size() {
+    if !offset.is_multiple_of(4) || offset + padded > src.size() {
         return Err(Error::Readback(format!(
             "range {offset}..{} is not 4-byte aligned or past the end of a {}-byte buffer",
             offset + size,

@@ -346,12 +346,11 @@ fn buffer_shape(module: &naga::Module, layouter: &naga::proc::Layouter, ty: naga
             shape.fixed_array = Some((type_name(module, *base), *stride as u64, n.get() as u64));
         }
         TypeInner::Struct { members, .. } => {
-            if let Some(last) = members.last() {
-                if let TypeInner::Array { base, size: naga::ArraySize::Dynamic, stride } = &module.types[last.ty].inner {
+            if let Some(last) = members.last()
+                && let TypeInner::Array { base, size: naga::ArraySize::Dynamic, stride } = &module.types[last.ty].inner {
                     shape.fixed = last.offset as u64;
                     shape.runtime_array = Some((type_name(module, *base), *stride as u64));
                 }
-            }
         }
         _ => {}
     }
@@ -371,11 +370,10 @@ fn has_vec3(module: &naga::Module, ty: naga::Handle<naga::Type>) -> bool {
 /// The type as WGSL spells it (approximately: enough for messages).
 pub(crate) fn type_name(module: &naga::Module, ty: naga::Handle<naga::Type>) -> String {
     let t = &module.types[ty];
-    if let Some(name) = &t.name {
-        if matches!(t.inner, TypeInner::Struct { .. }) {
+    if let Some(name) = &t.name
+        && matches!(t.inner, TypeInner::Struct { .. }) {
             return name.clone();
         }
-    }
     match &t.inner {
         TypeInner::Scalar(s) => scalar_name(*s),
         TypeInner::Vector { size, scalar } => format!("vec{}<{}>", *size as u8, scalar_name(*scalar)),
