@@ -27,22 +27,28 @@ fn clear_accum(
     }
 }
 
-var<workgroup> sh_min: array<f32, 256>;
+var<workgroup> sh_min: array<f32, 16>;
 
 // One work group per 16 x 16 tile: the minimum depth it covers, in one dispatch (no mip chain).
-@compute @workgroup_size(16, 16)
+// Each of the 16 invocations takes one column of the tile in registers, then four shared-memory
+// steps reduce the columns: on software adapters the cost is invocations and barriers, and a
+// 256-invocation tree (eight barriers) ran this kernel about as slowly as the splat itself.
+@compute @workgroup_size(16)
 fn build_hiz(
-    @builtin(global_invocation_id) gid: vec3<u32>,
     @builtin(workgroup_id) wid: vec3<u32>,
     @builtin(local_invocation_index) lidx: u32,
 ) {
+    let x = wid.x * SPLAT_TILE + lidx;
     // Texels past the image's edge take the far plane, which never lowers a minimum.
     var d = 1.0;
-    if gid.x < params.size.x && gid.y < params.size.y {
-        d = textureLoad(scene_depth, vec2<i32>(gid.xy), 0).r;
+    if x < params.size.x {
+        let y0 = wid.y * SPLAT_TILE;
+        for (var y = y0; y < min(y0 + SPLAT_TILE, params.size.y); y++) {
+            d = min(d, textureLoad(scene_depth, vec2<u32>(x, y), 0).r);
+        }
     }
     sh_min[lidx] = d;
-    for (var stride = 128u; stride > 0u; stride = stride >> 1u) {
+    for (var stride = 8u; stride > 0u; stride = stride >> 1u) {
         workgroupBarrier();
         if lidx < stride {
             sh_min[lidx] = min(sh_min[lidx], sh_min[lidx + stride]);
