@@ -92,5 +92,8 @@ gpu_test! {
     let empty = gpu.buffer_zeroed::<u32>(0).expect("empty buffer");
     assert!(empty.is_empty());
     assert_eq!(empty.read().await.expect("read empty"), Vec::<u32>::new());
+    let from_empty = gpu.buffer_from::<u32>(&[]).expect("a buffer from an empty slice");
+    assert!(from_empty.is_empty());
+    assert_eq!(from_empty.read().await.expect("read empty"), Vec::<u32>::new());
     }
 }

@@ -3,6 +3,7 @@
 //! `cargo xtask bench -- <group>` runs only the groups whose names contain `<group>`.
 
 mod overhead;
+mod splat;
 
 fn main() -> std::process::ExitCode {
     let filter: Vec<String> = std::env::args().skip(1).collect();
@@ -18,6 +19,11 @@ fn main() -> std::process::ExitCode {
     if wanted("overhead")
         && let Err(e) = overhead::run(&gpu) {
             eprintln!("overhead benchmark failed: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    if wanted("splat")
+        && let Err(e) = splat::run(&gpu) {
+            eprintln!("splat benchmark failed: {e}");
             return std::process::ExitCode::FAILURE;
         }
     std::process::ExitCode::SUCCESS

@@ -12,6 +12,7 @@ pub mod grid;
 pub mod invert;
 pub mod raytrace;
 pub mod showcase;
+pub mod splat;
 pub mod texture_add;
 pub mod vector_lengths;
 

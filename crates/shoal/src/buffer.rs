@@ -86,6 +86,8 @@ impl Gpu {
         }
         // wgpu copies and maps in multiples of 4 and cannot bind an empty buffer.
         let size = bytes.next_multiple_of(4).max(4);
+        // Nothing to copy for an empty slice: a zeroed buffer is the same thing.
+        let init = init.filter(|b| !b.is_empty());
         let raw = self.scoped("creating a buffer", || {
             self.device().create_buffer(&wgpu::BufferDescriptor {
                 label: Some(T::type_name()),

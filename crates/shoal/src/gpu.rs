@@ -252,12 +252,16 @@ impl Gpu {
     /// error reaches the uncaptured-error sink instead and is returned by the next readback.
     pub(crate) fn scoped<R>(&self, context: &str, f: impl FnOnce() -> R) -> Result<R> {
         let device = &self.inner.device;
+        // Internal catches what a back end refuses after validation passed (a GLSL program that
+        // does not link on GL, say); without it those errors reach the uncaptured sink later.
+        let internal = device.push_error_scope(wgpu::ErrorFilter::Internal);
         let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let out = f();
         let v = now_or_later(validation.pop());
         let o = now_or_later(oom.pop());
-        match v.or(o) {
+        let i = now_or_later(internal.pop());
+        match v.or(o).or(i) {
             Some(e) => Err(Error::Wgpu { context: context.to_string(), message: e.to_string() }),
             None => Ok(out),
         }

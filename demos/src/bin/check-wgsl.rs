@@ -16,6 +16,29 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Resolves `#import` lines naming the kernels crate's snippets (Shoal's own are resolved by
+/// `shoal::validate`): the line blanked so line numbers hold, the snippet appended once.
+fn with_kernel_snippets(text: String) -> String {
+    let mut appended = String::new();
+    let lines: Vec<String> = text
+        .lines()
+        .map(|line| {
+            let name = line.trim().strip_prefix("#import ").map(|n| n.trim().trim_end_matches(';'));
+            match name.and_then(|n| shoal_kernels::splat::SNIPPETS.iter().find(|s| s.0 == n)) {
+                Some((_, snippet)) => {
+                    if !appended.contains(snippet) {
+                        appended.push('\n');
+                        appended.push_str(snippet);
+                    }
+                    String::new()
+                }
+                None => line.to_string(),
+            }
+        })
+        .collect();
+    lines.join("\n") + &appended
+}
+
 fn main() -> ExitCode {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut paths = Vec::new();
@@ -26,7 +49,7 @@ fn main() -> ExitCode {
         let shown = path.strip_prefix(&root).unwrap_or(path).display().to_string();
         let result = std::fs::read_to_string(path)
             .map_err(|e| e.to_string())
-            .and_then(|text| shoal::validate(&shoal::Source::new(shown.clone(), text)).map_err(|e| e.to_string()));
+            .and_then(|text| shoal::validate(&shoal::Source::new(shown.clone(), with_kernel_snippets(text))).map_err(|e| e.to_string()));
         match result {
             Ok(entries) => {
                 let names: Vec<String> =
