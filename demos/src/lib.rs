@@ -1,4 +1,15 @@
-//! Shared pieces of the demo binaries.
+//! Shared pieces of the demo binaries: the [`Demo`](demo::Demo) trait with its headless and
+//! windowed runners, the command line, the full-screen blit, and a text table.
+
+pub mod blit;
+pub mod cli;
+pub mod demo;
+pub mod grid;
+pub mod raytrace;
+pub mod window;
+
+#[cfg(test)]
+mod tests;
 
 /// Prints rows as an aligned text table with a header.
 pub fn print_table(header: &[&str], rows: &[Vec<String>]) {

@@ -76,8 +76,17 @@ fn run(extra: &[String]) -> bool {
         args.extend(extra.iter().map(String::as_str));
         stages.run(&format!("showcase on {backend}"), || cargo(&args, &[("SHOAL_BACKEND", backend)]));
     }
+    for demo in DEMOS {
+        let out = format!("target/shoal/{demo}.png");
+        stages.run(&format!("demo {demo}, headless -> {out}"), || {
+            cargo(&["run", "-q", "-p", "shoal-demos", "--bin", demo, "--", "--headless", "--out", &out], &[("SHOAL_BACKEND", "vulkan")])
+        });
+    }
     stages.finish()
 }
+
+/// The demo binaries `run` renders headless.
+const DEMOS: [&str; 2] = ["grid", "raytrace"];
 
 fn bench(extra: &[String]) -> bool {
     let mut stages = Stages::new("cargo xtask bench");

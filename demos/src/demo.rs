@@ -1,0 +1,112 @@
+//! The [`Demo`] trait every demo binary implements, and the headless runner that renders frames
+//! offscreen and writes a PNG (`--headless --frames N --out FILE.png`).
+
+use shoal::{Commands, Gpu, wgpu};
+
+use crate::cli::Options;
+
+/// Boxed errors of the demo runners (shoal, I/O, PNG, windowing).
+pub type DemoError = Box<dyn std::error::Error>;
+
+/// A demo: compute work per frame, then a draw into the target.
+pub trait Demo: Sized {
+    /// The binary's name (also the PNG's default name).
+    const NAME: &'static str;
+    /// The render size when `--size` is not given.
+    const SIZE: [u32; 2] = [640, 480];
+
+    /// Creates the demo's kernels and state for `options` (size, mode), drawing into targets of
+    /// `format`.
+    fn new(gpu: &Gpu, options: &Options, format: wgpu::TextureFormat) -> Result<Self, shoal::Error>;
+    /// Records frame `frame`'s compute work.
+    fn update(&mut self, commands: &mut Commands, frame: u64) -> Result<(), shoal::Error>;
+    /// Records the draw of the current state into `target` (`size` pixels).
+    fn draw(&mut self, gpu: &Gpu, encoder: &mut wgpu::CommandEncoder, target: &wgpu::TextureView, size: [u32; 2]) -> Result<(), shoal::Error>;
+}
+
+/// What a headless run produced.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    /// RGBA8 pixels, row by row.
+    pub pixels: Vec<[u8; 4]>,
+    /// Width and height.
+    pub size: [u32; 2],
+    /// GPU milliseconds of the last frame (timestamps, or the wall clock where there are none).
+    pub gpu_ms: f64,
+}
+
+/// The format demos draw into offscreen (and the PNG's).
+pub const HEADLESS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+
+/// Runs `frames` frames of `D` offscreen and returns the last one's pixels.
+pub async fn render<D: Demo>(gpu: &Gpu, options: &Options) -> Result<Rendered, shoal::Error> {
+    let size = options.size;
+    let target = gpu.image_with(
+        size[0],
+        size[1],
+        HEADLESS_FORMAT,
+        wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::TEXTURE_BINDING,
+    )?;
+    let mut demo = D::new(gpu, options, HEADLESS_FORMAT)?;
+    let mut gpu_ms = 0.0;
+    for frame in 0..options.frames as u64 {
+        let mut commands = gpu.commands().profiled();
+        demo.update(&mut commands, frame)?;
+        demo.draw(gpu, commands.encoder(), target.view(), size)?;
+        let timings = commands.submit()?.timings().await?;
+        gpu_ms = timings.iter().map(|t| t.millis()).sum();
+    }
+    let pixels = target.read::<[u8; 4]>().await?;
+    Ok(Rendered { pixels, size, gpu_ms })
+}
+
+/// Writes RGBA8 pixels as a PNG.
+pub fn write_png(path: &std::path::Path, size: [u32; 2], pixels: &[[u8; 4]]) -> Result<(), DemoError> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let file = std::io::BufWriter::new(std::fs::File::create(path)?);
+    let mut encoder = png::Encoder::new(file, size[0], size[1]);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header()?;
+    writer.write_image_data(bytemuck::cast_slice(pixels))?;
+    Ok(())
+}
+
+/// The entry point of a demo binary: parses the command line, then runs headless or in a window.
+pub fn main<D: Demo>() -> std::process::ExitCode {
+    let options = match Options::parse(std::env::args().skip(1), D::SIZE) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("{}: {e}", D::NAME);
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    let result = if options.headless { headless::<D>(&options) } else { crate::window::run::<D>(options) };
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{}: {e}", D::NAME);
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+fn headless<D: Demo>(options: &Options) -> Result<(), DemoError> {
+    let gpu = Gpu::blocking()?;
+    let rendered = pollster::block_on(render::<D>(&gpu, options))?;
+    let out = options.out.clone().unwrap_or_else(|| format!("target/shoal/{}.png", D::NAME).into());
+    write_png(&out, rendered.size, &rendered.pixels)?;
+    println!(
+        "{}: {} frame(s) at {}x{} on {} -> {} (last frame {:.2} GPU ms)",
+        D::NAME,
+        options.frames,
+        rendered.size[0],
+        rendered.size[1],
+        gpu.adapter_details(),
+        out.display(),
+        rendered.gpu_ms
+    );
+    Ok(())
+}
