@@ -4,3 +4,5 @@
 //! and keeps its scratch buffers (`Family::new(&gpu)`, then many runs, each recordable into a
 //! [`shoal::Commands`] batch), a CPU twin written to be read beside the WGSL, tests that compare
 //! the two over many sizes, a benchmark entry and a section in `docs/`.
+
+pub mod boids;
