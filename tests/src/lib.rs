@@ -9,6 +9,8 @@ pub mod rng;
 
 #[cfg(test)]
 mod errors;
+#[cfg(test)]
+mod images;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod harness;
 #[cfg(test)]

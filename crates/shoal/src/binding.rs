@@ -3,7 +3,8 @@
 
 use crate::element::LayoutKind;
 use crate::error::{Error, Result};
-use crate::reflect::{BindingInfo, BindingKind};
+use crate::gpu::Gpu;
+use crate::reflect::{BindingInfo, BindingKind, Reflection};
 
 /// Something that can be bound to a kernel's binding by name.
 pub trait Bindable {
@@ -39,6 +40,10 @@ pub struct BufferResource<'a> {
     pub type_name: &'static str,
     /// How that type was laid out.
     pub layout: LayoutKind,
+    /// Bytes before the first element: 0 for a [`Buffer`](crate::Buffer), the counter header
+    /// for an [`AppendBuffer`](crate::AppendBuffer). When the WGSL struct puts its runtime array
+    /// at this offset, the element stride is checked as for a bare array.
+    pub header: u64,
 }
 
 /// A texture view with what the checks need to know of its texture.
@@ -135,7 +140,7 @@ pub(crate) fn texture_format(format: naga::StorageFormat) -> Option<wgpu::Textur
     })
 }
 
-fn view_dimension(dim: naga::ImageDimension, arrayed: bool) -> wgpu::TextureViewDimension {
+pub(crate) fn view_dimension(dim: naga::ImageDimension, arrayed: bool) -> wgpu::TextureViewDimension {
     use naga::ImageDimension as D;
     use wgpu::TextureViewDimension as V;
     match (dim, arrayed) {
@@ -148,8 +153,9 @@ fn view_dimension(dim: naga::ImageDimension, arrayed: bool) -> wgpu::TextureView
     }
 }
 
-/// The layout entry derived from a reflected binding. `filtering` says whether the kernel samples
-/// with a filtering sampler (then its float textures must be filterable).
+/// The layout entry derived from a reflected binding. `filtering` says, for a float texture,
+/// whether a filtering sampler samples it (then it must be filterable), and for a sampler whether
+/// it is bound as a filtering one.
 pub(crate) fn layout_entry(info: &BindingInfo, filtering: bool) -> Option<wgpu::BindGroupLayoutEntry> {
     let ty = match &info.kind {
         BindingKind::Storage { writable } => wgpu::BindingType::Buffer {
@@ -208,32 +214,90 @@ pub(crate) fn check(kernel: &str, info: &BindingInfo, res: &Resource<'_>) -> Res
     };
     match (&info.kind, res) {
         (BindingKind::Storage { .. } | BindingKind::Uniform, Resource::Buffer(b)) => check_buffer(kernel, info, b),
-        (BindingKind::StorageTexture { format, access, .. }, Resource::Texture(t)) => {
-            if texture_format(*format) != Some(t.format) {
-                return Err(Error::BindingKind {
-                    kernel: kernel.to_string(),
-                    binding: info.name.clone(),
-                    expected: info.kind.describe(),
-                    got: format!("an image of format {:?}", t.format),
-                });
-            }
-            if !t.usage.contains(wgpu::TextureUsages::STORAGE_BINDING) {
-                return Err(missing_usage(kernel, &info.name, "STORAGE_BINDING", &format!("{:?}", t.usage),
-                    "create the image with storage usage"));
-            }
-            let _ = access;
-            Ok(())
-        }
-        (BindingKind::Texture { .. }, Resource::Texture(t)) => {
-            if !t.usage.contains(wgpu::TextureUsages::TEXTURE_BINDING) {
-                return Err(missing_usage(kernel, &info.name, "TEXTURE_BINDING", &format!("{:?}", t.usage),
-                    "create the image with sampled usage"));
-            }
-            Ok(())
+        (BindingKind::StorageTexture { format, dim, arrayed, .. }, Resource::Texture(t)) => check_texture(
+            kernel,
+            info,
+            t,
+            texture_format(*format) == Some(t.format),
+            view_dimension(*dim, *arrayed),
+            (wgpu::TextureUsages::STORAGE_BINDING, "STORAGE_BINDING",
+             "create the image with gpu.image(..) on a device where its format allows storage, or add the usage in gpu.image_with(..)"),
+        ),
+        (BindingKind::Texture { kind, depth, dim, arrayed, .. }, Resource::Texture(t)) => {
+            let fits = match t.format.sample_type(None, None) {
+                Some(wgpu::TextureSampleType::Float { .. }) => !depth && *kind == naga::ScalarKind::Float,
+                Some(wgpu::TextureSampleType::Depth) => *depth || *kind == naga::ScalarKind::Float,
+                Some(wgpu::TextureSampleType::Uint) => *kind == naga::ScalarKind::Uint,
+                Some(wgpu::TextureSampleType::Sint) => *kind == naga::ScalarKind::Sint,
+                None => false,
+            };
+            check_texture(kernel, info, t, fits, view_dimension(*dim, *arrayed),
+                (wgpu::TextureUsages::TEXTURE_BINDING, "TEXTURE_BINDING", "create the image with sampled usage"))
         }
         (BindingKind::Sampler { comparison }, Resource::Sampler(s)) if *comparison == s.comparison => Ok(()),
         _ => Err(kind_error()),
     }
+}
+
+/// Which samplers of a dispatch must be laid out non-filtering (bit `i` for binding `i`, see
+/// `kernel::Variant`): those bound non-filtering that sample a texture whose format this device
+/// cannot filter. A filtering sampler on such a texture is an error that says what to change.
+pub(crate) fn filtering_mask(gpu: &Gpu, kernel: &str, r: &Reflection, resources: &[Resource<'_>]) -> Result<u64> {
+    let mut mask = 0u64;
+    let find = |n: &str| r.bindings.iter().position(|b| b.name == n);
+    for (texture, sampler) in &r.sampled_with {
+        let (Some(ti), Some(si)) = (find(texture), find(sampler)) else { continue };
+        let (Some(Resource::Texture(t)), Some(Resource::Sampler(s))) = (resources.get(ti), resources.get(si)) else {
+            continue;
+        };
+        if gpu.is_filterable(t.format) {
+            continue;
+        }
+        if s.filtering {
+            return Err(Error::Unfilterable {
+                kernel: kernel.to_string(),
+                binding: texture.clone(),
+                sampler: sampler.clone(),
+                format: crate::image::format_name(t.format),
+            });
+        }
+        if si < 64 {
+            mask |= 1 << si;
+        }
+    }
+    Ok(mask)
+}
+
+/// Checks a bound image against a texture binding, in the order a reader fixes them: its
+/// format (`format_fits`), its dimension, then the usage the binding needs.
+fn check_texture(
+    kernel: &str,
+    info: &BindingInfo,
+    t: &TextureResource<'_>,
+    format_fits: bool,
+    dimension: wgpu::TextureViewDimension,
+    (usage, usage_name, fix): (wgpu::TextureUsages, &str, &str),
+) -> Result<()> {
+    if !format_fits {
+        return Err(Error::ImageFormat {
+            kernel: kernel.to_string(),
+            binding: info.name.clone(),
+            expected: info.kind.describe(),
+            got: crate::image::format_name(t.format),
+        });
+    }
+    if dimension != t.dimension {
+        return Err(Error::ImageDimension {
+            kernel: kernel.to_string(),
+            binding: info.name.clone(),
+            expected: info.kind.describe(),
+            got: format!("{:?}", t.dimension),
+        });
+    }
+    if !t.usage.contains(usage) {
+        return Err(missing_usage(kernel, &info.name, usage_name, &format!("{:?}", t.usage), fix));
+    }
+    Ok(())
 }
 
 fn missing_usage(kernel: &str, binding: &str, usage: &str, has: &str, fix: &str) -> Error {
@@ -288,7 +352,7 @@ fn check_buffer(kernel: &str, info: &BindingInfo, b: &BufferResource<'_>) -> Res
         got: b.bytes,
     };
     if let Some((element, stride)) = &shape.runtime_array {
-        if shape.fixed == 0 && b.stride != *stride {
+        if shape.fixed == b.header && b.stride != *stride {
             return Err(layout_error(element, *stride));
         }
         // WGSL arrays are never empty: at least one element must be bound.

@@ -215,6 +215,7 @@ impl<T: Element> Bindable for Buffer<T> {
             size: T::SIZE,
             type_name: T::type_name(),
             layout: T::LAYOUT,
+            header: 0,
         })
     }
 }

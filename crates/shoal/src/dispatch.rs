@@ -180,9 +180,11 @@ impl<'a> Dispatch<'a> {
                 return Ok(());
             }
         }
-        let bind_groups = kernel.bind_groups(&resources)?;
+        let mask = binding::filtering_mask(kernel.gpu(), name, r, &resources)?;
+        let variant = kernel.variant(mask)?;
+        let bind_groups = kernel.bind_groups(&variant, mask, &resources)?;
         commands.compute_pass(name, |pass| {
-            pass.set_pipeline(&kernel.inner.pipeline);
+            pass.set_pipeline(&variant.pipeline);
             for (i, group) in bind_groups.iter().enumerate() {
                 pass.set_bind_group(i as u32, group, &[]);
             }

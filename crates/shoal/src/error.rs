@@ -53,6 +53,18 @@ pub enum Error {
         /// The snippets that exist.
         available: Vec<String>,
     },
+    /// `#import name(args)` with another number of arguments than the template snippet takes.
+    #[error("kernel `{kernel}`: `#import {name}` gives {got} arguments, but the snippet takes {}: ({})", params.len(), params.join(", "))]
+    SnippetArguments {
+        /// The kernel.
+        kernel: String,
+        /// The import as written.
+        name: String,
+        /// The snippet's parameters.
+        params: Vec<String>,
+        /// How many arguments were given.
+        got: usize,
+    },
     /// The entry point was not given and the module has several, or the name is not one of them.
     #[error("kernel `{kernel}`: {}; compute entry points: {}", match requested { Some(n) => format!("no compute entry point `{n}`"), None => "several compute entry points, name one".to_string() }, list_or_none(available))]
     EntryPoint {
@@ -220,6 +232,107 @@ pub enum Error {
         needed: u64,
         /// Bytes present.
         got: u64,
+    },
+    /// An image of zero texels or larger than the device's `max_texture_dimension_2d`.
+    #[error("an image of {width}x{height} texels is not possible: each side must be between 1 and max_texture_dimension_2d = {limit} on this device")]
+    ImageSize {
+        /// The width asked for.
+        width: u32,
+        /// The height asked for.
+        height: u32,
+        /// The device's limit.
+        limit: u32,
+    },
+    /// An image was asked for with a usage its format does not allow on this device.
+    #[error("an image of format {format} cannot have usage {usage} on this device")]
+    ImageUsage {
+        /// The format (WGSL spelling).
+        format: String,
+        /// The usages that are not allowed.
+        usage: String,
+    },
+    /// Host texels of a type that does not hold one texel of the image's format.
+    #[error("an image of format {format} holds `{expected}` texels, not `{got}`")]
+    TexelType {
+        /// The image's format (WGSL spelling).
+        format: String,
+        /// The host type(s) that fit.
+        expected: &'static str,
+        /// The type that was given.
+        got: &'static str,
+    },
+    /// The bound image's format is not the one the WGSL declares (storage) or its texels are of
+    /// another kind (`texture_2d<u32>` with a float image).
+    #[error("kernel `{kernel}`: binding `{binding}` is {expected} but the image bound to it has format {got}")]
+    ImageFormat {
+        /// The kernel.
+        kernel: String,
+        /// The binding.
+        binding: String,
+        /// What the WGSL declares.
+        expected: String,
+        /// The format of the bound image.
+        got: String,
+    },
+    /// The bound image's dimension (2D, 2D array, 3D, cube) is not the one the WGSL declares.
+    #[error("kernel `{kernel}`: binding `{binding}` is {expected} but the image bound to it has dimension {got}")]
+    ImageDimension {
+        /// The kernel.
+        kernel: String,
+        /// The binding.
+        binding: String,
+        /// What the WGSL declares.
+        expected: String,
+        /// The dimension of the bound view.
+        got: String,
+    },
+    /// A storage image's access mode (read, write, read_write) is not allowed for its format on
+    /// this device; found at kernel creation.
+    #[error("kernel `{kernel}`: binding `{binding}` is {declared}, but this format allows only {allowed} storage access on {adapter}; read_write needs r32float, r32uint or r32sint in WebGPU — use two images (read and write) instead")]
+    StorageAccess {
+        /// The kernel.
+        kernel: String,
+        /// The binding.
+        binding: String,
+        /// What the WGSL declares.
+        declared: String,
+        /// The access modes the format allows here.
+        allowed: String,
+        /// The adapter.
+        adapter: String,
+    },
+    /// A filtering sampler samples a texture whose format this device cannot filter.
+    #[error("kernel `{kernel}`: texture `{binding}` has format {format}, which this device cannot filter, but it is sampled with the filtering sampler `{sampler}`; bind gpu.sampler_nearest() instead (32-bit float formats filter only with the FLOAT32_FILTERABLE feature)")]
+    Unfilterable {
+        /// The kernel.
+        kernel: String,
+        /// The texture binding.
+        binding: String,
+        /// The sampler binding.
+        sampler: String,
+        /// The texture's format.
+        format: String,
+    },
+    /// More items were appended to an [`AppendBuffer`](crate::AppendBuffer) than it holds: the
+    /// extra ones were not written.
+    #[error("{what}: {attempted} items were appended but it holds {capacity}; the {} beyond were dropped (make it larger)", attempted - capacity)]
+    AppendOverflow {
+        /// The buffer and what was being done.
+        what: String,
+        /// Its capacity.
+        capacity: u64,
+        /// How many appends were attempted.
+        attempted: u64,
+    },
+    /// A kernel printed more records than its printf ring holds.
+    #[error("kernel `{kernel}`: printf recorded {attempted} records but its ring holds {capacity}; the {} after the first {capacity} were dropped (raise it with KernelBuilder::printf_capacity)", attempted - capacity)]
+    PrintfOverflow {
+        /// The kernel.
+        kernel: String,
+        /// Records the ring holds.
+        capacity: u64,
+        /// Records the invocations tried to write.
+        attempted: u64,
     },
     /// A host-side length did not match (writing more elements than a buffer holds, copying between
     /// buffers of different lengths).

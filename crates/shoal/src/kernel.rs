@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use crate::binding::{self, Resource};
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
-use crate::reflect::{self, BindingKind, Reflection};
+use crate::reflect::{self, BindingInfo, BindingKind, Reflection};
 use crate::source::{Composed, Source};
 
 /// Bind groups kept per kernel, keyed by the identities of the bound resources.
@@ -25,10 +25,28 @@ pub(crate) struct KernelInner {
     pub(crate) gpu: Gpu,
     pub(crate) name: String,
     pub(crate) reflection: Reflection,
+    /// The pipeline in which every sampler filters: built with the kernel, used by most dispatches.
+    pub(crate) default: Arc<Variant>,
+    /// Pipelines for other filtering choices, keyed by [`Variant`] mask, built on first use.
+    variants: Mutex<HashMap<u64, Arc<Variant>>>,
+    /// The WGSL for this backend and the override constants, to build variants later.
+    text: String,
+    constants: Vec<(String, f64)>,
+    pub(crate) cache: Mutex<HashMap<Vec<u64>, Arc<Vec<wgpu::BindGroup>>>>,
+}
+
+/// A pipeline and its derived layouts for one choice of filtering.
+///
+/// Whether a float texture's layout is filterable depends on the sampler bound with it, which
+/// only the dispatch knows: layouts are derived at kernel creation for filtering samplers (the
+/// common case: linear sampling of `rgba8unorm`), and a dispatch that binds a non-filtering
+/// sampler with a texture whose format cannot be filtered (`r32float` without
+/// `FLOAT32_FILTERABLE`) gets a variant in which those samplers and their textures are
+/// non-filtering. The mask has bit `i` set for binding `i` (a sampler) bound non-filtering.
+pub(crate) struct Variant {
     pub(crate) pipeline: wgpu::ComputePipeline,
     /// One layout per group index, `0..=max group` (empty where the kernel binds nothing).
     pub(crate) layouts: Vec<wgpu::BindGroupLayout>,
-    pub(crate) cache: Mutex<HashMap<Vec<u64>, Arc<Vec<wgpu::BindGroup>>>>,
 }
 
 impl std::fmt::Debug for Kernel {
@@ -77,47 +95,74 @@ impl KernelBuilder {
         let name = format!("{base}:{}", reflection.entry_point);
         check_device(&gpu, &name, &reflection)?;
 
-        let filtering = reflection.bindings.iter().any(|b| b.kind == BindingKind::Sampler { comparison: false });
-        let groups = reflection.bindings.iter().map(|b| b.group + 1).max().unwrap_or(0);
-        let device = gpu.device();
-        let text = composed.for_backend(gpu.adapter_details().backend);
-        let constants: Vec<(&str, f64)> = self.constants.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-        let (pipeline, layouts) = gpu.scoped(&format!("kernel `{name}`: creating the pipeline"), || {
-            let layouts: Vec<wgpu::BindGroupLayout> = (0..groups)
-                .map(|g| {
-                    let entries: Vec<_> = reflection
-                        .bindings
-                        .iter()
-                        .filter(|b| b.group == g)
-                        .filter_map(|b| binding::layout_entry(b, filtering))
-                        .collect();
-                    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(&name), entries: &entries })
-                })
-                .collect();
-            let layout_refs: Vec<Option<&wgpu::BindGroupLayout>> = layouts.iter().map(Some).collect();
-            let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some(&name),
-                bind_group_layouts: &layout_refs,
-                immediate_size: 0,
-            });
-            let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(&name),
-                source: wgpu::ShaderSource::Wgsl(text.clone()),
-            });
-            let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(&name),
-                layout: Some(&pipeline_layout),
-                module: &module,
-                entry_point: Some(&reflection.entry_point),
-                compilation_options: wgpu::PipelineCompilationOptions { constants: &constants, ..Default::default() },
-                cache: None,
-            });
-            (pipeline, layouts)
-        })?;
+        let text = composed.for_backend(gpu.adapter_details().backend).into_owned();
+        let default = Arc::new(build_variant(&gpu, &name, &reflection, &text, &self.constants, 0)?);
         Ok(Kernel {
-            inner: Arc::new(KernelInner { gpu, name, reflection, pipeline, layouts, cache: Mutex::new(HashMap::new()) }),
+            inner: Arc::new(KernelInner {
+                gpu,
+                name,
+                reflection,
+                default,
+                variants: Mutex::new(HashMap::new()),
+                text,
+                constants: self.constants,
+                cache: Mutex::new(HashMap::new()),
+            }),
         })
     }
+}
+
+/// Builds the layouts and the pipeline with the samplers of `mask` non-filtering (see [`Variant`]).
+fn build_variant(gpu: &Gpu, name: &str, r: &Reflection, text: &str, constants: &[(String, f64)], mask: u64) -> Result<Variant> {
+    let nonfiltering = |i: usize| i < 64 && mask & (1 << i) != 0;
+    let index = |n: &str| r.bindings.iter().position(|b| b.name == n);
+    let filtering = |i: usize, b: &BindingInfo| match b.kind {
+        BindingKind::Sampler { .. } => !nonfiltering(i),
+        // A texture is filterable where some filtering sampler samples it; one that is only
+        // loaded takes every float format.
+        BindingKind::Texture { .. } => r
+            .sampled_with
+            .iter()
+            .filter(|(t, _)| *t == b.name)
+            .any(|(_, s)| index(s).is_some_and(|j| !nonfiltering(j))),
+        _ => false,
+    };
+    let groups = r.bindings.iter().map(|b| b.group + 1).max().unwrap_or(0);
+    let device = gpu.device();
+    let constants: Vec<(&str, f64)> = constants.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    gpu.scoped(&format!("kernel `{name}`: creating the pipeline"), || {
+        let layouts: Vec<wgpu::BindGroupLayout> = (0..groups)
+            .map(|g| {
+                let entries: Vec<_> = r
+                    .bindings
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, b)| b.group == g)
+                    .filter_map(|(i, b)| binding::layout_entry(b, filtering(i, b)))
+                    .collect();
+                device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(name), entries: &entries })
+            })
+            .collect();
+        let layout_refs: Vec<Option<&wgpu::BindGroupLayout>> = layouts.iter().map(Some).collect();
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some(name),
+            bind_group_layouts: &layout_refs,
+            immediate_size: 0,
+        });
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(name),
+            source: wgpu::ShaderSource::Wgsl(text.into()),
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(name),
+            layout: Some(&pipeline_layout),
+            module: &module,
+            entry_point: Some(&r.entry_point),
+            compilation_options: wgpu::PipelineCompilationOptions { constants: &constants, ..Default::default() },
+            cache: None,
+        });
+        Variant { pipeline, layouts }
+    })
 }
 
 /// The checks the specification puts on a program before it runs: work-group size, shared
@@ -169,15 +214,42 @@ fn check_device(gpu: &Gpu, name: &str, r: &Reflection) -> Result<()> {
         }
     }
     for b in &r.bindings {
-        if let BindingKind::StorageTexture { format, .. } = b.kind
-            && binding::texture_format(format).is_none() {
+        if let BindingKind::StorageTexture { format, access, .. } = b.kind {
+            let Some(wgpu_format) = binding::texture_format(format) else {
                 return Err(Error::BindingKind {
                     kernel: name.to_string(),
                     binding: b.name.clone(),
                     expected: "a storage-texture format Shoal maps to wgpu".into(),
                     got: format!("{format:?}"),
                 });
+            };
+            // WebGPU allows read_write storage only for r32float/r32uint/r32sint unless the
+            // adapter says more; the device would reject the layout with a less helpful message.
+            let flags = gpu.format_features(wgpu_format).flags;
+            let needed = match (access.contains(naga::StorageAccess::LOAD), access.contains(naga::StorageAccess::STORE)) {
+                (true, true) => wgpu::TextureFormatFeatureFlags::STORAGE_READ_WRITE,
+                (true, false) => wgpu::TextureFormatFeatureFlags::STORAGE_READ_ONLY,
+                _ => wgpu::TextureFormatFeatureFlags::STORAGE_WRITE_ONLY,
+            };
+            if !flags.contains(needed) {
+                let allowed: Vec<&str> = [
+                    (wgpu::TextureFormatFeatureFlags::STORAGE_READ_ONLY, "read"),
+                    (wgpu::TextureFormatFeatureFlags::STORAGE_WRITE_ONLY, "write"),
+                    (wgpu::TextureFormatFeatureFlags::STORAGE_READ_WRITE, "read_write"),
+                ]
+                .into_iter()
+                .filter(|(f, _)| flags.contains(*f))
+                .map(|(_, n)| n)
+                .collect();
+                return Err(Error::StorageAccess {
+                    kernel: name.to_string(),
+                    binding: b.name.clone(),
+                    declared: b.kind.describe(),
+                    allowed: if allowed.is_empty() { "none (no storage use)".into() } else { allowed.join(", ") },
+                    adapter: gpu.adapter_details().name.clone(),
+                });
             }
+        }
     }
     Ok(())
 }
@@ -221,22 +293,39 @@ impl Kernel {
         &self.inner.gpu
     }
 
-    /// The wgpu pipeline, for callers that encode by hand.
+    /// The wgpu pipeline (the one whose samplers all filter), for callers that encode by hand.
     pub fn pipeline(&self) -> &wgpu::ComputePipeline {
-        &self.inner.pipeline
+        &self.inner.default.pipeline
     }
 
-    /// Bind groups for `resources` (one per reflected binding, in order), from the cache when the
-    /// same resources were bound before.
-    pub(crate) fn bind_groups(&self, resources: &[Resource<'_>]) -> Result<Arc<Vec<wgpu::BindGroup>>> {
-        let key: Vec<u64> = resources.iter().map(Resource::id).collect();
+    /// The pipeline and layouts for filtering choice `mask` (0: every sampler filters).
+    pub(crate) fn variant(&self, mask: u64) -> Result<Arc<Variant>> {
+        if mask == 0 {
+            return Ok(Arc::clone(&self.inner.default));
+        }
+        if let Some(found) = self.inner.variants.lock().ok().and_then(|v| v.get(&mask).cloned()) {
+            return Ok(found);
+        }
+        let i = &self.inner;
+        let built = Arc::new(build_variant(&i.gpu, &i.name, &i.reflection, &i.text, &i.constants, mask)?);
+        if let Ok(mut v) = i.variants.lock() {
+            v.insert(mask, Arc::clone(&built));
+        }
+        Ok(built)
+    }
+
+    /// Bind groups for `resources` (one per reflected binding, in order) in `variant`'s layouts,
+    /// from the cache when the same resources were bound before.
+    pub(crate) fn bind_groups(&self, variant: &Variant, mask: u64, resources: &[Resource<'_>]) -> Result<Arc<Vec<wgpu::BindGroup>>> {
+        let mut key: Vec<u64> = resources.iter().map(Resource::id).collect();
+        key.push(mask);
         if let Some(found) = self.inner.cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
             return Ok(found);
         }
         let r = &self.inner.reflection;
         let gpu = &self.inner.gpu;
         let groups = gpu.scoped(&format!("kernel `{}`: creating bind groups", self.name()), || {
-            self.inner
+            variant
                 .layouts
                 .iter()
                 .enumerate()

@@ -23,7 +23,7 @@
 //!
 //! The modules, in the order a kernel meets them: [`Source`] (WGSL and `#import`),
 //! [`Reflection`] (what naga finds), [`Kernel`] (pipeline and derived layouts), [`Buffer`]
-//! (typed data, [`Element`] layouts), [`Dispatch`] (binding by name, sizes, checks),
+//! (typed data, [`Element`] layouts), [`Image`] and [`Sampler`] (textures), [`Dispatch`] (binding by name, sizes, checks),
 //! [`Commands`] (batches), [`Timing`] (profiling), and [`Error`].
 
 mod backend;
@@ -34,11 +34,13 @@ mod dispatch;
 mod element;
 mod error;
 mod gpu;
+mod image;
 mod kernel;
 mod limits;
 mod profile;
 mod readback;
 mod reflect;
+mod sampler;
 mod source;
 
 pub use backend::BackendChoice;
@@ -49,13 +51,15 @@ pub use dispatch::{Dispatch, DispatchArgs};
 pub use element::{Element, LayoutKind};
 pub use error::{Error, Result};
 pub use gpu::{AdapterDetails, Gpu, GpuOptions};
+pub use image::{Image, Texel};
 pub use kernel::{Kernel, KernelBuilder};
 pub use limits::{LimitRow, Limits};
 pub use profile::{Timing, TimingSource};
+pub use sampler::Sampler;
 pub use reflect::{validate, BindingInfo, BindingKind, BufferShape, NeededFeatures, Reflection};
 pub use source::{SNIPPETS, Source};
 
-pub use {bytemuck, encase, glam, naga, wgpu};
+pub use {bytemuck, encase, glam, half, naga, wgpu};
 
 /// Compiles a `.wgsl` file into the binary as a [`Source`] that remembers its path, so errors
 /// name the file. The path is relative to the file invoking the macro, as with `include_str!`.

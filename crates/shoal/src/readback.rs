@@ -71,15 +71,31 @@ pub(crate) async fn read_bytes(gpu: &Gpu, src: &wgpu::Buffer, offset: u64, size:
     if !src.usage().contains(wgpu::BufferUsages::COPY_SRC) {
         return Err(Error::Readback(format!("the buffer has usage {:?}, without COPY_SRC", src.usage())));
     }
+    let mut bytes = read_staged(gpu, padded, |encoder, staging| {
+        encoder.copy_buffer_to_buffer(src, offset, staging, 0, padded);
+    })
+    .await?;
+    bytes.truncate(size as usize);
+    Ok(bytes)
+}
+
+/// Records `copy` (which fills the first `size` bytes of a staging buffer) into its own
+/// submission, maps the staging buffer and returns those bytes. Buffers and textures are read
+/// through here, so the staging pool and the mapping logic exist once.
+pub(crate) async fn read_staged(
+    gpu: &Gpu,
+    size: u64,
+    copy: impl FnOnce(&mut wgpu::CommandEncoder, &wgpu::Buffer),
+) -> Result<Vec<u8>> {
     let device = gpu.device();
-    let staging = gpu.staging().take(device, padded);
+    let staging = gpu.staging().take(device, size);
     let index = gpu.scoped("readback copy", || {
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("shoal readback") });
-        encoder.copy_buffer_to_buffer(src, offset, &staging, 0, padded);
+        copy(&mut encoder, &staging);
         gpu.queue().submit([encoder.finish()])
     })?;
     let (sender, receiver) = oneshot_channel();
-    staging.slice(..padded).map_async(wgpu::MapMode::Read, move |r| {
+    staging.slice(..size).map_async(wgpu::MapMode::Read, move |r| {
         let _ = sender.send(r);
     });
     #[cfg(not(target_arch = "wasm32"))]
@@ -95,10 +111,10 @@ pub(crate) async fn read_bytes(gpu: &Gpu, src: &wgpu::Buffer, offset: u64, size:
     }
     let bytes = {
         let view = staging
-            .slice(..padded)
+            .slice(..size)
             .get_mapped_range()
             .map_err(|e| Error::Readback(e.to_string()))?;
-        view[..size as usize].to_vec()
+        view.to_vec()
     };
     staging.unmap();
     gpu.staging().give(staging);

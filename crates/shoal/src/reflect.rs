@@ -58,20 +58,42 @@ impl BindingKind {
             Self::Storage { writable: true } => "var<storage, read_write>".into(),
             Self::Storage { writable: false } => "var<storage, read>".into(),
             Self::Uniform => "var<uniform>".into(),
-            Self::StorageTexture { format, access, .. } => {
+            Self::StorageTexture { format, access, dim, arrayed } => {
                 let a = match (access.contains(naga::StorageAccess::LOAD), access.contains(naga::StorageAccess::STORE)) {
                     (true, true) => "read_write",
                     (true, false) => "read",
                     _ => "write",
                 };
-                format!("texture_storage<{format:?}, {a}>")
+                let format = format!("{format:?}").to_ascii_lowercase();
+                format!("texture_storage_{}<{format}, {a}>", dim_name(*dim, *arrayed))
             }
-            Self::Texture { kind, depth: true, .. } => format!("texture_depth ({kind:?})"),
-            Self::Texture { kind, .. } => format!("texture<{kind:?}>"),
+            Self::Texture { kind, depth: true, dim, arrayed, .. } => {
+                format!("texture_depth_{} ({kind:?})", dim_name(*dim, *arrayed))
+            }
+            Self::Texture { kind, multisampled, dim, arrayed, .. } => {
+                let ms = if *multisampled { "multisampled_" } else { "" };
+                let scalar = match kind {
+                    ScalarKind::Sint => "i32",
+                    ScalarKind::Uint => "u32",
+                    _ => "f32",
+                };
+                format!("texture_{ms}{}<{scalar}>", dim_name(*dim, *arrayed))
+            }
             Self::Sampler { comparison: true } => "sampler_comparison".into(),
             Self::Sampler { comparison: false } => "sampler".into(),
         }
     }
+}
+
+/// `2d`, `2d_array`, `3d`, `cube`...: how WGSL names a texture's dimension.
+pub(crate) fn dim_name(dim: ImageDimension, arrayed: bool) -> String {
+    let d = match dim {
+        ImageDimension::D1 => "1d",
+        ImageDimension::D2 => "2d",
+        ImageDimension::D3 => "3d",
+        ImageDimension::Cube => "cube",
+    };
+    if arrayed { format!("{d}_array") } else { d.to_string() }
 }
 
 /// The data layout of a buffer binding.
@@ -132,6 +154,9 @@ pub struct Reflection {
     pub bindings: Vec<BindingInfo>,
     /// Features the kernel needs.
     pub needs: NeededFeatures,
+    /// `(texture, sampler)` binding names that `textureSample*`/`textureGather` use together:
+    /// what decides whether a texture's layout must be filterable.
+    pub sampled_with: Vec<(String, String)>,
 }
 
 impl Reflection {
@@ -271,6 +296,7 @@ pub(crate) fn reflect(
         });
     }
     bindings.sort_by_key(|b| (b.group, b.binding));
+    let sampled_with = sampling_pairs(&module, &bindings);
 
     Ok(Reflection {
         entry_point: name,
@@ -278,7 +304,51 @@ pub(crate) fn reflect(
         workgroup_memory,
         bindings,
         needs: needed_features(&module, composed.uses_subgroups),
+        sampled_with,
     })
+}
+
+/// The `(texture, sampler)` pairs of every `ImageSample` expression whose operands are among
+/// `bindings`. An operand that is not a global variable (a function argument) pairs with every
+/// binding of its kind: a filterable layout is then asked for where one might be needed.
+fn sampling_pairs(module: &naga::Module, bindings: &[BindingInfo]) -> Vec<(String, String)> {
+    let of_kind = |sampler: bool| -> Vec<&str> {
+        bindings
+            .iter()
+            .filter(|b| match b.kind {
+                BindingKind::Sampler { .. } => sampler,
+                BindingKind::Texture { .. } => !sampler,
+                _ => false,
+            })
+            .map(|b| b.name.as_str())
+            .collect()
+    };
+    let mut pairs = Vec::new();
+    let functions = module.functions.iter().map(|(_, f)| f).chain(module.entry_points.iter().map(|ep| &ep.function));
+    for function in functions {
+        let operand = |expr: naga::Handle<naga::Expression>, sampler: bool| -> Vec<&str> {
+            match function.expressions[expr] {
+                naga::Expression::GlobalVariable(h) => {
+                    let name = module.global_variables[h].name.as_deref().unwrap_or("");
+                    of_kind(sampler).into_iter().filter(|n| *n == name).collect()
+                }
+                _ => of_kind(sampler),
+            }
+        };
+        for (_, expr) in function.expressions.iter() {
+            if let naga::Expression::ImageSample { image, sampler, .. } = *expr {
+                for t in operand(image, false) {
+                    for s in operand(sampler, true) {
+                        let pair = (t.to_string(), s.to_string());
+                        if !pairs.contains(&pair) {
+                            pairs.push(pair);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    pairs
 }
 
 /// Parses and validates `source` and reflects every compute entry point with default override

@@ -1,0 +1,319 @@
+//! [`Image`]: a 2D texture kernels read and write as a storage image (`texture_storage_2d`) or
+//! sample (`texture_2d` with a [`Sampler`](crate::Sampler)), uploaded from and read back into
+//! tightly packed `Vec`s of [`Texel`]s.
+//!
+//! Copies between textures and buffers want rows aligned to 256 bytes
+//! (`COPY_BYTES_PER_ROW_ALIGNMENT`); the caller never sees that: uploads go through
+//! `queue.write_texture`, which takes any row pitch, and readbacks copy into padded rows of a
+//! pooled staging buffer and strip the padding.
+
+use crate::binding::{Bindable, Resource, TextureResource};
+use crate::buffer::next_id;
+use crate::error::{Error, Result};
+use crate::gpu::Gpu;
+use crate::readback;
+
+/// A texel as the host holds it: a plain value whose bytes are one texel of the formats it fits.
+///
+/// | format | texel type |
+/// |---|---|
+/// | `Rgba8Unorm`, `Rgba8UnormSrgb`, `Bgra8Unorm`, `Rgba8Snorm`, `Rgba8Uint`, `Rgba8Sint` | `[u8; 4]` |
+/// | `Rgba16Float` | `[half::f16; 4]` |
+/// | `Rgba16Uint` | `[u16; 4]` |
+/// | `Rgba32Float` | `[f32; 4]`, `glam::Vec4` |
+/// | `Rgba32Uint` | `[u32; 4]` |
+/// | `Rgba32Sint` | `[i32; 4]` |
+/// | `R32Float` | `f32` |
+/// | `R32Uint` | `u32` |
+/// | `R32Sint` | `i32` |
+pub trait Texel: bytemuck::Pod + Send + Sync + 'static {
+    /// Whether one texel of `format` is one `Self`.
+    fn fits(format: wgpu::TextureFormat) -> bool;
+}
+
+macro_rules! texels {
+    ($($t:ty => $($f:ident)|+;)+) => {$(
+        impl Texel for $t {
+            fn fits(format: wgpu::TextureFormat) -> bool {
+                matches!(format, $(wgpu::TextureFormat::$f)|+)
+            }
+        }
+    )+};
+}
+
+texels! {
+    [u8; 4] => Rgba8Unorm | Rgba8UnormSrgb | Bgra8Unorm | Bgra8UnormSrgb | Rgba8Snorm | Rgba8Uint | Rgba8Sint;
+    [half::f16; 4] => Rgba16Float;
+    [u16; 4] => Rgba16Uint;
+    [f32; 4] => Rgba32Float;
+    glam::Vec4 => Rgba32Float;
+    [u32; 4] => Rgba32Uint;
+    [i32; 4] => Rgba32Sint;
+    f32 => R32Float;
+    u32 => R32Uint;
+    i32 => R32Sint;
+}
+
+/// The host type that holds one texel of `format`, for messages.
+fn texel_type(format: wgpu::TextureFormat) -> &'static str {
+    use wgpu::TextureFormat as F;
+    match format {
+        F::Rgba8Unorm | F::Rgba8UnormSrgb | F::Bgra8Unorm | F::Bgra8UnormSrgb | F::Rgba8Snorm | F::Rgba8Uint
+        | F::Rgba8Sint => "[u8; 4]",
+        F::Rgba16Float => "[half::f16; 4]",
+        F::Rgba16Uint => "[u16; 4]",
+        F::Rgba32Float => "[f32; 4] or glam::Vec4",
+        F::Rgba32Uint => "[u32; 4]",
+        F::Rgba32Sint => "[i32; 4]",
+        F::R32Float => "f32",
+        F::R32Uint => "u32",
+        F::R32Sint => "i32",
+        _ => "raw bytes (write_bytes / read_bytes)",
+    }
+}
+
+/// The WGSL spelling of a texel format (`rgba32float`), for messages.
+pub(crate) fn format_name(format: wgpu::TextureFormat) -> String {
+    format!("{format:?}").to_ascii_lowercase()
+}
+
+/// A 2D image on the GPU.
+///
+/// Cheap to clone: clones are the same texture.
+#[derive(Clone)]
+pub struct Image {
+    gpu: Gpu,
+    raw: wgpu::Texture,
+    view: wgpu::TextureView,
+    id: u64,
+}
+
+impl std::fmt::Debug for Image {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Image")
+            .field("width", &self.width())
+            .field("height", &self.height())
+            .field("format", &self.format())
+            .field("usage", &self.usage())
+            .finish()
+    }
+}
+
+impl Gpu {
+    /// What the device allows for `format`: usages, storage access modes, filtering.
+    ///
+    /// With `TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES` (which Shoal requests where the adapter
+    /// has it) the adapter's own answer, otherwise what WebGPU guarantees.
+    pub fn format_features(&self, format: wgpu::TextureFormat) -> wgpu::TextureFormatFeatures {
+        match self.adapter() {
+            Some(adapter) if self.features().contains(wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES) => {
+                adapter.get_texture_format_features(format)
+            }
+            _ => format.guaranteed_format_features(self.features()),
+        }
+    }
+
+    /// Whether a filtering sampler may sample `format` on this device (32-bit float formats
+    /// need `FLOAT32_FILTERABLE`), as wgpu decides it when binding.
+    pub fn is_filterable(&self, format: wgpu::TextureFormat) -> bool {
+        let features = self.features();
+        if format.sample_type(None, Some(features)) == Some(wgpu::TextureSampleType::Float { filterable: true }) {
+            return true;
+        }
+        let float32 = matches!(format, wgpu::TextureFormat::R32Float | wgpu::TextureFormat::Rg32Float | wgpu::TextureFormat::Rgba32Float);
+        (!float32 || features.contains(wgpu::Features::FLOAT32_FILTERABLE))
+            && self.format_features(format).flags.contains(wgpu::TextureFormatFeatureFlags::FILTERABLE)
+    }
+
+    /// A `width` x `height` image of `format`, zeroed, usable as a storage image (where the
+    /// format allows it on this device), a sampled texture, and a copy source and destination.
+    pub fn image(&self, width: u32, height: u32, format: wgpu::TextureFormat) -> Result<Image> {
+        let allowed = self.format_features(format).allowed_usages;
+        let usage = wgpu::TextureUsages::TEXTURE_BINDING
+            | wgpu::TextureUsages::COPY_SRC
+            | wgpu::TextureUsages::COPY_DST
+            | (allowed & wgpu::TextureUsages::STORAGE_BINDING);
+        self.image_with(width, height, format, usage)
+    }
+
+    /// An image holding `texels` (row by row, tightly packed: `width * height` of them).
+    pub fn image_from<T: Texel>(&self, width: u32, height: u32, format: wgpu::TextureFormat, texels: &[T]) -> Result<Image> {
+        check_texel::<T>(format)?;
+        let image = self.image(width, height, format)?;
+        image.write(texels)?;
+        Ok(image)
+    }
+
+    /// A zeroed image with exactly the given usages (copies are always added).
+    pub fn image_with(&self, width: u32, height: u32, format: wgpu::TextureFormat, usage: wgpu::TextureUsages) -> Result<Image> {
+        let limit = self.device().limits().max_texture_dimension_2d;
+        if width == 0 || height == 0 || width > limit || height > limit {
+            return Err(Error::ImageSize { width, height, limit });
+        }
+        let usage = usage | wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::COPY_DST;
+        let allowed = self.format_features(format).allowed_usages;
+        if !allowed.contains(usage) {
+            return Err(Error::ImageUsage { format: format_name(format), usage: format!("{:?}", usage - allowed) });
+        }
+        let raw = self.scoped("creating an image", || {
+            self.device().create_texture(&wgpu::TextureDescriptor {
+                label: Some("shoal image"),
+                size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format,
+                usage,
+                view_formats: &[],
+            })
+        })?;
+        let view = raw.create_view(&wgpu::TextureViewDescriptor::default());
+        Ok(Image { gpu: self.clone(), raw, view, id: next_id() })
+    }
+}
+
+fn check_texel<T: Texel>(format: wgpu::TextureFormat) -> Result<()> {
+    if T::fits(format) && format.block_copy_size(None) == Some(std::mem::size_of::<T>() as u32) {
+        Ok(())
+    } else {
+        Err(Error::TexelType {
+            format: format_name(format),
+            expected: texel_type(format),
+            got: std::any::type_name::<T>(),
+        })
+    }
+}
+
+impl Image {
+    /// Width in texels.
+    pub fn width(&self) -> u32 {
+        self.raw.width()
+    }
+
+    /// Height in texels.
+    pub fn height(&self) -> u32 {
+        self.raw.height()
+    }
+
+    /// `[width, height]`, what `.invocations_2d(..)` takes to cover every texel.
+    pub fn size(&self) -> [u32; 2] {
+        [self.width(), self.height()]
+    }
+
+    /// The texel format.
+    pub fn format(&self) -> wgpu::TextureFormat {
+        self.raw.format()
+    }
+
+    /// The texture's usages.
+    pub fn usage(&self) -> wgpu::TextureUsages {
+        self.raw.usage()
+    }
+
+    /// The wgpu texture.
+    pub fn raw(&self) -> &wgpu::Texture {
+        &self.raw
+    }
+
+    /// The view kernels bind, and the one a render pass samples to draw the image.
+    pub fn view(&self) -> &wgpu::TextureView {
+        &self.view
+    }
+
+    /// The device the image lives on.
+    pub fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// Bytes of one texel.
+    pub fn texel_bytes(&self) -> u32 {
+        self.format().block_copy_size(None).unwrap_or(0)
+    }
+
+    /// Texels in the image.
+    pub fn texels(&self) -> usize {
+        self.width() as usize * self.height() as usize
+    }
+
+    /// Overwrites every texel with `texels` (row by row, `width * height` of them).
+    pub fn write<T: Texel>(&self, texels: &[T]) -> Result<()> {
+        check_texel::<T>(self.format())?;
+        self.write_bytes(bytemuck::cast_slice(texels))
+    }
+
+    /// Overwrites every texel from tightly packed bytes (`width * texel_bytes` per row).
+    pub fn write_bytes(&self, bytes: &[u8]) -> Result<()> {
+        let row = self.width() as u64 * self.texel_bytes() as u64;
+        let expected = row * self.height() as u64;
+        if bytes.len() as u64 != expected {
+            return Err(Error::Length {
+                what: format!("writing a {}x{} {} image (bytes)", self.width(), self.height(), format_name(self.format())),
+                expected,
+                got: bytes.len() as u64,
+            });
+        }
+        self.gpu.scoped("writing an image", || {
+            // write_texture takes any row pitch: the tight rows go as they are.
+            self.gpu.queue().write_texture(
+                self.raw.as_image_copy(),
+                bytes,
+                wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(row as u32), rows_per_image: Some(self.height()) },
+                self.raw.size(),
+            )
+        })
+    }
+
+    /// Reads every texel back, row by row.
+    pub async fn read<T: Texel>(&self) -> Result<Vec<T>> {
+        check_texel::<T>(self.format())?;
+        let bytes = self.read_bytes().await?;
+        // The bytes come in a fresh Vec<u8> whose alignment may be below T's: copy per texel.
+        Ok(bytes.chunks_exact(std::mem::size_of::<T>()).map(bytemuck::pod_read_unaligned).collect())
+    }
+
+    /// Reads every texel back as tightly packed bytes (`width * texel_bytes` per row).
+    pub async fn read_bytes(&self) -> Result<Vec<u8>> {
+        let row = self.width() as u64 * self.texel_bytes() as u64;
+        let pitch = row.next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT as u64);
+        let height = self.height() as u64;
+        let padded = readback::read_staged(&self.gpu, pitch * height, |encoder, staging| {
+            encoder.copy_texture_to_buffer(
+                self.raw.as_image_copy(),
+                wgpu::TexelCopyBufferInfo {
+                    buffer: staging,
+                    layout: wgpu::TexelCopyBufferLayout {
+                        offset: 0,
+                        bytes_per_row: Some(pitch as u32),
+                        rows_per_image: Some(self.height()),
+                    },
+                },
+                self.raw.size(),
+            );
+        })
+        .await?;
+        let mut tight = Vec::with_capacity((row * height) as usize);
+        for line in padded.chunks_exact(pitch as usize).take(height as usize) {
+            tight.extend_from_slice(&line[..row as usize]);
+        }
+        Ok(tight)
+    }
+
+    /// Reads every texel back, blocking the thread (native only).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn read_blocking<T: Texel>(&self) -> Result<Vec<T>> {
+        pollster::block_on(self.read())
+    }
+}
+
+impl Bindable for Image {
+    fn resource(&self) -> Resource<'_> {
+        Resource::Texture(TextureResource {
+            view: &self.view,
+            id: self.id,
+            format: self.format(),
+            usage: self.usage(),
+            dimension: wgpu::TextureViewDimension::D2,
+            sample_count: 1,
+        })
+    }
+}

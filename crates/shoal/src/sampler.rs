@@ -1,0 +1,63 @@
+//! [`Sampler`]: how a kernel's `textureSampleLevel` reads an [`Image`](crate::Image).
+//!
+//! Whether a sampler filters decides the layout of the textures sampled with it: a filtering
+//! sampler needs a filterable texture, and 32-bit float formats are filterable only with the
+//! `FLOAT32_FILTERABLE` feature. Shoal derives that pairing from the kernel's WGSL and the
+//! sampler bound at dispatch (see [`Kernel`](crate::Kernel)), so the same kernel samples an
+//! `rgba8unorm` image linearly and an `r32float` image with a nearest sampler.
+
+use crate::binding::{Bindable, Resource, SamplerResource};
+use crate::buffer::next_id;
+use crate::gpu::Gpu;
+
+/// A texture sampler. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Sampler {
+    raw: wgpu::Sampler,
+    id: u64,
+    filtering: bool,
+    comparison: bool,
+}
+
+impl Gpu {
+    /// Bilinear filtering, coordinates clamped to the edge.
+    pub fn sampler_linear(&self) -> Sampler {
+        self.sampler(&wgpu::SamplerDescriptor {
+            label: Some("shoal linear"),
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            ..Default::default()
+        })
+    }
+
+    /// Nearest texel, coordinates clamped to the edge (samples every float format).
+    pub fn sampler_nearest(&self) -> Sampler {
+        self.sampler(&wgpu::SamplerDescriptor { label: Some("shoal nearest"), ..Default::default() })
+    }
+
+    /// A sampler as `desc` says; it filters when any of its filters is linear.
+    pub fn sampler(&self, desc: &wgpu::SamplerDescriptor<'_>) -> Sampler {
+        let filtering = desc.mag_filter == wgpu::FilterMode::Linear
+            || desc.min_filter == wgpu::FilterMode::Linear
+            || desc.mipmap_filter == wgpu::MipmapFilterMode::Linear;
+        Sampler { raw: self.device().create_sampler(desc), id: next_id(), filtering, comparison: desc.compare.is_some() }
+    }
+}
+
+impl Sampler {
+    /// Whether the sampler filters (then the textures it samples must be filterable).
+    pub fn is_filtering(&self) -> bool {
+        self.filtering
+    }
+
+    /// The wgpu sampler, for render passes.
+    pub fn raw(&self) -> &wgpu::Sampler {
+        &self.raw
+    }
+}
+
+impl Bindable for Sampler {
+    fn resource(&self) -> Resource<'_> {
+        Resource::Sampler(SamplerResource { raw: &self.raw, id: self.id, comparison: self.comparison, filtering: self.filtering })
+    }
+}

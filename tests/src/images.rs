@@ -1,0 +1,317 @@
+//! Images: upload and readback with the row pitch handled for every format and awkward widths,
+//! storage images read and written by kernels, sampled textures with filtering and nearest
+//! samplers, and every mismatch between a binding and the image bound to it as a typed error.
+
+use shoal::half::f16;
+use shoal::wgpu::{TextureFormat, TextureFormatFeatureFlags, TextureUsages};
+use shoal::{Error, Gpu, Image, Texel};
+
+use crate::gpu_test;
+use crate::rng::Rng;
+
+/// Widths around the 256-byte row alignment for every texel size (4, 8, 16 bytes).
+const WIDTHS: [u32; 5] = [1, 63, 64, 65, 1000];
+const HEIGHT: u32 = 3;
+
+fn assert_names(e: &Error, parts: &[&str]) {
+    let message = e.to_string();
+    for part in parts {
+        assert!(message.contains(part), "`{message}` should name `{part}`");
+    }
+}
+
+async fn round_trip<T: Texel + PartialEq + std::fmt::Debug>(gpu: &Gpu, format: TextureFormat, texel: impl Fn(u32) -> T) {
+    for width in WIDTHS {
+        let texels: Vec<T> = (0..width * HEIGHT).map(&texel).collect();
+        let image = gpu.image_from(width, HEIGHT, format, &texels).expect("image");
+        assert_eq!(image.size(), [width, HEIGHT]);
+        let back: Vec<T> = image.read().await.expect("read");
+        assert_eq!(back.len(), texels.len(), "{format:?} width {width}");
+        if let Some(i) = (0..texels.len()).find(|&i| back[i] != texels[i]) {
+            panic!("{format:?} width {width}: texel ({}, {}) is {:?}, wrote {:?}", i as u32 % width, i as u32 / width, back[i], texels[i]);
+        }
+    }
+}
+
+gpu_test! {
+    /// Every format, widths 1, 63, 64, 65 and 1000: what is uploaded is what comes back.
+    async fn every_format_round_trips_at_awkward_widths(gpu) {
+        round_trip(&gpu, TextureFormat::Rgba8Unorm, |i| [i as u8, (i >> 8) as u8, (i * 7) as u8, 255]).await;
+        round_trip(&gpu, TextureFormat::Rgba16Float, |i| {
+            [f16::from_f32(i as f32), f16::from_f32(-0.5), f16::from_f32(i as f32 / 4.0), f16::ONE]
+        })
+        .await;
+        round_trip(&gpu, TextureFormat::Rgba32Float, |i| [i as f32, -(i as f32), 0.25, 1.0e-3 * i as f32]).await;
+        round_trip(&gpu, TextureFormat::R32Float, |i| i as f32 * 0.5 - 3.0).await;
+        round_trip(&gpu, TextureFormat::R32Uint, |i| i.wrapping_mul(2_654_435_761)).await;
+    }
+}
+
+const COORDS: &str = "
+@group(0) @binding(0) var out: texture_storage_2d<r32uint, write>;
+override WX: u32 = 8;
+override WY: u32 = 8;
+@compute @workgroup_size(WX, WY)
+fn coords(@builtin(global_invocation_id) id: vec3<u32>) {
+    let size = textureDimensions(out);
+    if id.x >= size.x || id.y >= size.y { return; }
+    textureStore(out, id.xy, vec4<u32>(id.y * 65536u + id.x, 0u, 0u, 0u));
+}";
+
+/// A 2D work group as large as the device allows, at most 16 x 16.
+fn square_group(gpu: &Gpu) -> u32 {
+    let l = gpu.limits();
+    let mut side = 16;
+    while side * side > l.max_compute_work_group_invocations || side > l.max_compute_work_group_size[1] {
+        side /= 2;
+    }
+    side
+}
+
+gpu_test! {
+    /// A kernel writes each texel's coordinates: readback strips the row padding correctly.
+    async fn kernel_written_texels_read_back_in_place(gpu) {
+        let side = square_group(&gpu);
+        let kernel = gpu
+            .kernel_builder(shoal::Source::new("coords.wgsl", COORDS))
+            .constant("WX", side)
+            .constant("WY", side)
+            .build()
+            .expect("kernel");
+        for width in WIDTHS {
+            let image = gpu.image(width, 5, TextureFormat::R32Uint).expect("image");
+            kernel.bind("out", &image).invocations_2d(image.size()).run().expect("run");
+            let back: Vec<u32> = image.read().await.expect("read");
+            for (i, &v) in back.iter().enumerate() {
+                let (x, y) = (i as u32 % width, i as u32 / width);
+                assert_eq!(v, y * 65536 + x, "width {width}: texel ({x}, {y})");
+            }
+        }
+    }
+}
+
+gpu_test! {
+    /// `read_write` where every adapter allows it (r32float): doubled in place.
+    async fn read_write_storage_image_updates_in_place(gpu) {
+        let src = "
+            @group(0) @binding(0) var img: texture_storage_2d<r32float, read_write>;
+            @compute @workgroup_size(8, 8)
+            fn double(@builtin(global_invocation_id) id: vec3<u32>) {
+                if any(id.xy >= textureDimensions(img)) { return; }
+                textureStore(img, id.xy, textureLoad(img, id.xy) * 2.0);
+            }";
+        let kernel = gpu.kernel(shoal::Source::new("double.wgsl", src)).expect("kernel");
+        let mut rng = Rng::new(7);
+        let values: Vec<f32> = (0..37 * 11).map(|_| rng.range_f32(-50.0, 50.0)).collect();
+        let image = gpu.image_from(37, 11, TextureFormat::R32Float, &values).expect("image");
+        kernel.bind("img", &image).invocations_2d(image.size()).run().expect("run");
+        let back: Vec<f32> = image.read().await.expect("read");
+        let expected: Vec<f32> = values.iter().map(|v| v * 2.0).collect();
+        assert_eq!(back, expected);
+    }
+}
+
+gpu_test! {
+    /// `read_write` on rgba8unorm: allowed only where the adapter says so; elsewhere a typed
+    /// error at kernel creation that names the binding and the modes the format allows.
+    async fn read_write_where_the_format_does_not_allow_it_is_an_error_at_creation(gpu) {
+        let src = "
+            @group(0) @binding(0) var img: texture_storage_2d<rgba8unorm, read_write>;
+            @compute @workgroup_size(8, 8)
+            fn brighten(@builtin(global_invocation_id) id: vec3<u32>) {
+                if any(id.xy >= textureDimensions(img)) { return; }
+                textureStore(img, id.xy, textureLoad(img, id.xy) + vec4<f32>(1.0 / 255.0));
+            }";
+        let built = gpu.kernel(shoal::Source::new("brighten.wgsl", src));
+        let allowed = gpu.format_features(TextureFormat::Rgba8Unorm).flags.contains(TextureFormatFeatureFlags::STORAGE_READ_WRITE);
+        match built {
+            Ok(kernel) => {
+                assert!(allowed, "built although the adapter does not allow read_write rgba8unorm");
+                let image = gpu.image_from(3, 2, TextureFormat::Rgba8Unorm, &[[10u8, 20, 30, 40]; 6]).expect("image");
+                kernel.bind("img", &image).invocations_2d(image.size()).run().expect("run");
+                assert_eq!(image.read::<[u8; 4]>().await.expect("read"), vec![[11, 21, 31, 41]; 6]);
+            }
+            Err(e) => {
+                assert!(!allowed, "refused although allowed: {e}");
+                assert!(matches!(e, Error::StorageAccess { .. }), "{e}");
+                assert_names(&e, &["brighten.wgsl:brighten", "`img`", "texture_storage_2d<rgba8unorm, read_write>"]);
+            }
+        }
+    }
+}
+
+const INVERT_RGBA32: &str = "
+@group(0) @binding(0) var src: texture_storage_2d<rgba32float, read>;
+@group(0) @binding(1) var dst: texture_storage_2d<rgba32float, write>;
+@compute @workgroup_size(8, 8)
+fn invert(@builtin(global_invocation_id) id: vec3<u32>) {
+    if any(id.xy >= textureDimensions(dst)) { return; }
+    textureStore(dst, id.xy, vec4<f32>(1.0) - textureLoad(src, id.xy));
+}";
+
+gpu_test! {
+    /// A storage binding and an image of another format, dimension or usage: typed errors that
+    /// name the kernel, the binding, the declared type and what was bound.
+    async fn storage_image_mismatches_are_typed_errors(gpu) {
+        let kernel = gpu.kernel(shoal::Source::new("invert.wgsl", INVERT_RGBA32)).expect("kernel");
+        let good = gpu.image(4, 4, TextureFormat::Rgba32Float).expect("image");
+        let wrong_format = gpu.image(4, 4, TextureFormat::Rgba8Unorm).expect("image");
+        let e = kernel.bind("src", &good).bind("dst", &wrong_format).invocations_2d([4, 4]).run().expect_err("format");
+        assert!(matches!(e, Error::ImageFormat { .. }), "{e}");
+        assert_names(&e, &["invert.wgsl:invert", "`dst`", "texture_storage_2d<rgba32float, write>", "rgba8unorm"]);
+
+        let sampled_only = gpu
+            .image_with(4, 4, TextureFormat::Rgba32Float, TextureUsages::TEXTURE_BINDING)
+            .expect("image");
+        let e = kernel.bind("src", &good).bind("dst", &sampled_only).invocations_2d([4, 4]).run().expect_err("usage");
+        assert!(matches!(e, Error::MissingUsage { .. }), "{e}");
+        assert_names(&e, &["invert.wgsl:invert", "`dst`", "STORAGE_BINDING"]);
+
+        let arrayed = "
+            @group(0) @binding(0) var layers: texture_storage_2d_array<rgba32float, write>;
+            @compute @workgroup_size(1) fn fill() { textureStore(layers, vec2<u32>(0u), 0u, vec4<f32>(1.0)); }";
+        let fill = gpu.kernel(shoal::Source::new("fill.wgsl", arrayed)).expect("kernel");
+        let e = fill.bind("layers", &good).groups([1, 1, 1]).run().expect_err("dimension");
+        assert!(matches!(e, Error::ImageDimension { .. }), "{e}");
+        assert_names(&e, &["fill.wgsl:fill", "`layers`", "texture_storage_2d_array<rgba32float, write>", "D2"]);
+
+        let buffer = gpu.buffer_zeroed::<f32>(16).expect("buffer");
+        let e = kernel.bind("src", &good).bind("dst", &buffer).invocations_2d([4, 4]).run().expect_err("kind");
+        assert!(matches!(e, Error::BindingKind { .. }), "{e}");
+        assert_names(&e, &["`dst`", "Buffer<f32>"]);
+    }
+}
+
+gpu_test! {
+    /// Host-side mistakes: a texel type of another size or kind, a length that is not
+    /// width x height, an image of zero texels.
+    async fn host_texel_mistakes_are_typed_errors(gpu) {
+        let image = gpu.image(5, 2, TextureFormat::Rgba8Unorm).expect("image");
+        let e = image.read::<f32>().await.expect_err("texel type");
+        assert!(matches!(e, Error::TexelType { .. }), "{e}");
+        assert_names(&e, &["rgba8unorm", "[u8; 4]", "f32"]);
+        let e = image.write(&[[0u8; 4]; 9]).expect_err("length");
+        assert!(matches!(e, Error::Length { expected: 40, got: 36, .. }), "{e}");
+        let e = gpu.image(0, 4, TextureFormat::R32Float).expect_err("empty");
+        assert!(matches!(e, Error::ImageSize { width: 0, .. }), "{e}");
+        let e = gpu.image_from(2, 1, TextureFormat::Rgba16Float, &[[0.0f32; 4]; 2]).expect_err("f32 into f16");
+        assert!(matches!(e, Error::TexelType { .. }), "{e}");
+    }
+}
+
+const SAMPLE: &str = "
+@group(0) @binding(0) var tex: texture_2d<f32>;
+@group(0) @binding(1) var smp: sampler;
+@group(0) @binding(2) var<storage, read> at: array<vec2<f32>>;
+@group(0) @binding(3) var<storage, read_write> out: array<vec4<f32>>;
+@compute @workgroup_size(64)
+fn sample(@builtin(global_invocation_id) id: vec3<u32>) {
+    if id.x >= arrayLength(&at) { return; }
+    out[id.x] = textureSampleLevel(tex, smp, at[id.x], 0.0);
+}";
+
+/// Bilinear filtering at `uv` of a `w` x `h` image, clamped to the edge: what a linear sampler
+/// computes (to within its fixed-point weights).
+fn bilinear(texels: &[[f32; 4]], w: u32, h: u32, [u, v]: [f32; 2]) -> [f32; 4] {
+    let (x, y) = (u * w as f32 - 0.5, v * h as f32 - 0.5);
+    let (x0, y0) = (x.floor(), y.floor());
+    let (fx, fy) = (x - x0, y - y0);
+    let at = |xi: f32, yi: f32| {
+        let xi = (xi as i32).clamp(0, w as i32 - 1) as u32;
+        let yi = (yi as i32).clamp(0, h as i32 - 1) as u32;
+        texels[(yi * w + xi) as usize]
+    };
+    let (a, b, c, d) = (at(x0, y0), at(x0 + 1.0, y0), at(x0, y0 + 1.0), at(x0 + 1.0, y0 + 1.0));
+    std::array::from_fn(|k| (a[k] * (1.0 - fx) + b[k] * fx) * (1.0 - fy) + (c[k] * (1.0 - fx) + d[k] * fx) * fy)
+}
+
+gpu_test! {
+    /// textureSampleLevel with a linear sampler on rgba8unorm: texel centres exactly, points
+    /// between texels the bilinear mix within 1/255 + the sampler's weight precision (2/255).
+    async fn linear_sampling_of_a_filterable_image_matches_bilinear(gpu) {
+        let kernel = gpu.kernel(shoal::Source::new("sample.wgsl", SAMPLE)).expect("kernel");
+        let (w, h) = (7u32, 5u32);
+        let mut rng = Rng::new(11);
+        let bytes: Vec<[u8; 4]> = (0..w * h).map(|_| std::array::from_fn(|_| (rng.next_u32() % 256) as u8)).collect();
+        let image = gpu.image_from(w, h, TextureFormat::Rgba8Unorm, &bytes).expect("image");
+        let texels: Vec<[f32; 4]> = bytes.iter().map(|t| t.map(|c| c as f32 / 255.0)).collect();
+        let mut at = Vec::new();
+        for y in 0..h {
+            for x in 0..w {
+                at.push(glam::vec2((x as f32 + 0.5) / w as f32, (y as f32 + 0.5) / h as f32));
+                at.push(glam::vec2((x as f32 + 0.9) / w as f32, (y as f32 + 0.25) / h as f32));
+            }
+        }
+        let at_buffer = gpu.buffer_from(&at).expect("buffer");
+        let out = gpu.buffer_zeroed::<glam::Vec4>(at.len() as u64).expect("buffer");
+        let linear = gpu.sampler_linear();
+        kernel.bind("tex", &image).bind("smp", &linear).bind("at", &at_buffer).bind("out", &out)
+            .invocations(at.len() as u64).run().expect("run");
+        let got = out.read().await.expect("read");
+        for (i, (uv, g)) in at.iter().zip(&got).enumerate() {
+            let want = bilinear(&texels, w, h, [uv.x, uv.y]);
+            let tolerance = if i % 2 == 0 { 1e-6 } else { 2.0 / 255.0 };
+            for k in 0..4 {
+                assert!((g[k] - want[k]).abs() <= tolerance, "sample {i} at {uv}: got {g}, want {want:?}");
+            }
+        }
+    }
+}
+
+gpu_test! {
+    /// r32float is unfilterable without FLOAT32_FILTERABLE: a nearest sampler samples it (the
+    /// kernel's layout follows the sampler bound), a linear one is a typed error naming both
+    /// bindings — unless the device filters 32-bit floats, when it simply works.
+    async fn unfilterable_formats_follow_the_bound_sampler(gpu) {
+        let kernel = gpu.kernel(shoal::Source::new("sample.wgsl", SAMPLE)).expect("kernel");
+        let values: Vec<f32> = (0..12).map(|i| i as f32 * 1.5).collect();
+        let image = gpu.image_from(4, 3, TextureFormat::R32Float, &values).expect("image");
+        let at: Vec<glam::Vec2> = (0..12).map(|i| glam::vec2((i % 4) as f32 / 4.0 + 0.125, (i / 4) as f32 / 3.0 + 0.1)).collect();
+        let at_buffer = gpu.buffer_from(&at).expect("buffer");
+        let out = gpu.buffer_zeroed::<glam::Vec4>(12).expect("buffer");
+        let nearest = gpu.sampler_nearest();
+        kernel.bind("tex", &image).bind("smp", &nearest).bind("at", &at_buffer).bind("out", &out)
+            .invocations(12).run().expect("nearest sampling of r32float");
+        let got: Vec<f32> = out.read().await.expect("read").iter().map(|v| v.x).collect();
+        assert_eq!(got, values);
+
+        let linear = gpu.sampler_linear();
+        let result = kernel.bind("tex", &image).bind("smp", &linear).bind("at", &at_buffer).bind("out", &out).invocations(12).run();
+        if gpu.is_filterable(TextureFormat::R32Float) {
+            result.expect("this device filters r32float");
+        } else {
+            let e = result.expect_err("linear sampling of r32float");
+            assert!(matches!(e, Error::Unfilterable { .. }), "{e}");
+            assert_names(&e, &["sample.wgsl:sample", "`tex`", "`smp`", "r32float", "FLOAT32_FILTERABLE"]);
+        }
+        // The filterable image still works with the same kernel and the linear sampler.
+        let bytes = gpu.image_from(1, 1, TextureFormat::Rgba8Unorm, &[[255u8, 0, 255, 0]]).expect("image");
+        kernel.bind("tex", &bytes).bind("smp", &linear).bind("at", &at_buffer).bind("out", &out).invocations(12).run().expect("linear");
+        assert!(out.read().await.expect("read").iter().all(|v| *v == glam::vec4(1.0, 0.0, 1.0, 0.0)));
+    }
+}
+
+gpu_test! {
+    /// texture_2d<u32> bound with a float image: the texel kinds differ, a typed error.
+    async fn sampled_texture_of_another_kind_is_a_typed_error(gpu) {
+        let src = "
+            @group(0) @binding(0) var ids: texture_2d<u32>;
+            @group(0) @binding(1) var<storage, read_write> out: array<u32>;
+            @compute @workgroup_size(1) fn first() { out[0] = textureLoad(ids, vec2<u32>(0u), 0).x; }";
+        let kernel = gpu.kernel(shoal::Source::new("first.wgsl", src)).expect("kernel");
+        let out = gpu.buffer_zeroed::<u32>(1).expect("buffer");
+        let floats = gpu.image(2, 2, TextureFormat::Rgba8Unorm).expect("image");
+        let e = kernel.bind("ids", &floats).bind("out", &out).groups([1, 1, 1]).run().expect_err("kind");
+        assert!(matches!(e, Error::ImageFormat { .. }), "{e}");
+        assert_names(&e, &["first.wgsl:first", "`ids`", "texture_2d<u32>", "rgba8unorm"]);
+        let uints = gpu.image_from(2, 2, TextureFormat::R32Uint, &[42u32, 1, 2, 3]).expect("image");
+        kernel.bind("ids", &uints).bind("out", &out).groups([1, 1, 1]).run().expect("uint image");
+        assert_eq!(out.read().await.expect("read"), [42]);
+    }
+}
+
+/// An image's view is what a render pass samples: it is a 2D view of the whole texture.
+#[allow(dead_code, reason = "compile-time check of the public surface the demos draw with")]
+fn view_is_reachable(image: &Image) -> (&shoal::wgpu::TextureView, &shoal::wgpu::Texture) {
+    (image.view(), image.raw())
+}
