@@ -6,3 +6,8 @@
 //! the two over many sizes, a benchmark entry and a section in `docs/`.
 
 pub mod boids;
+pub mod blur;
+pub mod test_image;
+pub mod bilateral;
+pub mod sobel;
+pub mod waves;
