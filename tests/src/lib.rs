@@ -8,6 +8,8 @@ pub mod programs;
 pub mod rng;
 
 #[cfg(test)]
+mod atomics;
+#[cfg(test)]
 mod errors;
 #[cfg(test)]
 mod images;

@@ -4,10 +4,56 @@
 //! and keeps its scratch buffers (`Family::new(&gpu)`, then many runs, each recordable into a
 //! [`shoal::Commands`] batch), a CPU twin written to be read beside the WGSL, tests that compare
 //! the two over many sizes, a benchmark entry and a section in `docs/`.
+//!
+//! The image kernels: [`Invert`], [`Grid`], [`TextureAdd`], [`RayTracer`]; through append and
+//! consume buffers, [`VectorLengths`]. [`showcase::ALL`] runs each against its CPU twin.
 
-pub mod boids;
-pub mod blur;
-pub mod test_image;
+pub mod grid;
+pub mod invert;
+pub mod raytrace;
+pub mod showcase;
+pub mod texture_add;
+pub mod vector_lengths;
+
 pub mod bilateral;
+pub mod blur;
+pub mod boids;
 pub mod sobel;
+pub mod test_image;
 pub mod waves;
+
+pub use grid::Grid;
+pub use invert::Invert;
+pub use raytrace::{RayTracer, Scene, Sphere};
+pub use texture_add::TextureAdd;
+pub use vector_lengths::VectorLengths;
+
+use shoal::{Error, Gpu, Image, Result};
+
+/// The 2D work group for per-pixel kernels: square, a power of two, at most `cap` per side, and
+/// within the device's limits (32 x 32 on lavapipe and llvmpipe for `cap` 32, 16 x 16 in the
+/// browser's 256 invocations).
+pub fn plan_2d(gpu: &Gpu, cap: u32) -> u32 {
+    let l = gpu.limits();
+    let mut side = cap.next_power_of_two();
+    while side > 1
+        && (side * side > l.max_compute_work_group_invocations
+            || side > l.max_compute_work_group_size[0]
+            || side > l.max_compute_work_group_size[1])
+    {
+        side /= 2;
+    }
+    side
+}
+
+/// Fails unless `b` has the size of `a` (per-pixel kernels read and write the same texel).
+pub(crate) fn same_size(kernel: &str, a: &Image, b: &Image) -> Result<()> {
+    if a.size() == b.size() {
+        return Ok(());
+    }
+    Err(Error::Length {
+        what: format!("{kernel}: images of {}x{} and {}x{} (they must be the same size)", a.width(), a.height(), b.width(), b.height()),
+        expected: a.texels() as u64,
+        got: b.texels() as u64,
+    })
+}

@@ -57,12 +57,15 @@ impl Kernel {
 
     /// Starts a dispatch with nothing bound yet.
     pub fn dispatch(&self) -> Dispatch<'_> {
-        Dispatch {
-            kernel: self,
-            bound: vec![None; self.inner.reflection.bindings.len()],
-            grid: Grid::Unset,
-            error: None,
+        let bindings = &self.inner.reflection.bindings;
+        let mut bound = vec![None; bindings.len()];
+        // The printf ring is the framework's: bound here, so the caller never names it.
+        if let Some(ring) = &self.inner.printf {
+            if let Some(slot) = bindings.iter().position(|b| b.name == crate::printf::BINDING) {
+                bound[slot] = Some(ring.buffer.resource());
+            }
         }
+        Dispatch { kernel: self, bound, grid: Grid::Unset, error: None }
     }
 }
 

@@ -8,6 +8,7 @@ use crate::binding::{self, Resource};
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
 use crate::reflect::{self, BindingInfo, BindingKind, Reflection};
+use crate::printf::{self, PrintRing};
 use crate::source::{Composed, Source};
 
 /// Bind groups kept per kernel, keyed by the identities of the bound resources.
@@ -33,6 +34,8 @@ pub(crate) struct KernelInner {
     text: String,
     constants: Vec<(String, f64)>,
     pub(crate) cache: Mutex<HashMap<Vec<u64>, Arc<Vec<wgpu::BindGroup>>>>,
+    /// The debug ring of a kernel that imports `shoal::printf`, bound at every dispatch.
+    pub(crate) printf: Option<PrintRing>,
 }
 
 /// A pipeline and its derived layouts for one choice of filtering.
@@ -63,6 +66,7 @@ pub struct KernelBuilder {
     entry: Option<String>,
     constants: Vec<(String, f64)>,
     snippets: Vec<(String, String)>,
+    printf_capacity: u32,
 }
 
 impl KernelBuilder {
@@ -76,6 +80,13 @@ impl KernelBuilder {
     pub fn constant(mut self, name: &str, value: impl Into<f64>) -> Self {
         self.constants.retain(|(n, _)| n != name);
         self.constants.push((name.to_string(), value.into()));
+        self
+    }
+
+    /// Records the kernel's printf ring holds (`#import shoal::printf`); the default is
+    /// [`DEFAULT_PRINTF_CAPACITY`](crate::DEFAULT_PRINTF_CAPACITY).
+    pub fn printf_capacity(mut self, records: u32) -> Self {
+        self.printf_capacity = records;
         self
     }
 
@@ -95,6 +106,10 @@ impl KernelBuilder {
         let name = format!("{base}:{}", reflection.entry_point);
         check_device(&gpu, &name, &reflection)?;
 
+        let printf = match reflection.bindings.iter().any(|b| b.name == printf::BINDING) {
+            true => Some(PrintRing::new(&gpu, self.printf_capacity)?),
+            false => None,
+        };
         let text = composed.for_backend(gpu.adapter_details().backend).into_owned();
         let default = Arc::new(build_variant(&gpu, &name, &reflection, &text, &self.constants, 0)?);
         Ok(Kernel {
@@ -107,6 +122,7 @@ impl KernelBuilder {
                 text,
                 constants: self.constants,
                 cache: Mutex::new(HashMap::new()),
+                printf,
             }),
         })
     }
@@ -268,6 +284,7 @@ impl Gpu {
             entry: None,
             constants: Vec::new(),
             snippets: Vec::new(),
+            printf_capacity: printf::DEFAULT_PRINTF_CAPACITY,
         }
     }
 }

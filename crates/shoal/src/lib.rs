@@ -24,8 +24,10 @@
 //! The modules, in the order a kernel meets them: [`Source`] (WGSL and `#import`),
 //! [`Reflection`] (what naga finds), [`Kernel`] (pipeline and derived layouts), [`Buffer`]
 //! (typed data, [`Element`] layouts), [`Image`] and [`Sampler`] (textures), [`Dispatch`] (binding by name, sizes, checks),
+//! [`AppendBuffer`] (append/consume with atomic counters), [`PrintLog`] (GPU printf),
 //! [`Commands`] (batches), [`Timing`] (profiling), and [`Error`].
 
+mod append;
 mod backend;
 mod binding;
 mod buffer;
@@ -37,12 +39,14 @@ mod gpu;
 mod image;
 mod kernel;
 mod limits;
+mod printf;
 mod profile;
 mod readback;
 mod reflect;
 mod sampler;
 mod source;
 
+pub use append::AppendBuffer;
 pub use backend::BackendChoice;
 pub use binding::{Bindable, BufferResource, Resource, SamplerResource, TextureResource};
 pub use buffer::{Buffer, Usage};
@@ -54,6 +58,7 @@ pub use gpu::{AdapterDetails, Gpu, GpuOptions};
 pub use image::{Image, Texel};
 pub use kernel::{Kernel, KernelBuilder};
 pub use limits::{LimitRow, Limits};
+pub use printf::{PrintLog, PrintRecord, PrintValue, DEFAULT_PRINTF_CAPACITY};
 pub use profile::{Timing, TimingSource};
 pub use sampler::Sampler;
 pub use reflect::{validate, BindingInfo, BindingKind, BufferShape, NeededFeatures, Reflection};

@@ -63,11 +63,16 @@ impl From<String> for Source {
 }
 
 /// The shared snippets `#import` can name, with their files under `wgsl/shared/`.
-pub const SNIPPETS: &[(&str, &str, &str)] = &[(
-    "shoal::fold",
-    "wgsl/shared/fold.wgsl",
-    include_str!("../../../wgsl/shared/fold.wgsl"),
-)];
+///
+/// A snippet whose text has a line `// params: A B` is a template: `#import name(x, y)` pulls in
+/// a copy with every `A` replaced by `x` and `B` by `y`, and with the lines that end in
+/// `// example` (which only make the file valid WGSL on its own) blanked. Each distinct
+/// instantiation is pulled in once.
+pub const SNIPPETS: &[(&str, &str, &str)] = &[
+    ("shoal::fold", "wgsl/shared/fold.wgsl", include_str!("../../../wgsl/shared/fold.wgsl")),
+    ("shoal::append", "wgsl/shared/append.wgsl", include_str!("../../../wgsl/shared/append.wgsl")),
+    ("shoal::printf", "wgsl/shared/printf.wgsl", include_str!("../../../wgsl/shared/printf.wgsl")),
+];
 
 /// One piece of a composed source.
 #[derive(Debug, Clone)]
@@ -98,7 +103,7 @@ impl Composed {
                 continue;
             }
             let (path, text) = match lookup(&name, extra) {
-                Some(found) => found,
+                Some(found) => instantiate(source.path(), &name, found)?,
                 None => {
                     let mut available: Vec<String> = SNIPPETS.iter().map(|s| s.0.to_string()).collect();
                     available.extend(extra.iter().map(|e| e.0.clone()));
@@ -117,7 +122,9 @@ impl Composed {
         for line in text.split_inclusive('\n') {
             let trimmed = line.trim();
             if let Some(name) = trimmed.strip_prefix("#import ") {
-                imports.push(name.trim().trim_end_matches(';').to_string());
+                // `a::b ( x,y )` and `a::b(x, y)` are the same instantiation.
+                let name: String = name.trim().trim_end_matches(';').split_whitespace().collect();
+                imports.push(name.replace(',', ", "));
                 self.blank(line);
             } else if trimmed.starts_with("enable subgroups") {
                 self.uses_subgroups = true;
@@ -196,7 +203,46 @@ impl Composed {
     }
 }
 
+/// Fills a template snippet's parameters with the arguments of `name` (`base(x, y)`).
+fn instantiate(kernel: &str, name: &str, (path, text): (String, String)) -> Result<(String, String)> {
+    let params: Vec<&str> = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("// params:"))
+        .map(|p| p.split_whitespace().collect())
+        .unwrap_or_default();
+    let args: Vec<&str> = match name.split_once('(') {
+        Some((_, rest)) => rest.trim_end_matches(')').split(',').map(str::trim).filter(|a| !a.is_empty()).collect(),
+        None => Vec::new(),
+    };
+    if params.len() != args.len() {
+        return Err(Error::SnippetArguments {
+            kernel: kernel.to_string(),
+            name: name.to_string(),
+            params: params.iter().map(|p| p.to_string()).collect(),
+            got: args.len(),
+        });
+    }
+    if params.is_empty() {
+        return Ok((path, text));
+    }
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        if line.trim_end().ends_with("// example") {
+            // Blanked, not dropped: diagnostics keep the template file's line numbers.
+            out.extend(line.chars().map(|c| if c == '\n' || c == '\r' { c } else { ' ' }));
+        } else {
+            let mut line = line.to_string();
+            for (p, a) in params.iter().zip(&args) {
+                line = line.replace(p, a);
+            }
+            out.push_str(&line);
+        }
+    }
+    Ok((format!("{path} ({})", args.join(", ")), out))
+}
+
 fn lookup(name: &str, extra: &[(String, String)]) -> Option<(String, String)> {
+    let name = name.split_once('(').map_or(name, |(base, _)| base);
     if let Some((_, path, text)) = SNIPPETS.iter().find(|s| s.0 == name) {
         return Some((path.to_string(), text.to_string()));
     }
@@ -217,6 +263,23 @@ mod tests {
         assert_eq!(c.locate(at).1, 3);
         let in_snippet = c.text.find("fn shoal_linear_index").expect("present");
         assert_eq!(c.locate(in_snippet).0, "wgsl/shared/fold.wgsl");
+    }
+
+    #[test]
+    fn template_snippets_are_instantiated_per_argument_list() {
+        let src = Source::new(
+            "k.wgsl",
+            "#import shoal::append(a, f32)\n#import shoal::append( b , vec4<f32> )\n#import shoal::append(a,f32)\n",
+        );
+        let c = Composed::new(&src, &[]).expect("composes");
+        assert_eq!(c.text.matches("fn a_append(value: f32)").count(), 1);
+        assert_eq!(c.text.matches("fn b_append(value: vec4<f32>)").count(), 1);
+        assert!(!c.text.contains("SHOAL_"), "every parameter replaced");
+        assert!(!c.text.lines().any(|l| l.trim_end().ends_with("// example")), "example lines blanked");
+        let at = c.text.find("fn b_append").expect("present");
+        assert!(c.locate(at).0.ends_with("append.wgsl (b, vec4<f32>)"));
+        let wrong = Source::new("k.wgsl", "#import shoal::append(a)\n");
+        assert!(matches!(Composed::new(&wrong, &[]), Err(Error::SnippetArguments { got: 1, .. })));
     }
 
     #[test]

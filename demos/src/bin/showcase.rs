@@ -1,5 +1,5 @@
-//! The showcase of `cargo xtask run`: runs every program of the conformance suite (and, as they
-//! land, every kernel) on the adapter `SHOAL_BACKEND` selects, each checked against its CPU
+//! The showcase of `cargo xtask run`: runs every program of the conformance suite and every
+//! kernel of `shoal-kernels` on the adapter `SHOAL_BACKEND` selects, each checked against its CPU
 //! reference, and prints what was verified.
 
 use std::process::ExitCode;
@@ -14,13 +14,21 @@ fn main() -> ExitCode {
     };
     let adapter = gpu.adapter_details().to_string();
     println!("\nShoal showcase on {adapter}\n");
-    let programs = shoal_conformance::programs::ALL;
+    // The conformance programs, then the kernels of shoal-kernels, each with its CPU twin.
+    type Run = Box<dyn Fn(&shoal::Gpu) -> Result<String, String>>;
+    let mut programs: Vec<(&str, Run)> = Vec::new();
+    for &(name, program) in shoal_conformance::programs::ALL {
+        programs.push((name, Box::new(move |g| pollster::block_on(program(g)).map_err(|e| e.to_string()))));
+    }
+    for &(name, check) in shoal_kernels::showcase::ALL {
+        programs.push((name, Box::new(move |g| pollster::block_on(check(g)))));
+    }
     let mut rows = Vec::new();
     let mut failed = 0;
     for (i, (name, program)) in programs.iter().enumerate() {
         eprint!("[{}/{}] {name} ... ", i + 1, programs.len());
         let started = std::time::Instant::now();
-        let outcome = pollster::block_on(program(&gpu));
+        let outcome = program(&gpu);
         let ms = started.elapsed().as_secs_f64() * 1e3;
         let (status, detail) = match outcome {
             Ok(detail) => ("verified", detail),

@@ -1,0 +1,91 @@
+//! Grid (000): a 1280 x 720 image of 16 x 16 orange and blue patches, one per work group
+//! (`wgsl/grid.wgsl`).
+//!
+//! Two things in the document are not followed. Its comment puts orange where the work group's
+//! x and y parities differ; its shader condition `((wid.x & 1) != 1) != ((wid.y & 1) == 1)` puts
+//! it where they are equal. The code is what ran, so the condition is kept: work group (0, 0) is
+//! orange. And it dispatches `glDispatchCompute(1280, 720, 1)` work groups, one per pixel, where
+//! 1280 x 720 pixels in 16 x 16 groups need (80, 45, 1): [`Grid::groups`] is that count.
+
+use shoal::{Commands, Gpu, Image, Kernel, Result};
+
+/// The orange of the document: (1, .5, 0, 1).
+pub const ORANGE: [f32; 4] = [1.0, 0.5, 0.0, 1.0];
+/// The blue of the document: (0, .5, 1, 1).
+pub const BLUE: [f32; 4] = [0.0, 0.5, 1.0, 1.0];
+/// The document's image size.
+pub const SIZE: [u32; 2] = [1280, 720];
+/// The patch (work group) side.
+pub const PATCH: u32 = 16;
+
+/// The grid kernel, compiled once.
+#[derive(Debug, Clone)]
+pub struct Grid {
+    kernel: Kernel,
+}
+
+impl Grid {
+    /// Compiles the kernel (16 x 16 work groups: the pattern is made of them).
+    pub fn new(gpu: &Gpu) -> Result<Self> {
+        Ok(Self { kernel: gpu.kernel(shoal::wgsl!("../../../wgsl/grid.wgsl"))? })
+    }
+
+    /// Work groups for a `width` x `height` image: (80, 45, 1) for the document's 1280 x 720.
+    pub fn groups(width: u32, height: u32) -> [u32; 3] {
+        [width.div_ceil(PATCH), height.div_ceil(PATCH), 1]
+    }
+
+    /// Records drawing the grid into `image` (rgba32float, any size).
+    pub fn record(&self, commands: &mut Commands, image: &Image) -> Result<()> {
+        self.kernel.bind("img_output", image).groups(Self::groups(image.width(), image.height())).record(commands)
+    }
+
+    /// Draws it on its own.
+    pub fn run(&self, image: &Image) -> Result<()> {
+        let mut commands = self.kernel.gpu().commands();
+        self.record(&mut commands, image)?;
+        commands.submit().map(drop)
+    }
+}
+
+/// The CPU twin: the colour of every pixel, from its work group as the shader's condition says.
+pub fn grid_cpu(width: u32, height: u32) -> Vec<[f32; 4]> {
+    (0..height)
+        .flat_map(|y| (0..width).map(move |x| (x / PATCH, y / PATCH)))
+        .map(|(wx, wy)| if ((wx & 1) != 1) != ((wy & 1) == 1) { ORANGE } else { BLUE })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shoal::wgpu::TextureFormat;
+    use shoal_conformance::gpu_test;
+
+    #[test]
+    fn the_documents_sizes() {
+        assert_eq!(Grid::groups(1280, 720), [80, 45, 1]);
+        let cpu = grid_cpu(32, 32);
+        assert_eq!(cpu[0], ORANGE, "work group (0, 0): equal parities, orange");
+        assert_eq!(cpu[16], BLUE, "work group (1, 0)");
+        assert_eq!(cpu[16 * 32], BLUE, "work group (0, 1)");
+        assert_eq!(cpu[16 * 32 + 16], ORANGE, "work group (1, 1)");
+    }
+
+    gpu_test! {
+        /// Every pixel of the document's 1280 x 720 grid, and of a size that cuts patches,
+        /// equals the CPU twin's.
+        async fn grid_matches_the_cpu_exactly(gpu) {
+            let grid = Grid::new(&gpu).expect("kernel");
+            for [w, h] in [SIZE, [37, 50]] {
+                let image = gpu.image(w, h, TextureFormat::Rgba32Float).expect("image");
+                grid.run(&image).expect("run");
+                let got = image.read::<[f32; 4]>().await.expect("read");
+                let want = grid_cpu(w, h);
+                if let Some(i) = (0..got.len()).find(|&i| got[i] != want[i]) {
+                    panic!("{w}x{h}: pixel ({}, {}) is {:?}, the CPU says {:?}", i as u32 % w, i as u32 / w, got[i], want[i]);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,301 @@
+//! Sphere ray tracer (000), and a shaded scene beyond it (`wgsl/raytrace.wgsl`).
+//!
+//! [`RayTracer::record_ortho`] is the document's: 512 x 512 orthographic rays along -z, a
+//! sphere at (0, 0, -10) of radius 1, max_x = max_y = 5, (0.4, 0.4, 1.0, 1.0) where a ray hits,
+//! black elsewhere. [`RayTracer::record_scene`] renders a [`Scene`] from a uniform: spheres and a
+//! checkered plane seen through a perspective camera, Lambert shading, hard shadows and one
+//! reflection bounce. Both CPU twins repeat the WGSL's arithmetic in f32.
+
+use glam::{Vec3, vec3};
+use shoal::{Buffer, Commands, Gpu, Image, Kernel, Result};
+
+/// The document's image side.
+pub const ORTHO_SIZE: u32 = 512;
+/// The document's hit colour.
+pub const HIT: [f32; 4] = [0.4, 0.4, 1.0, 1.0];
+/// The document's miss colour.
+pub const MISS: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
+/// Spheres a [`Scene`] holds.
+pub const MAX_SPHERES: usize = 4;
+
+/// A sphere of the shaded scene (WGSL `Sphere`).
+#[derive(Debug, Clone, Copy, PartialEq, encase::ShaderType)]
+pub struct Sphere {
+    /// Centre.
+    pub center: Vec3,
+    /// Radius.
+    pub radius: f32,
+    /// Diffuse colour.
+    pub color: Vec3,
+    /// 0: matte; 1: a mirror.
+    pub reflectivity: f32,
+}
+
+/// The shaded scene, as the WGSL `Scene` uniform lays it out.
+#[derive(Debug, Clone, Copy, PartialEq, encase::ShaderType)]
+pub struct Scene {
+    /// Camera position.
+    pub eye: Vec3,
+    /// Vertical field of view, radians.
+    pub fov_y: f32,
+    /// The point the camera looks at.
+    pub look_at: Vec3,
+    /// The checkered plane is y = plane_y.
+    pub plane_y: f32,
+    /// Direction towards the light (normalised).
+    pub light_dir: Vec3,
+    /// Spheres used, at most [`MAX_SPHERES`].
+    pub sphere_count: u32,
+    /// Colour where nothing is hit.
+    pub sky: Vec3,
+    /// Light that reaches shadowed and back-facing surfaces, 0..1.
+    pub ambient: f32,
+    /// Plane colour of the even squares.
+    pub plane_a: Vec3,
+    /// The plane's reflectivity.
+    pub plane_reflectivity: f32,
+    /// Plane colour of the odd squares.
+    pub plane_b: Vec3,
+    /// Padding (WGSL `_pad`).
+    pub pad: f32,
+    /// The spheres.
+    pub spheres: [Sphere; MAX_SPHERES],
+}
+
+impl Default for Scene {
+    /// Three spheres (one a mirror) on a checkerboard under a low sun.
+    fn default() -> Self {
+        let sphere = |center: Vec3, radius, color: Vec3, reflectivity| Sphere { center, radius, color, reflectivity };
+        Self {
+            eye: vec3(0.0, 1.2, 4.5),
+            fov_y: 50f32.to_radians(),
+            look_at: vec3(0.0, 0.3, -1.0),
+            plane_y: -0.5,
+            light_dir: vec3(-0.5, 0.8, 0.35).normalize(),
+            sphere_count: 3,
+            sky: vec3(0.55, 0.7, 0.9),
+            ambient: 0.15,
+            plane_a: vec3(0.9, 0.9, 0.9),
+            plane_reflectivity: 0.2,
+            plane_b: vec3(0.2, 0.2, 0.25),
+            pad: 0.0,
+            spheres: [
+                sphere(vec3(0.0, 0.5, -1.0), 1.0, vec3(0.4, 0.4, 1.0), 0.5),
+                sphere(vec3(-1.9, 0.1, 0.0), 0.6, vec3(1.0, 0.5, 0.0), 0.0),
+                sphere(vec3(1.6, 0.0, 0.4), 0.5, vec3(0.3, 0.9, 0.4), 0.1),
+                sphere(Vec3::ZERO, 0.0, Vec3::ZERO, 0.0),
+            ],
+        }
+    }
+}
+
+/// Both ray-tracing kernels, compiled once.
+#[derive(Debug, Clone)]
+pub struct RayTracer {
+    ortho: Kernel,
+    scene: Kernel,
+}
+
+impl RayTracer {
+    /// Compiles both entry points with work groups planned from the device (the document used
+    /// 1 x 1 groups, one per pixel).
+    pub fn new(gpu: &Gpu) -> Result<Self> {
+        let side = crate::plan_2d(gpu, 16);
+        let build = |entry: &str| {
+            gpu.kernel_builder(shoal::wgsl!("../../../wgsl/raytrace.wgsl"))
+                .entry(entry)
+                .constant("WX", side)
+                .constant("WY", side)
+                .build()
+        };
+        Ok(Self { ortho: build("raytrace_ortho")?, scene: build("raytrace_scene")? })
+    }
+
+    /// Records the document's orthographic sphere into `image` (rgba32float, any size; the
+    /// document's is 512 x 512).
+    pub fn record_ortho(&self, commands: &mut Commands, image: &Image) -> Result<()> {
+        self.ortho.bind("img_output", image).invocations_2d(image.size()).record(commands)
+    }
+
+    /// Records `scene` rendered into `image` (rgba32float); `scene` is a uniform made with
+    /// [`RayTracer::scene_uniform`].
+    pub fn record_scene(&self, commands: &mut Commands, image: &Image, scene: &Buffer<Scene>) -> Result<()> {
+        self.scene.bind("img_output", image).bind("scene", scene).invocations_2d(image.size()).record(commands)
+    }
+
+    /// The uniform holding `scene`, to record with (and rewrite with `write` between frames).
+    pub fn scene_uniform(&self, scene: &Scene) -> Result<Buffer<Scene>> {
+        self.scene.gpu().uniform(scene)
+    }
+
+    /// Renders the orthographic sphere on its own.
+    pub fn run_ortho(&self, image: &Image) -> Result<()> {
+        let mut commands = self.ortho.gpu().commands();
+        self.record_ortho(&mut commands, image)?;
+        commands.submit().map(drop)
+    }
+
+    /// Renders `scene` on its own.
+    pub fn run_scene(&self, image: &Image, scene: &Scene) -> Result<()> {
+        let uniform = self.scene_uniform(scene)?;
+        let mut commands = self.scene.gpu().commands();
+        self.record_scene(&mut commands, image, &uniform)?;
+        commands.submit().map(drop)
+    }
+}
+
+/// The CPU twin of `raytrace_ortho`: the document's arithmetic per pixel.
+pub fn ortho_cpu(width: u32, height: u32) -> Vec<[f32; 4]> {
+    let (dx, dy) = (width as i32, height as i32);
+    let sphere_c = vec3(0.0, 0.0, -10.0);
+    let sphere_r = 1.0f32;
+    let (max_x, max_y) = (5.0f32, 5.0f32);
+    let mut out = Vec::with_capacity((width * height) as usize);
+    for py in 0..dy {
+        for px in 0..dx {
+            let x = (px * 2 - dx) as f32 / dx as f32;
+            let y = (py * 2 - dy) as f32 / dy as f32;
+            let ray_o = vec3(x * max_x, y * max_y, 0.0);
+            let ray_d = vec3(0.0, 0.0, -1.0);
+            let omc = ray_o - sphere_c;
+            let b = ray_d.dot(omc);
+            let c = omc.dot(omc) - sphere_r * sphere_r;
+            out.push(if b * b - c >= 0.0 { HIT } else { MISS });
+        }
+    }
+    out
+}
+
+struct Hit {
+    t: f32,
+    normal: Vec3,
+    color: Vec3,
+    reflectivity: f32,
+}
+
+const FAR: f32 = 1e30;
+
+fn nearest(s: &Scene, o: Vec3, d: Vec3, t_min: f32) -> Hit {
+    let mut hit = Hit { t: FAR, normal: Vec3::ZERO, color: s.sky, reflectivity: 0.0 };
+    for sp in &s.spheres[..(s.sphere_count as usize).min(MAX_SPHERES)] {
+        let omc = o - sp.center;
+        let b = d.dot(omc);
+        let c = omc.dot(omc) - sp.radius * sp.radius;
+        let disc = b * b - c;
+        if disc < 0.0 {
+            continue;
+        }
+        let root = disc.sqrt();
+        let mut t = -b - root;
+        if t <= t_min {
+            t = -b + root;
+        }
+        if t > t_min && t < hit.t {
+            hit = Hit { t, normal: (o + t * d - sp.center) / sp.radius, color: sp.color, reflectivity: sp.reflectivity };
+        }
+    }
+    if d.y.abs() > 1e-6 {
+        let t = (s.plane_y - o.y) / d.y;
+        if t > t_min && t < hit.t {
+            let p = o + t * d;
+            let checker = (p.x.floor() as i32 + p.z.floor() as i32) & 1;
+            let color = if checker == 1 { s.plane_b } else { s.plane_a };
+            hit = Hit { t, normal: Vec3::Y, color, reflectivity: s.plane_reflectivity };
+        }
+    }
+    hit
+}
+
+fn shade(s: &Scene, o: Vec3, d: Vec3, hit: &Hit) -> Vec3 {
+    if hit.t >= FAR {
+        return s.sky;
+    }
+    let p = o + hit.t * d;
+    let lambert = hit.normal.dot(s.light_dir).max(0.0);
+    let shadow = nearest(s, p + hit.normal * 1e-3, s.light_dir, 0.0);
+    let lit = if shadow.t < FAR { 0.0 } else { lambert };
+    hit.color * (s.ambient + (1.0 - s.ambient) * lit)
+}
+
+/// The CPU twin of `raytrace_scene`.
+pub fn scene_cpu(s: &Scene, width: u32, height: u32) -> Vec<[f32; 4]> {
+    let forward = (s.look_at - s.eye).normalize();
+    let right = forward.cross(Vec3::Y).normalize();
+    let up = right.cross(forward);
+    let half_h = (s.fov_y * 0.5).tan();
+    let aspect = width as f32 / height as f32;
+    let mut out = Vec::with_capacity((width * height) as usize);
+    for gy in 0..height {
+        for gx in 0..width {
+            let u = ((gx as f32 + 0.5) / width as f32 * 2.0 - 1.0) * half_h * aspect;
+            let v = (1.0 - (gy as f32 + 0.5) / height as f32 * 2.0) * half_h;
+            let d = (forward + u * right + v * up).normalize();
+            let first = nearest(s, s.eye, d, 0.0);
+            let mut color = shade(s, s.eye, d, &first);
+            if first.t < FAR && first.reflectivity > 0.0 {
+                let p = s.eye + first.t * d;
+                let r = d - 2.0 * d.dot(first.normal) * first.normal;
+                let o = p + first.normal * 1e-3;
+                let bounce = shade(s, o, r, &nearest(s, o, r, 0.0));
+                color = color.lerp(bounce, first.reflectivity);
+            }
+            out.push([color.x, color.y, color.z, 1.0]);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shoal::wgpu::TextureFormat;
+    use shoal_conformance::gpu_test;
+
+    /// Pixels of the orthographic hit mask allowed to differ, all on the sphere's edge (where
+    /// b² - c is within rounding of zero).
+    const ORTHO_EDGE_PIXELS: usize = 8;
+    /// Shaded scene: every channel within this of the CPU twin...
+    const SCENE_TOLERANCE: f32 = 2e-3;
+    /// ...except at most this fraction of pixels, where an edge, a shadow boundary or a checker
+    /// line falls the other way after different rounding of tan, normalize and sqrt.
+    const SCENE_OUTLIERS: f64 = 0.005;
+
+    gpu_test! {
+        /// The document's 512 x 512 sphere: the hit mask equals the CPU's but for at most
+        /// ORTHO_EDGE_PIXELS pixels, each on the edge; every other pixel is exactly HIT or MISS.
+        async fn ortho_sphere_matches_the_cpu(gpu) {
+            let tracer = RayTracer::new(&gpu).expect("kernels");
+            let image = gpu.image(ORTHO_SIZE, ORTHO_SIZE, TextureFormat::Rgba32Float).expect("image");
+            tracer.run_ortho(&image).expect("run");
+            let got = image.read::<[f32; 4]>().await.expect("read");
+            let want = ortho_cpu(ORTHO_SIZE, ORTHO_SIZE);
+            assert!(got.iter().all(|p| *p == HIT || *p == MISS), "only the two colours");
+            let differ: Vec<usize> = (0..got.len()).filter(|&i| got[i] != want[i]).collect();
+            assert!(differ.len() <= ORTHO_EDGE_PIXELS, "{} pixels differ", differ.len());
+            for i in differ {
+                let (x, y) = ((i as u32 % ORTHO_SIZE) as f32, (i as u32 / ORTHO_SIZE) as f32);
+                let r = (((x * 2.0 - 512.0) / 512.0 * 5.0).powi(2) + ((y * 2.0 - 512.0) / 512.0 * 5.0).powi(2)).sqrt();
+                assert!((r - 1.0).abs() < 1e-3, "pixel ({x}, {y}) differs off the edge (r = {r})");
+            }
+            assert!(want.iter().filter(|p| **p == HIT).count() > 3000, "the sphere covers about pi * 51^2 pixels");
+        }
+    }
+
+    gpu_test! {
+        /// The shaded scene matches its CPU twin within SCENE_TOLERANCE per channel, but for at
+        /// most SCENE_OUTLIERS of the pixels.
+        async fn shaded_scene_matches_the_cpu_within_tolerance(gpu) {
+            let tracer = RayTracer::new(&gpu).expect("kernels");
+            let (w, h) = (160, 120);
+            let scene = Scene::default();
+            let image = gpu.image(w, h, TextureFormat::Rgba32Float).expect("image");
+            tracer.run_scene(&image, &scene).expect("run");
+            let got = image.read::<[f32; 4]>().await.expect("read");
+            let want = scene_cpu(&scene, w, h);
+            let outliers = got.iter().zip(&want).filter(|(g, c)| (0..4).any(|k| (g[k] - c[k]).abs() > SCENE_TOLERANCE)).count();
+            assert!((outliers as f64) <= SCENE_OUTLIERS * (w * h) as f64, "{outliers} of {} pixels off", w * h);
+            let distinct: std::collections::HashSet<[u32; 3]> = got.iter().map(|p| [p[0], p[1], p[2]].map(|c| (c * 32.0) as u32)).collect();
+            assert!(distinct.len() > 20, "a shaded picture, not a flat one");
+        }
+    }
+}

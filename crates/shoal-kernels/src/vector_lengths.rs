@@ -1,0 +1,94 @@
+//! Vector lengths through append and consume buffers (002, exercise 3): each invocation consumes
+//! a vector and appends its length, in no particular order (`wgsl/vector_lengths.wgsl`).
+
+use glam::Vec3;
+use shoal::{AppendBuffer, Commands, Gpu, Kernel, Result};
+
+/// The vector-lengths kernel, compiled once.
+#[derive(Debug, Clone)]
+pub struct VectorLengths {
+    kernel: Kernel,
+}
+
+impl VectorLengths {
+    /// Compiles the kernel with a 1D work group planned from the device.
+    pub fn new(gpu: &Gpu) -> Result<Self> {
+        let kernel = gpu
+            .kernel_builder(shoal::wgsl!("../../../wgsl/vector_lengths.wgsl"))
+            .constant("WG", gpu.max_workgroup_1d(64))
+            .build()?;
+        Ok(Self { kernel })
+    }
+
+    /// Records consuming every vector of `vectors` (one invocation per slot of its capacity)
+    /// and appending each length to `lengths`.
+    pub fn record(&self, commands: &mut Commands, vectors: &AppendBuffer<Vec3>, lengths: &AppendBuffer<f32>) -> Result<()> {
+        self.kernel.bind("vectors", vectors).bind("lengths", lengths).invocations(vectors.capacity()).record(commands)
+    }
+
+    /// Runs it on its own.
+    pub fn run(&self, vectors: &AppendBuffer<Vec3>, lengths: &AppendBuffer<f32>) -> Result<()> {
+        let mut commands = self.kernel.gpu().commands();
+        self.record(&mut commands, vectors, lengths)?;
+        commands.submit().map(drop)
+    }
+}
+
+/// The CPU twin: the lengths, computed as the WGSL does.
+pub fn vector_lengths_cpu(vectors: &[Vec3]) -> Vec<f32> {
+    vectors.iter().map(|v| (v.x * v.x + v.y * v.y + v.z * v.z).sqrt()).collect()
+}
+
+/// The exercise's input: `n` vectors in random directions with lengths in [1, 10].
+pub fn exercise_vectors(n: usize, seed: u64) -> Vec<Vec3> {
+    // SplitMix64, so the input is the same everywhere without a dependency.
+    let mut state = seed;
+    let mut unit = move || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
+    };
+    (0..n)
+        .map(|_| {
+            let dir = loop {
+                let d = Vec3::new(unit() * 2.0 - 1.0, unit() * 2.0 - 1.0, unit() * 2.0 - 1.0);
+                if d.length() > 0.1 && d.length() <= 1.0 {
+                    break d.normalize();
+                }
+            };
+            dir * (1.0 + 9.0 * unit())
+        })
+        .collect()
+}
+
+/// Sorts floats for comparing multisets.
+pub fn sorted(mut v: Vec<f32>) -> Vec<f32> {
+    v.sort_by(f32::total_cmp);
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shoal_conformance::gpu_test;
+
+    gpu_test! {
+        /// The book's 64 vectors, and other counts: the multiset of lengths equals the CPU's,
+        /// every length is in [1, 10], and every vector was consumed.
+        async fn vector_lengths_equal_the_cpus_as_a_multiset(gpu) {
+            let k = VectorLengths::new(&gpu).expect("kernel");
+            for n in [64, 1, 0, 1000] {
+                let input = exercise_vectors(n, 64);
+                let vectors = gpu.append_buffer_from(&input, n.max(1) as u64).expect("vectors");
+                let lengths: AppendBuffer<f32> = gpu.append_buffer(n.max(1) as u64).expect("lengths");
+                k.run(&vectors, &lengths).expect("run");
+                let got = sorted(lengths.read().await.expect("read"));
+                assert_eq!(got, sorted(vector_lengths_cpu(&input)), "n = {n}");
+                assert!(got.iter().all(|l| (1.0 - 1e-5..=10.0 + 1e-5).contains(l)), "n = {n}");
+                assert_eq!(vectors.count().await.expect("count"), 0, "n = {n}: all consumed");
+            }
+        }
+    }
+}

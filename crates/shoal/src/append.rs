@@ -1,0 +1,215 @@
+//! [`AppendBuffer<T>`]: Direct3D's append and consume buffers (002 §13.5) on any adapter — an
+//! array and an atomic counter in one binding, filled and drained by kernels in no particular
+//! order, with the WGSL side in `wgsl/shared/append.wgsl` (`#import shoal::append(name, T)`).
+//!
+//! The buffer never grows. An append past the capacity writes nothing but is still counted, so
+//! reading the count afterwards is [`Error::AppendOverflow`] with the number attempted. The count
+//! can become the next dispatch's size on the GPU ([`AppendBuffer::record_dispatch_args`]),
+//! without a readback.
+
+use std::marker::PhantomData;
+use std::sync::{Arc, OnceLock};
+
+use crate::binding::{Bindable, BufferResource, Resource};
+use crate::buffer::{next_id, Buffer, Usage};
+use crate::commands::Commands;
+use crate::dispatch::DispatchArgs;
+use crate::element::Element;
+use crate::error::{Error, Result};
+use crate::gpu::Gpu;
+use crate::kernel::Kernel;
+use crate::readback;
+
+/// Bytes before the items: `count: atomic<i32>`, `capacity: u32` and two padding words, so the
+/// items start at byte 16 whatever their type (vec4 and vec3 items are 16-aligned).
+pub(crate) const HEADER: u64 = 16;
+
+/// An append/consume buffer of at most `capacity` items of `T`.
+///
+/// In WGSL, `#import shoal::append(out, T)` and declare the binding
+/// `var<storage, read_write> out: ShoalAppend_out;`; then `out_append(value)` and
+/// `out_consume(&value)` return whether they succeeded. Cheap to clone: clones share the buffer.
+pub struct AppendBuffer<T> {
+    gpu: Gpu,
+    raw: wgpu::Buffer,
+    capacity: u64,
+    id: u64,
+    /// The header alone as `array<u32, 4>`, for the dispatch-arguments kernel.
+    header: Buffer<u32>,
+    args_kernel: Arc<OnceLock<Kernel>>,
+    _item: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for AppendBuffer<T> {
+    fn clone(&self) -> Self {
+        Self {
+            gpu: self.gpu.clone(),
+            raw: self.raw.clone(),
+            capacity: self.capacity,
+            id: self.id,
+            header: self.header.clone(),
+            args_kernel: Arc::clone(&self.args_kernel),
+            _item: PhantomData,
+        }
+    }
+}
+
+impl<T> std::fmt::Debug for AppendBuffer<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AppendBuffer").field("item", &std::any::type_name::<T>()).field("capacity", &self.capacity).finish()
+    }
+}
+
+impl Gpu {
+    /// An empty append buffer for `capacity` items.
+    pub fn append_buffer<T: Element>(&self, capacity: u64) -> Result<AppendBuffer<T>> {
+        let bytes = HEADER + capacity.max(1) * T::STRIDE;
+        let limit = self.limits().max_storage_buffer_binding_size;
+        if bytes > limit {
+            return Err(Error::Wgpu {
+                context: format!("creating an AppendBuffer<{}> of {capacity} items", T::type_name()),
+                message: format!("{bytes} bytes exceed the device's max_storage_buffer_binding_size of {limit}"),
+            });
+        }
+        let raw = self.scoped("creating an append buffer", || {
+            self.device().create_buffer(&wgpu::BufferDescriptor {
+                label: Some(T::type_name()),
+                size: bytes.next_multiple_of(4),
+                usage: Usage::STORAGE | Usage::COPY_SRC | Usage::COPY_DST,
+                mapped_at_creation: false,
+            })
+        })?;
+        let header = Buffer::from_raw(self, raw.clone(), HEADER / 4)?;
+        let buffer = AppendBuffer {
+            gpu: self.clone(),
+            raw,
+            capacity,
+            id: next_id(),
+            header,
+            args_kernel: Arc::new(OnceLock::new()),
+            _item: PhantomData,
+        };
+        buffer.set_count(0)?;
+        Ok(buffer)
+    }
+
+    /// An append buffer for `capacity` items holding `items` (to be consumed).
+    pub fn append_buffer_from<T: Element>(&self, items: &[T], capacity: u64) -> Result<AppendBuffer<T>> {
+        let buffer = self.append_buffer(capacity)?;
+        buffer.fill(items)?;
+        Ok(buffer)
+    }
+}
+
+impl<T: Element> AppendBuffer<T> {
+    /// Items it can hold.
+    pub fn capacity(&self) -> u64 {
+        self.capacity
+    }
+
+    /// The wgpu buffer: the 16-byte header (count, capacity), then the items.
+    pub fn raw(&self) -> &wgpu::Buffer {
+        &self.raw
+    }
+
+    /// Empties the buffer (the count becomes 0; the items stay but are no longer counted).
+    pub fn clear(&self) -> Result<()> {
+        self.set_count(0)
+    }
+
+    /// Replaces the contents by `items` (at most the capacity), ready to be consumed.
+    pub fn fill(&self, items: &[T]) -> Result<()> {
+        if items.len() as u64 > self.capacity {
+            return Err(Error::AppendOverflow {
+                what: format!("filling an AppendBuffer<{}>", T::type_name()),
+                capacity: self.capacity,
+                attempted: items.len() as u64,
+            });
+        }
+        if !items.is_empty() {
+            let mut bytes = Vec::with_capacity(items.len() * T::STRIDE as usize);
+            T::encode(items, &mut bytes);
+            self.gpu.scoped("filling an append buffer", || self.gpu.queue().write_buffer(&self.raw, HEADER, &bytes))?;
+        }
+        self.set_count(items.len() as u32)
+    }
+
+    fn set_count(&self, count: u32) -> Result<()> {
+        let header = [count, self.capacity.min(u32::MAX as u64) as u32, 0, 0];
+        self.gpu.scoped("writing an append buffer's counter", || {
+            self.gpu.queue().write_buffer(&self.raw, 0, bytemuck::cast_slice(&header))
+        })
+    }
+
+    /// Reads how many items the buffer holds. If kernels appended more than the capacity, the
+    /// excess was not written and this is [`Error::AppendOverflow`] with the number attempted.
+    pub async fn count(&self) -> Result<u64> {
+        let bytes = readback::read_bytes(&self.gpu, &self.raw, 0, 4).await?;
+        let count = i32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]).max(0) as u64;
+        if count > self.capacity {
+            return Err(Error::AppendOverflow {
+                what: format!("AppendBuffer<{}>", T::type_name()),
+                capacity: self.capacity,
+                attempted: count,
+            });
+        }
+        Ok(count)
+    }
+
+    /// Reads the items the buffer holds (in the order their slots were taken: any order).
+    pub async fn read(&self) -> Result<Vec<T>> {
+        let count = self.count().await?;
+        let bytes = readback::read_bytes(&self.gpu, &self.raw, HEADER, count * T::STRIDE).await?;
+        Ok(T::decode(&bytes))
+    }
+
+    /// Reads the items, blocking the thread (native only).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn read_blocking(&self) -> Result<Vec<T>> {
+        pollster::block_on(self.read())
+    }
+
+    /// Records, into `commands`, a one-invocation kernel that turns the count the GPU holds at
+    /// that point into `ceil(count / items_per_group)` work groups in `args` (element 0), folded
+    /// over y beyond `MAX_COMPUTE_WORK_GROUP_COUNT` as [`Dispatch::invocations`] does. A dispatch
+    /// recorded after it with `.indirect(&args, 0)` sizes itself to what was appended, without
+    /// a readback. `args` needs `Usage::STORAGE | Usage::INDIRECT`.
+    ///
+    /// [`Dispatch::invocations`]: crate::Dispatch::invocations
+    pub fn record_dispatch_args(&self, commands: &mut Commands, args: &Buffer<DispatchArgs>, items_per_group: u32) -> Result<()> {
+        let max = self.gpu.limits().max_compute_work_group_count;
+        let groups = self.capacity.div_ceil(items_per_group.max(1) as u64);
+        if groups > max[0] as u64 * max[1] as u64 {
+            return Err(Error::TooManyGroups {
+                kernel: "append_dispatch_args".into(),
+                groups: [max[0], groups.div_ceil(max[0] as u64).min(u32::MAX as u64) as u32, 1],
+                dimension: 1,
+                limit: max[1],
+            });
+        }
+        let kernel = match self.args_kernel.get() {
+            Some(k) => k,
+            None => {
+                let built = self.gpu.kernel(crate::wgsl!("../../../wgsl/core/append_dispatch_args.wgsl"))?;
+                self.args_kernel.get_or_init(|| built)
+            }
+        };
+        let params = self.gpu.uniform(&glam::UVec4::new(items_per_group.max(1), max[0], 0, 0))?;
+        kernel.bind("header", &self.header).bind("params", &params).bind("args", args).groups([1, 1, 1]).record(commands)
+    }
+}
+
+impl<T: Element> Bindable for AppendBuffer<T> {
+    fn resource(&self) -> Resource<'_> {
+        Resource::Buffer(BufferResource {
+            raw: &self.raw,
+            id: self.id,
+            bytes: HEADER + self.capacity.max(1) * T::STRIDE,
+            stride: T::STRIDE,
+            size: T::SIZE,
+            type_name: T::type_name(),
+            layout: T::LAYOUT,
+            header: HEADER,
+        })
+    }
+}

@@ -1,0 +1,181 @@
+//! GPU printf: kernels that `#import shoal::printf` record values with their invocation's global
+//! id into a debug ring (`wgsl/shared/printf.wgsl`); Shoal gives each such kernel its ring and
+//! binds it at every dispatch, and [`Kernel::printed`] returns the records in the order they were
+//! written.
+//!
+//! The ring keeps the first `capacity` records since it was last read and counts the rest; a
+//! [`PrintLog`] with dropped records says so when printed, logs a warning, and
+//! [`PrintLog::check`] turns it into [`Error::PrintfOverflow`].
+
+use crate::buffer::Buffer;
+use crate::error::{Error, Result};
+use crate::gpu::Gpu;
+use crate::kernel::Kernel;
+use crate::readback;
+
+/// The WGSL name of the ring binding the printf snippet declares (`@group(0) @binding(999)`).
+pub(crate) const BINDING: &str = "shoal_printf";
+
+/// Records a kernel's ring holds unless [`KernelBuilder::printf_capacity`] says otherwise.
+///
+/// [`KernelBuilder::printf_capacity`]: crate::KernelBuilder::printf_capacity
+pub const DEFAULT_PRINTF_CAPACITY: u32 = 4096;
+
+/// Bytes of the ring's header (the atomic cursor, padded to the records' 16-byte alignment).
+const HEADER: u64 = 16;
+/// Bytes of one record: `gid: vec3<u32>`, `kind: u32`, `bits: vec4<u32>`.
+const RECORD: u64 = 32;
+
+/// A kernel's printf ring: a storage buffer of u32 words laid out as the snippet's `ShoalPrintf`.
+pub(crate) struct PrintRing {
+    pub(crate) buffer: Buffer<u32>,
+    capacity: u32,
+}
+
+impl PrintRing {
+    pub(crate) fn new(gpu: &Gpu, capacity: u32) -> Result<Self> {
+        let words = (HEADER + capacity.max(1) as u64 * RECORD) / 4;
+        Ok(Self { buffer: gpu.buffer_zeroed(words)?, capacity: capacity.max(1) })
+    }
+}
+
+/// One printed value: its scalar type and components.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PrintValue {
+    /// `u32` or `vecN<u32>`.
+    U32(Vec<u32>),
+    /// `i32` or `vecN<i32>`.
+    I32(Vec<i32>),
+    /// `f32` or `vecN<f32>`.
+    F32(Vec<f32>),
+}
+
+impl std::fmt::Display for PrintValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        fn show<T: std::fmt::Display>(f: &mut std::fmt::Formatter<'_>, scalar: &str, v: &[T]) -> std::fmt::Result {
+            let items: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+            match v.len() {
+                1 => write!(f, "{scalar} {}", items[0]),
+                n => write!(f, "vec{n}<{scalar}>({})", items.join(", ")),
+            }
+        }
+        match self {
+            Self::U32(v) => show(f, "u32", v),
+            Self::I32(v) => show(f, "i32", v),
+            Self::F32(v) => show(f, "f32", v),
+        }
+    }
+}
+
+/// A record: which invocation printed what.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PrintRecord {
+    /// The `global_invocation_id` the kernel passed.
+    pub gid: [u32; 3],
+    /// The value.
+    pub value: PrintValue,
+}
+
+impl std::fmt::Display for PrintRecord {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let [x, y, z] = self.gid;
+        write!(f, "[{x}, {y}, {z}] {}", self.value)
+    }
+}
+
+/// What a kernel printed since its ring was last read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PrintLog {
+    /// The kernel.
+    pub kernel: String,
+    /// The records kept, in the order the invocations wrote them.
+    pub records: Vec<PrintRecord>,
+    /// Records the invocations tried to write (more than `records.len()` after an overflow).
+    pub attempted: u64,
+    /// Records the ring holds.
+    pub capacity: u64,
+}
+
+impl PrintLog {
+    /// Records that did not fit in the ring.
+    pub fn dropped(&self) -> u64 {
+        self.attempted - self.records.len() as u64
+    }
+
+    /// The log, or [`Error::PrintfOverflow`] if records were dropped.
+    pub fn check(self) -> Result<Self> {
+        if self.dropped() > 0 {
+            return Err(Error::PrintfOverflow { kernel: self.kernel, capacity: self.capacity, attempted: self.attempted });
+        }
+        Ok(self)
+    }
+
+    /// The records printed by invocation `gid`, in order.
+    pub fn from(&self, gid: [u32; 3]) -> impl Iterator<Item = &PrintValue> {
+        self.records.iter().filter(move |r| r.gid == gid).map(|r| &r.value)
+    }
+}
+
+impl std::fmt::Display for PrintLog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for r in &self.records {
+            writeln!(f, "{}: {r}", self.kernel)?;
+        }
+        if self.dropped() > 0 {
+            writeln!(
+                f,
+                "{}: printf ring overflow: {} of {} records dropped (capacity {}; raise it with KernelBuilder::printf_capacity)",
+                self.kernel,
+                self.dropped(),
+                self.attempted,
+                self.capacity
+            )?;
+        }
+        Ok(())
+    }
+}
+
+fn decode(words: &[u32]) -> Option<PrintRecord> {
+    let gid = [words[0], words[1], words[2]];
+    let (scalar, count) = (words[3] & 0xff, ((words[3] >> 8) & 0xff) as usize);
+    let bits = words.get(4..4 + count.clamp(1, 4))?;
+    let value = match scalar {
+        0 => PrintValue::U32(bits.to_vec()),
+        1 => PrintValue::I32(bits.iter().map(|&b| b as i32).collect()),
+        2 => PrintValue::F32(bits.iter().map(|&b| f32::from_bits(b)).collect()),
+        _ => return None,
+    };
+    Some(PrintRecord { gid, value })
+}
+
+impl Kernel {
+    /// What the kernel's invocations printed (`#import shoal::printf`) since the last call, in
+    /// the order they wrote it; the ring is emptied. Waits for the work submitted so far. A
+    /// kernel that does not print returns an empty log.
+    pub async fn printed(&self) -> Result<PrintLog> {
+        let mut log = PrintLog { kernel: self.name().to_string(), records: Vec::new(), attempted: 0, capacity: 0 };
+        let Some(ring) = &self.inner.printf else { return Ok(log) };
+        let gpu = self.gpu();
+        let raw = ring.buffer.raw();
+        let cursor = readback::read_bytes(gpu, raw, 0, 4).await?;
+        log.attempted = u32::from_le_bytes([cursor[0], cursor[1], cursor[2], cursor[3]]) as u64;
+        log.capacity = ring.capacity as u64;
+        let kept = log.attempted.min(log.capacity);
+        let bytes = readback::read_bytes(gpu, raw, HEADER, kept * RECORD).await?;
+        let words: Vec<u32> = bytes.chunks_exact(4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect();
+        log.records = words.chunks_exact((RECORD / 4) as usize).filter_map(decode).collect();
+        ring.buffer.write_at(0, &[0])?;
+        if log.dropped() > 0 {
+            log::warn!("{}", log.to_string().lines().last().unwrap_or_default());
+        }
+        Ok(log)
+    }
+
+    /// Reads what the kernel printed and writes it to stderr, overflow included (native only).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn print_printed(&self) -> Result<PrintLog> {
+        let log = pollster::block_on(self.printed())?;
+        eprint!("{log}");
+        Ok(log)
+    }
+}
