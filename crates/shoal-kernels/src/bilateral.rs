@@ -84,6 +84,7 @@ impl Bilateral {
 
     /// Records the filtered `src` into `dst` (same size).
     pub fn record(&self, commands: &mut Commands, src: &Image, dst: &Image) -> Result<()> {
+        crate::same_size("Bilateral", src, dst)?;
         self.kernel.bind("src", src).bind("dst", dst).bind("params", &self.uniform).invocations_2d(src.size()).record(commands)
     }
 

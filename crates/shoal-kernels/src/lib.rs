@@ -57,3 +57,4 @@ pub(crate) fn same_size(kernel: &str, a: &Image, b: &Image) -> Result<()> {
         got: b.texels() as u64,
     })
 }
+pub mod particles;

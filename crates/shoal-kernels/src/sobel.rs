@@ -29,11 +29,14 @@ impl Sobel {
 
     /// Records the inverted edge image of `src` into `dst` (both `rgba32float`, same size).
     pub fn record_edges(&self, commands: &mut Commands, src: &Image, dst: &Image) -> Result<()> {
+        crate::same_size("Sobel", src, dst)?;
         self.sobel.bind("src", src).bind("dst", dst).invocations_2d(src.size()).record(commands)
     }
 
     /// Records `dst = base × edges`.
     pub fn record_multiply(&self, commands: &mut Commands, base: &Image, edges: &Image, dst: &Image) -> Result<()> {
+        crate::same_size("Sobel (multiply)", base, edges)?;
+        crate::same_size("Sobel (multiply)", base, dst)?;
         self.multiply.bind("base", base).bind("edges", edges).bind("dst", dst).invocations_2d(base.size()).record(commands)
     }
 
