@@ -89,17 +89,17 @@ fn wave_picture(gpu: &Gpu, dir: &Path) -> Result<(), Failure> {
     for (x, y, m) in [(180u32, 200u32, 1.5f32), (330, 300, 1.0), (256, 120, -1.0)] {
         surface.disturb(x, y, m)?;
         cpu.disturb(x, y, m);
-        surface.steps(60)?;
-        (0..60).for_each(|_| cpu.step());
+        surface.steps(300)?;
+        (0..300).for_each(|_| cpu.step());
     }
     let heights = surface.read_blocking()?;
     let as_vec4 = |h: &[f32]| h.iter().map(|&v| Vec4::splat(v)).collect::<Vec<_>>();
-    check("waves", &as_vec4(&heights), &as_vec4(&cpu.curr), 1e-4)?;
+    check("waves", &as_vec4(&heights), &as_vec4(&cpu.curr), 1e-3)?;
     let scale = heights.iter().fold(1e-6f32, |m, h| m.max(h.abs()));
     let rgb: Vec<[u8; 3]> = heights
         .iter()
         .map(|&h| {
-            let t = (h / scale).clamp(-1.0, 1.0);
+            let t = (2.0 * h / scale).clamp(-1.0, 1.0);
             let deep = Vec3::new(0.05, 0.2, 0.45);
             let c = if t >= 0.0 { deep.lerp(Vec3::new(0.9, 0.95, 1.0), t) } else { deep.lerp(Vec3::ZERO, -t) };
             to_rgb(c.extend(1.0))
