@@ -137,7 +137,7 @@ impl Particles {
         } else {
             gpu.buffer_from(&settings.emitters)?
         };
-        let next_id = initial.iter().map(|p| p.id + 1).max().unwrap_or(0);
+        let next_id = initial.iter().map(|p| p.id.saturating_add(1)).max().unwrap_or(0);
         Ok(Self {
             gpu: gpu.clone(),
             wg,
