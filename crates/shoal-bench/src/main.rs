@@ -3,6 +3,7 @@
 //! `cargo xtask bench -- <group>` runs only the groups whose names contain `<group>`.
 
 mod overhead;
+mod sims;
 mod splat;
 
 fn main() -> std::process::ExitCode {
@@ -26,5 +27,11 @@ fn main() -> std::process::ExitCode {
             eprintln!("splat benchmark failed: {e}");
             return std::process::ExitCode::FAILURE;
         }
+    if ["sims", "boids", "blur", "sobel", "bilateral", "waves", "particles"].iter().any(|g| wanted(g))
+        && let Err(e) = sims::run(&gpu, &|name| filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str()) || f == "sims"))
+    {
+        eprintln!("sims benchmark failed: {e}");
+        return std::process::ExitCode::FAILURE;
+    }
     std::process::ExitCode::SUCCESS
 }

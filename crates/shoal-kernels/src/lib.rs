@@ -16,6 +16,13 @@ pub mod splat;
 pub mod texture_add;
 pub mod vector_lengths;
 
+pub mod bilateral;
+pub mod blur;
+pub mod boids;
+pub mod sobel;
+pub mod test_image;
+pub mod waves;
+
 pub use grid::Grid;
 pub use invert::Invert;
 pub use raytrace::{RayTracer, Scene, Sphere};
@@ -51,3 +58,4 @@ pub(crate) fn same_size(kernel: &str, a: &Image, b: &Image) -> Result<()> {
         got: b.texels() as u64,
     })
 }
+pub mod particles;

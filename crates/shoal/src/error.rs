@@ -364,6 +364,19 @@ pub enum Error {
         /// The system's message.
         message: String,
     },
+    /// A kernel family's parameter is outside what its algorithm allows (a blur radius larger
+    /// than the workgroup cache, a wave time step that breaks the scheme's stability condition).
+    #[error("{kernel}: {parameter} = {value} is not allowed: {rule}")]
+    InvalidParameter {
+        /// The kernel family (`GaussianBlur`, `Waves`, …).
+        kernel: String,
+        /// The parameter.
+        parameter: String,
+        /// The value given.
+        value: String,
+        /// The rule it breaks, and what to do.
+        rule: String,
+    },
 }
 
 fn list_or_none(items: &[String]) -> String {

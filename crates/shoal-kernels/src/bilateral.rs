@@ -1,0 +1,101 @@
+//! The bilateral blur (002, exercise 4), WGSL in `wgsl/bilateral.wgsl`: a Gaussian in space
+//! times a Gaussian in colour difference, so flat regions smooth and edges stay sharp.
+//!
+//! The spatial σ sets the window as the Gaussian blur does (R = ⌈2σs⌉ ≤ 15); the range σ says
+//! how different (in RGB distance) a neighbour may be and still count.
+
+pub mod cpu;
+
+use encase::ShaderType;
+use shoal::{Buffer, Commands, Error, Gpu, Image, Kernel, Result};
+
+use crate::blur::MAX_RADIUS;
+
+/// The two sigmas.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BilateralParams {
+    /// σ of the spatial Gaussian, in texels (the window's radius is ⌈2σ⌉).
+    pub spatial_sigma: f32,
+    /// σ of the range Gaussian, in RGB distance (colours in [0, 1]).
+    pub range_sigma: f32,
+}
+
+impl BilateralParams {
+    /// The window's radius, ⌈2σs⌉.
+    pub fn radius(&self) -> u32 {
+        (2.0 * self.spatial_sigma).ceil() as u32
+    }
+
+    /// 1 / (2σs²) and 1 / (2σr²), what the kernel multiplies by.
+    pub fn coefficients(&self) -> (f32, f32) {
+        let inv = |s: f32| 1.0 / (2.0 * s * s);
+        (inv(self.spatial_sigma), inv(self.range_sigma))
+    }
+
+    fn check(&self) -> Result<()> {
+        let bad = |parameter: &str, value: f32, rule: &str| {
+            Err(Error::InvalidParameter {
+                kernel: "Bilateral".into(),
+                parameter: parameter.into(),
+                value: value.to_string(),
+                rule: rule.into(),
+            })
+        };
+        if !(self.spatial_sigma > 0.0 && (2.0 * self.spatial_sigma).ceil() <= MAX_RADIUS as f32) {
+            return bad("spatial_sigma", self.spatial_sigma, "must be > 0 with a radius ceil(2 sigma) <= 15");
+        }
+        if !(self.range_sigma > 0.0 && self.range_sigma.is_finite()) {
+            return bad("range_sigma", self.range_sigma, "must be a finite number > 0");
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug, Clone, Copy, ShaderType)]
+struct BilateralUniform {
+    spatial: f32,
+    range: f32,
+    radius: i32,
+}
+
+/// A bilateral filter of `rgba32float` images.
+#[derive(Debug)]
+pub struct Bilateral {
+    gpu: Gpu,
+    kernel: Kernel,
+    params: BilateralParams,
+    uniform: Buffer<BilateralUniform>,
+}
+
+impl Bilateral {
+    /// Compiles the kernel for `params`.
+    pub fn new(gpu: &Gpu, params: BilateralParams) -> Result<Self> {
+        params.check()?;
+        let kernel = gpu.kernel(shoal::wgsl!("../../../wgsl/bilateral.wgsl"))?;
+        let (spatial, range) = params.coefficients();
+        let uniform = gpu.uniform(&BilateralUniform { spatial, range, radius: params.radius() as i32 })?;
+        Ok(Self { gpu: gpu.clone(), kernel, params, uniform })
+    }
+
+    /// The sigmas.
+    pub fn params(&self) -> &BilateralParams {
+        &self.params
+    }
+
+    /// Records the filtered `src` into `dst` (same size).
+    pub fn record(&self, commands: &mut Commands, src: &Image, dst: &Image) -> Result<()> {
+        crate::same_size("Bilateral", src, dst)?;
+        self.kernel.bind("src", src).bind("dst", dst).bind("params", &self.uniform).invocations_2d(src.size()).record(commands)
+    }
+
+    /// Filters `src` into `dst`, submitted on its own.
+    pub fn run(&self, src: &Image, dst: &Image) -> Result<()> {
+        let mut commands = self.gpu.commands();
+        self.record(&mut commands, src, dst)?;
+        commands.submit()?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,112 @@
+use shoal::wgpu::TextureFormat;
+use shoal_conformance::gpu_test;
+
+use super::cpu::gaussian_blur;
+use super::*;
+use crate::test_image::test_image;
+
+/// The bound: f32 sums of at most 31 taps per pass, a few passes.
+const TOLERANCE: f32 = 1e-5;
+
+fn worst(got: &[Vec4], want: &[Vec4]) -> (f32, usize) {
+    let mut worst = (0.0f32, 0);
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        let e = (*g - *w).abs().max_element();
+        if e > worst.0 || e.is_nan() {
+            worst = (e, i);
+        }
+    }
+    worst
+}
+
+/// Blurs the test picture at `size` with radius `r` (σ = r/2, so ⌈2σ⌉ = r) for `passes` passes
+/// on the GPU and the CPU, and compares every texel.
+async fn check(gpu: &Gpu, blur: &mut GaussianBlur, [w, h]: [u32; 2], r: u32, passes: u32) -> Vec<Vec4> {
+    blur.set_sigma(r as f32 / 2.0).expect("sigma");
+    assert_eq!(blur.radius(), r);
+    let src = test_image(w, h);
+    let image = gpu.image_from(w, h, TextureFormat::Rgba32Float, &src).expect("image");
+    blur.run(&image, passes).expect("blur");
+    let got: Vec<Vec4> = image.read().await.expect("read");
+    let want = gaussian_blur(&src, w, h, blur.weights(), passes);
+    let (e, i) = worst(&got, &want);
+    assert!(e <= TOLERANCE, "{w}x{h} r={r} passes={passes} N={}: texel ({}, {}): gpu {} cpu {} (error {e})",
+        blur.workgroup_size(), i as u32 % w, i as u32 / w, got[i], want[i]);
+    got
+}
+
+/// Fewer cases on GL, where every test takes its turn on one context: each family is still
+/// checked there, at every size.
+fn is_gl(gpu: &Gpu) -> bool {
+    gpu.adapter_details().backend == shoal::wgpu::Backend::Gl
+}
+
+gpu_test! {
+    /// Every radius 1..=15 on 1x1, the document's 28x14 and 255x257 (not multiples of N).
+    async fn cached_blur_matches_cpu_every_radius(gpu) {
+        let mut blur = GaussianBlur::new(&gpu, 1.0).expect("blur");
+        let radii: Vec<u32> = if is_gl(&gpu) { vec![1, 2, 7, 15] } else { (1..=MAX_RADIUS).collect() };
+        for size in [[1, 1], [28, 14], [255, 257]] {
+            for &r in &radii {
+                check(&gpu, &mut blur, size, r, 1).await;
+            }
+        }
+    }
+
+    /// Several passes, and 640x480.
+    async fn cached_blur_matches_cpu_several_passes(gpu) {
+        let mut blur = GaussianBlur::new(&gpu, 1.0).expect("blur");
+        check(&gpu, &mut blur, [28, 14], 3, 4).await;
+        check(&gpu, &mut blur, [255, 257], 15, 3).await;
+        let radii: &[u32] = if is_gl(&gpu) { &[15] } else { &[1, 8, 15] };
+        for &r in radii {
+            check(&gpu, &mut blur, [640, 480], r, 2).await;
+        }
+    }
+
+    /// The document's figure 13.8: a 28x14 image, work groups of 8 (4 x 14 groups horizontally,
+    /// 28 x 2 vertically), so most groups straddle the right or bottom edge.
+    async fn figure_13_8_groups_of_eight(gpu) {
+        let mut blur = GaussianBlur::with_workgroup_size(&gpu, 1.0, 8).expect("blur");
+        for r in [1, 2, 4, 8] {
+            check(&gpu, &mut blur, [28, 14], r, 2).await;
+        }
+    }
+
+    /// The naive kernels give the cached kernels' results.
+    async fn naive_and_cached_agree(gpu) {
+        let mut blur = GaussianBlur::new(&gpu, 1.0).expect("blur");
+        for (size, r) in [([255u32, 257u32], 15u32), ([28, 14], 4)] {
+            let cached = check(&gpu, &mut blur, size, r, 2).await;
+            blur.set_variant(BlurVariant::Naive);
+            let naive = check(&gpu, &mut blur, size, r, 2).await;
+            blur.set_variant(BlurVariant::Cached);
+            let (e, i) = worst(&cached, &naive);
+            assert!(e <= TOLERANCE, "{size:?} r={r}: texel {i}: cached {} naive {}", cached[i], naive[i]);
+        }
+    }
+
+    /// Bad parameters are typed errors: σ whose radius exceeds 15, σ ≤ 0, a format the WGSL
+    /// does not declare.
+    async fn bad_parameters_are_refused(gpu) {
+        for sigma in [7.6f32, 0.0, -1.0, f32::NAN] {
+            assert!(matches!(GaussianBlur::new(&gpu, sigma), Err(Error::InvalidParameter { .. })), "sigma {sigma}");
+        }
+        let mut blur = GaussianBlur::new(&gpu, 1.0).expect("blur");
+        let bytes = gpu.image(8, 8, TextureFormat::Rgba8Unorm).expect("image");
+        let e = blur.run(&bytes, 1).expect_err("rgba8unorm is not rgba32float");
+        assert!(e.to_string().contains("blur"), "{e}");
+    }
+}
+
+#[test]
+fn document_weights_for_sigma_one() {
+    let w = gaussian_weights(1.0).expect("weights");
+    let want = [0.0545, 0.2442, 0.4026, 0.2442, 0.0545];
+    assert_eq!(w.len(), 5);
+    for (a, b) in w.iter().zip(want) {
+        assert!((a - b).abs() < 1e-4, "{w:?}");
+    }
+    assert!((w.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+    assert_eq!(gaussian_weights(7.5).expect("weights").len(), 31);
+}

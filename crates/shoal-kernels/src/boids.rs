@@ -1,0 +1,290 @@
+//! Boids flocking (000, "Compute Shader Boids"), WGSL in `wgsl/boids.wgsl`.
+//!
+//! The document's flock: 64 work groups of 256 members = 16384 members of `{position, velocity}`
+//! (two `vec3` laid out at offsets 0 and 16), double-buffered so one buffer is read while the
+//! other is written; four rules with the document's weights (separation below a *squared*
+//! distance of 50 with weight 0.18, velocity matching 0.05, the goal 0.17, the flock centre
+//! 0.02), timestep 0.4, speed clamped to 10, the new velocity mixed 0.4 with the old one. The
+//! goal moves as in the document's `update`, from a time the caller passes, so runs repeat
+//! exactly.
+//!
+//! [`Boids`] runs the document's tiled kernel (shared-memory tiles, two barriers per tile) or
+//! the naive kernel that reads every member from memory ([`Variant`]); [`cpu`] is the twin.
+//!
+//! ```no_run
+//! # fn main() -> Result<(), shoal::Error> {
+//! use shoal_kernels::boids::{self, Boids};
+//! let gpu = shoal::Gpu::blocking()?;
+//! let mut flock = Boids::new(&gpu, &boids::document_flock(boids::DOCUMENT_FLOCK_SIZE))?;
+//! let dt = 1.0 / 60.0;
+//! for frame in 0..100 {
+//!     flock.step(frame as f32 * dt)?;
+//! }
+//! let members = flock.read_blocking()?;
+//! # Ok(()) }
+//! ```
+
+pub mod cpu;
+
+use encase::ShaderType;
+use glam::Vec3;
+use shoal::{Buffer, Commands, Element, Error, Gpu, Kernel, Result, Usage};
+
+/// Members per work group and per shared-memory tile (the document's `WORKGROUP_SIZE`).
+pub const WORKGROUP_SIZE: u32 = 256;
+
+/// The document's flock: `NUM_WORKGROUPS` 64 × `WORKGROUP_SIZE` 256.
+pub const DOCUMENT_FLOCK_SIZE: usize = 64 * WORKGROUP_SIZE as usize;
+
+/// One member of the flock, laid out as the document's `FlockMember` (each `vec3` padded to 16).
+#[derive(Debug, Clone, Copy, PartialEq, Default, ShaderType)]
+pub struct Member {
+    /// Where the member is.
+    pub position: Vec3,
+    /// Where it is going, per unit of time.
+    pub velocity: Vec3,
+}
+
+/// The rule constants: the document's uniforms, [`Rules::default`] holding its values.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rules {
+    /// Rule 1 applies when the *squared* distance is below this (the document compares
+    /// `dot(d, d)` with 50).
+    pub closest_allowed_dist: f32,
+    /// Weight of rule 1, keeping apart.
+    pub rule1_weight: f32,
+    /// Weight of rule 2, matching velocities.
+    pub rule2_weight: f32,
+    /// Weight of rule 3, flying to the goal.
+    pub rule3_weight: f32,
+    /// Weight of rule 4, flying to the centre of the flock.
+    pub rule4_weight: f32,
+    /// The integration step.
+    pub timestep: f32,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Self {
+            closest_allowed_dist: 50.0,
+            rule1_weight: 0.18,
+            rule2_weight: 0.05,
+            rule3_weight: 0.17,
+            rule4_weight: 0.02,
+            timestep: 0.4,
+        }
+    }
+}
+
+/// What one step reads besides the flock: the goal and the rules, as the WGSL `Params` uniform.
+#[derive(Debug, Clone, Copy, PartialEq, ShaderType)]
+pub struct Params {
+    /// Where every member tries to fly (rule 3).
+    pub goal: Vec3,
+    /// See [`Rules::closest_allowed_dist`].
+    pub closest_allowed_dist: f32,
+    /// See [`Rules::rule1_weight`].
+    pub rule1_weight: f32,
+    /// See [`Rules::rule2_weight`].
+    pub rule2_weight: f32,
+    /// See [`Rules::rule3_weight`].
+    pub rule3_weight: f32,
+    /// See [`Rules::rule4_weight`].
+    pub rule4_weight: f32,
+    /// See [`Rules::timestep`].
+    pub timestep: f32,
+}
+
+impl Params {
+    /// The parameters of the step at `time`: `rules` and the goal [`goal_at`] `time`.
+    pub fn at(time: f32, rules: &Rules) -> Self {
+        Self {
+            goal: goal_at(time),
+            closest_allowed_dist: rules.closest_allowed_dist,
+            rule1_weight: rules.rule1_weight,
+            rule2_weight: rules.rule2_weight,
+            rule3_weight: rules.rule3_weight,
+            rule4_weight: rules.rule4_weight,
+            timestep: rules.timestep,
+        }
+    }
+}
+
+/// The document's moving goal at `time` (its `update` adds each frame's `dt` to `totalTime`):
+/// `(sin 0.34t, cos 0.29t, sin 0.12t · cos 0.5t) × (35, 25, 60)`.
+pub fn goal_at(time: f32) -> Vec3 {
+    let t = time;
+    Vec3::new((t * 0.34).sin(), (t * 0.29).cos(), (t * 0.12).sin() * (t * 0.5).cos()) * Vec3::new(35.0, 25.0, 60.0)
+}
+
+/// The document's starting flock of `n` members: its `randomFloat` generator (seed 0x13371337),
+/// positions uniform in a cube of side 300 about the origin, velocities in a unit cube; x, y, z
+/// drawn in that order (C++ leaves the order of constructor arguments open).
+pub fn document_flock(n: usize) -> Vec<Member> {
+    let mut seed: u32 = 0x1337_1337;
+    let mut random_float = move || {
+        seed = seed.wrapping_mul(16807);
+        let tmp = seed ^ (seed >> 4) ^ (seed << 15);
+        f32::from_bits((tmp >> 9) | 0x3F80_0000) - 1.0
+    };
+    let mut random_vec3 = move || {
+        let (x, y, z) = (random_float(), random_float(), random_float());
+        Vec3::new(x, y, z) - Vec3::splat(0.5)
+    };
+    (0..n)
+        .map(|_| {
+            let position = random_vec3() * 300.0;
+            let velocity = random_vec3();
+            Member { position, velocity }
+        })
+        .collect()
+}
+
+/// Which kernel a step runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Variant {
+    /// The document's kernel: shared-memory tiles of 256 members, two barriers per tile.
+    #[default]
+    Tiled,
+    /// Every member read from the storage buffer by every invocation: the baseline.
+    Naive,
+}
+
+/// A flock on the GPU: both kernels, the two member buffers and the parameters uniform.
+#[derive(Debug)]
+pub struct Boids {
+    gpu: Gpu,
+    tiled: Kernel,
+    naive: Kernel,
+    flock: [Buffer<Member>; 2],
+    /// The buffer holding the latest state.
+    current: usize,
+    params: Buffer<Params>,
+    rules: Rules,
+    variant: Variant,
+}
+
+impl Boids {
+    /// Compiles both kernels and uploads `members`, whose number must be a nonzero multiple of
+    /// [`WORKGROUP_SIZE`] (every tile full, as in the document).
+    pub fn new(gpu: &Gpu, members: &[Member]) -> Result<Self> {
+        let n = members.len() as u64;
+        let wg = WORKGROUP_SIZE as u64;
+        if n == 0 || !n.is_multiple_of(wg) {
+            return Err(Error::Length {
+                what: format!("boids: the flock must be a nonzero multiple of the work-group size {wg} members"),
+                expected: n.div_ceil(wg).max(1) * wg,
+                got: n,
+            });
+        }
+        let build = |entry: &str| {
+            gpu.kernel_builder(shoal::wgsl!("../../../wgsl/boids.wgsl"))
+                .entry(entry)
+                .constant("WG", WORKGROUP_SIZE)
+                .build()
+        };
+        let tiled = build("boids_tiled")?;
+        let naive = build("boids_naive")?;
+        let flock = [gpu.buffer_from(members)?, gpu.buffer_zeroed(n)?];
+        let rules = Rules::default();
+        let params = gpu.uniform(&Params::at(0.0, &rules))?;
+        Ok(Self { gpu: gpu.clone(), tiled, naive, flock, current: 0, params, rules, variant: Variant::Tiled })
+    }
+
+    /// Replaces the rule constants (the defaults are the document's).
+    pub fn set_rules(&mut self, rules: Rules) {
+        self.rules = rules;
+    }
+
+    /// The rule constants in use.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Chooses the kernel the next steps run.
+    pub fn set_variant(&mut self, variant: Variant) {
+        self.variant = variant;
+    }
+
+    /// Members in the flock.
+    pub fn len(&self) -> u64 {
+        self.flock[0].len()
+    }
+
+    /// Whether the flock is empty (never: [`Boids::new`] refuses an empty flock).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The buffer holding the latest state (to draw it as instance data, say).
+    pub fn members(&self) -> &Buffer<Member> {
+        &self.flock[self.current]
+    }
+
+    /// Overwrites the flock (same number of members).
+    pub fn write(&mut self, members: &[Member]) -> Result<()> {
+        if members.len() as u64 != self.len() {
+            return Err(Error::Length { what: "boids: writing the flock".into(), expected: self.len(), got: members.len() as u64 });
+        }
+        self.flock[self.current].write(members)
+    }
+
+    /// Reads the latest state back.
+    pub async fn read(&self) -> Result<Vec<Member>> {
+        self.members().read().await
+    }
+
+    /// Reads the latest state back, blocking (native only).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn read_blocking(&self) -> Result<Vec<Member>> {
+        pollster::block_on(self.read())
+    }
+
+    /// Runs one step with the goal at `time`, submitted on its own.
+    pub fn step(&mut self, time: f32) -> Result<()> {
+        let mut commands = self.gpu.commands();
+        self.record_steps(&mut commands, &[time])?;
+        commands.submit()?;
+        Ok(())
+    }
+
+    /// Records one step per entry of `times` into `commands`, each with the goal at its time.
+    ///
+    /// The parameters of every step are uploaded now into a buffer of their own and copied into
+    /// the uniform in the command stream before each dispatch, so a batch of steps sees each
+    /// step's goal in turn and batches recorded before an earlier one is submitted do not
+    /// overwrite each other.
+    pub fn record_steps(&mut self, commands: &mut Commands, times: &[f32]) -> Result<()> {
+        if times.is_empty() {
+            return Ok(());
+        }
+        let schedule: Vec<Params> = times.iter().map(|&t| Params::at(t, &self.rules)).collect();
+        let schedule = self.gpu.buffer_from_with(&schedule, Usage::empty())?;
+        let kernel = match self.variant {
+            Variant::Tiled => &self.tiled,
+            Variant::Naive => &self.naive,
+        };
+        let groups = (self.len() / WORKGROUP_SIZE as u64) as u32;
+        for step in 0..times.len() as u64 {
+            commands.encoder().copy_buffer_to_buffer(
+                schedule.raw(),
+                step * <Params as Element>::STRIDE,
+                self.params.raw(),
+                0,
+                <Params as Element>::SIZE,
+            );
+            let (read, write) = (&self.flock[self.current], &self.flock[1 - self.current]);
+            kernel
+                .bind("members_in", read)
+                .bind("members_out", write)
+                .bind("params", &self.params)
+                .groups([groups, 1, 1])
+                .record(commands)?;
+            self.current = 1 - self.current;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;

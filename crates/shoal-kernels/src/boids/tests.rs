@@ -1,0 +1,153 @@
+use shoal_conformance::gpu_test;
+
+use super::cpu::{boids_member, boids_step};
+
+use super::*;
+
+/// Largest difference of any component, position or velocity, relative to max(1, |expected|),
+/// and the member where it is.
+fn worst(got: &[Member], want: &[Member]) -> (f32, usize) {
+    let mut worst = (0.0f32, 0);
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        for (a, b) in [(g.position, w.position), (g.velocity, w.velocity)] {
+            for k in 0..3 {
+                let e = (a[k] - b[k]).abs() / b[k].abs().max(1.0);
+                if e > worst.0 || e.is_nan() {
+                    worst = (e, i);
+                }
+            }
+        }
+    }
+    worst
+}
+
+/// f32 rounding of a sum over N members (the GPU may fuse multiply-adds and approximate
+/// `normalize`): 1e-4 relative is a few hundred ulps, far below any rule's effect.
+const TOLERANCE: f32 = 1e-4;
+
+async fn one_step_against_cpu(gpu: &Gpu, n: usize, variant: Variant, every: usize) {
+    let start = document_flock(n);
+    let mut flock = Boids::new(gpu, &start).expect("flock");
+    flock.set_variant(variant);
+    let time = 1.25;
+    flock.step(time).expect("step");
+    let got = flock.read().await.expect("read");
+    let params = Params::at(time, &Rules::default());
+    for i in (0..n).step_by(every) {
+        let want = boids_member(&start, i, &params);
+        let (e, _) = worst(&got[i..=i], &[want]);
+        assert!(e < TOLERANCE, "{variant:?} n={n}: member {i}: gpu {:?} cpu {want:?} (relative error {e})", got[i]);
+    }
+}
+
+gpu_test! {
+    /// The document's kernel, one step of 1024 members, every member against the CPU.
+    async fn tiled_step_matches_cpu_1024(gpu) {
+        one_step_against_cpu(&gpu, 1024, Variant::Tiled, 1).await;
+    }
+
+    /// The document's whole flock, 64 x 256 = 16384 members: the GPU steps them all, the CPU
+    /// checks every 16th (each member's step reads all 16384, so the sample still covers every
+    /// tile of every work group, at a sixteenth of the CPU's O(N²) cost).
+    async fn tiled_step_matches_cpu_16384(gpu) {
+        one_step_against_cpu(&gpu, DOCUMENT_FLOCK_SIZE, Variant::Tiled, 16).await;
+    }
+
+    /// The baseline kernel against the CPU.
+    async fn naive_step_matches_cpu_1024(gpu) {
+        one_step_against_cpu(&gpu, 1024, Variant::Naive, 1).await;
+    }
+
+    /// Tiled and naive compute the same sums in the same order: they agree to rounding after
+    /// several steps.
+    async fn tiled_and_naive_agree(gpu) {
+        let start = document_flock(1024);
+        let times = [0.0f32, 0.4];
+        let mut results = Vec::new();
+        for variant in [Variant::Tiled, Variant::Naive] {
+            let mut flock = Boids::new(&gpu, &start).expect("flock");
+            flock.set_variant(variant);
+            let mut commands = gpu.commands();
+            flock.record_steps(&mut commands, &times).expect("record");
+            commands.submit().expect("submit").wait().await.expect("wait");
+            results.push(flock.read().await.expect("read"));
+        }
+        let (e, i) = worst(&results[0], &results[1]);
+        assert!(e < TOLERANCE, "member {i}: tiled {:?} naive {:?}", results[0][i], results[1][i]);
+    }
+
+    /// Steps recorded in one batch each see their own goal: three batched steps equal three
+    /// CPU steps at the three times.
+    async fn batched_steps_use_each_steps_goal(gpu) {
+        let start = document_flock(512);
+        let times = [0.0f32, 7.0, 20.0];
+        let mut flock = Boids::new(&gpu, &start).expect("flock");
+        let mut commands = gpu.commands();
+        flock.record_steps(&mut commands, &times).expect("record");
+        commands.submit().expect("submit").wait().await.expect("wait");
+        let got = flock.read().await.expect("read");
+        let mut want = start;
+        for t in times {
+            want = boids_step(&want, &Params::at(t, flock.rules()));
+        }
+        let (e, i) = worst(&got, &want);
+        assert!(e < 10.0 * TOLERANCE, "member {i}: gpu {:?} cpu {:?}", got[i], want[i]);
+    }
+
+    /// 1024 members stay finite, and within the speed limit, over 1000 steps (the document's
+    /// clamp and low-pass mix keep the flock stable).
+    async fn thousand_steps_stay_finite(gpu) {
+        let mut flock = Boids::new(&gpu, &document_flock(1024)).expect("flock");
+        let dt = 1.0 / 60.0;
+        for chunk in 0..10 {
+            let times: Vec<f32> = (0..100).map(|s| (chunk * 100 + s) as f32 * dt).collect();
+            let mut commands = gpu.commands();
+            flock.record_steps(&mut commands, &times).expect("record");
+            commands.submit().expect("submit").wait().await.expect("wait");
+        }
+        let members = flock.read().await.expect("read");
+        for (i, m) in members.iter().enumerate() {
+            assert!(m.position.is_finite() && m.velocity.is_finite(), "member {i}: {m:?}");
+            assert!(m.velocity.length() <= MAX_SPEED_FOR_TESTS, "member {i} too fast: {m:?}");
+        }
+        // After 1000 steps the members still follow the rules: one more step agrees with the CPU
+        // for a sample of members.
+        let params = Params::at(1000.0 * dt, flock.rules());
+        flock.step(1000.0 * dt).expect("step");
+        let next = flock.read().await.expect("read");
+        for i in (0..1024).step_by(97) {
+            let want = boids_member(&members, i, &params);
+            let (e, _) = worst(&next[i..=i], &[want]);
+            assert!(e < 10.0 * TOLERANCE, "member {i}: gpu {:?} cpu {want:?}", next[i]);
+        }
+    }
+
+    /// A flock that does not fill whole work groups is refused with a typed error.
+    async fn partial_tiles_are_refused(gpu) {
+        for n in [0usize, 100, 257] {
+            match Boids::new(&gpu, &document_flock(n)) {
+                Err(Error::Length { got, expected, .. }) => {
+                    assert_eq!(got, n as u64);
+                    assert!(expected.is_multiple_of(256));
+                }
+                other => panic!("{n} members: expected Error::Length, got {other:?}"),
+            }
+        }
+    }
+}
+
+/// The velocity after the mix: |0.6·old + 0.4·clamped| ≤ 0.6·|old| + 4, at most 10 from a start
+/// below 10.
+const MAX_SPEED_FOR_TESTS: f32 = 10.0 + 1e-3;
+
+#[test]
+fn document_constants() {
+    let r = Rules::default();
+    assert_eq!((r.closest_allowed_dist, r.timestep), (50.0, 0.4));
+    assert_eq!((r.rule1_weight, r.rule2_weight, r.rule3_weight, r.rule4_weight), (0.18, 0.05, 0.17, 0.02));
+    assert_eq!(DOCUMENT_FLOCK_SIZE, 16384);
+    assert_eq!(<Member as Element>::STRIDE, 32, "FlockMember: two vec3, each padded to 16 bytes");
+    let flock = document_flock(1000);
+    assert!(flock.iter().all(|m| m.position.abs().max_element() <= 150.0 && m.velocity.abs().max_element() <= 0.5));
+    assert_eq!(goal_at(0.0), Vec3::new(0.0, 25.0, 0.0));
+}

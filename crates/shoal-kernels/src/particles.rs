@@ -1,0 +1,246 @@
+//! Append/consume particles (002 §13.5), WGSL in `wgsl/particles.wgsl`.
+//!
+//! Each step consumes every particle from one [`AppendBuffer`] and appends it, integrated with
+//! the document's update (`v += a·dt; p += v·dt`, dt = 1/60 by default), to the other; the two
+//! then swap. Beyond the document, particles age and die at a lifetime, and emitters append new
+//! ones. The update is dispatched indirectly from the count the GPU holds, so a batch of many
+//! steps runs without a readback.
+//!
+//! ```no_run
+//! # fn main() -> Result<(), shoal::Error> {
+//! use shoal_kernels::particles::{Emitter, ParticleSettings, Particles};
+//! let gpu = shoal::Gpu::blocking()?;
+//! let settings = ParticleSettings {
+//!     lifetime: 2.0,
+//!     emit_per_emitter: 100,
+//!     emitters: vec![Emitter::fountain(shoal::glam::Vec3::ZERO)],
+//!     ..ParticleSettings::default()
+//! };
+//! let mut particles = Particles::new(&gpu, &[], 20_000, settings)?;
+//! particles.steps(60)?;
+//! println!("{} particles alive", particles.count_blocking()?);
+//! # Ok(()) }
+//! ```
+
+pub mod cpu;
+
+use encase::ShaderType;
+use glam::Vec3;
+use shoal::{AppendBuffer, Buffer, Commands, DispatchArgs, Element, Error, Gpu, Kernel, Result, Usage};
+
+/// The document's time step.
+pub const DOCUMENT_TIME_STEP: f32 = 1.0 / 60.0;
+
+/// A particle: the document's {position, velocity, acceleration}, plus its age and an id.
+#[derive(Debug, Clone, Copy, PartialEq, Default, ShaderType)]
+pub struct Particle {
+    /// Where it is.
+    pub position: Vec3,
+    /// Its velocity.
+    pub velocity: Vec3,
+    /// Its constant acceleration.
+    pub acceleration: Vec3,
+    /// Time lived; it dies when this reaches the lifetime.
+    pub age: f32,
+    /// A unique number (emitted particles get the next free ones).
+    pub id: u32,
+}
+
+/// A source of new particles.
+#[derive(Debug, Clone, Copy, PartialEq, ShaderType)]
+pub struct Emitter {
+    /// Where new particles start.
+    pub position: Vec3,
+    /// Their mean velocity.
+    pub velocity: Vec3,
+    /// Their acceleration.
+    pub acceleration: Vec3,
+    /// Each velocity component is jittered by up to ± this.
+    pub spread: f32,
+}
+
+impl Emitter {
+    /// A fountain at `position`: upwards at 5 units/s, ±1.5 jitter, gravity.
+    pub fn fountain(position: Vec3) -> Self {
+        Self { position, velocity: Vec3::new(0.0, 5.0, 0.0), acceleration: Vec3::new(0.0, -9.8, 0.0), spread: 1.5 }
+    }
+}
+
+/// What one step reads: the WGSL `Step` uniform.
+#[derive(Debug, Clone, Copy, PartialEq, ShaderType)]
+pub struct Step {
+    /// The time step.
+    pub dt: f32,
+    /// Particles whose age reaches this die.
+    pub lifetime: f32,
+    /// The id of the step's first emitted particle.
+    pub first_id: u32,
+    /// New particles per emitter per step.
+    pub emit_per_emitter: u32,
+}
+
+/// How the particles live.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParticleSettings {
+    /// The time step (the document's 1/60).
+    pub dt: f32,
+    /// Age at which particles die (`f32::MAX`: never, as in the document).
+    pub lifetime: f32,
+    /// New particles per emitter per step.
+    pub emit_per_emitter: u32,
+    /// The emitters.
+    pub emitters: Vec<Emitter>,
+}
+
+impl Default for ParticleSettings {
+    fn default() -> Self {
+        Self { dt: DOCUMENT_TIME_STEP, lifetime: f32::MAX, emit_per_emitter: 0, emitters: Vec::new() }
+    }
+}
+
+/// Particles on the GPU: the two kernels, two append/consume buffers, the indirect arguments.
+#[derive(Debug)]
+pub struct Particles {
+    gpu: Gpu,
+    wg: u32,
+    update: Kernel,
+    emit: Kernel,
+    buffers: [AppendBuffer<Particle>; 2],
+    /// The buffer holding the live particles.
+    current: usize,
+    args: Buffer<DispatchArgs>,
+    step: Buffer<Step>,
+    emitters: Buffer<Emitter>,
+    settings: ParticleSettings,
+    next_id: u32,
+}
+
+impl Particles {
+    /// Uploads `initial` particles into buffers of `capacity` (which must hold the live
+    /// particles plus one step's emissions; going over is reported by [`Particles::count`]).
+    pub fn new(gpu: &Gpu, initial: &[Particle], capacity: u64, settings: ParticleSettings) -> Result<Self> {
+        if !(settings.dt > 0.0 && settings.dt.is_finite()) {
+            return Err(Error::InvalidParameter {
+                kernel: "Particles".into(),
+                parameter: "dt".into(),
+                value: settings.dt.to_string(),
+                rule: "must be a finite number > 0".into(),
+            });
+        }
+        let wg = gpu.max_workgroup_1d(64);
+        let build = |entry: &str| {
+            gpu.kernel_builder(shoal::wgsl!("../../../wgsl/particles.wgsl")).entry(entry).constant("WG", wg).build()
+        };
+        let buffers = [gpu.append_buffer_from(initial, capacity)?, gpu.append_buffer(capacity)?];
+        let emitters = if settings.emitters.is_empty() {
+            gpu.buffer_zeroed(1)?
+        } else {
+            gpu.buffer_from(&settings.emitters)?
+        };
+        let next_id = initial.iter().map(|p| p.id.saturating_add(1)).max().unwrap_or(0);
+        Ok(Self {
+            gpu: gpu.clone(),
+            wg,
+            update: build("particles_update")?,
+            emit: build("particles_emit")?,
+            buffers,
+            current: 0,
+            args: gpu.buffer_zeroed_with(1, Usage::STORAGE | Usage::INDIRECT)?,
+            step: gpu.uniform(&Step { dt: settings.dt, lifetime: settings.lifetime, first_id: 0, emit_per_emitter: 0 })?,
+            emitters,
+            settings,
+            next_id,
+        })
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &ParticleSettings {
+        &self.settings
+    }
+
+    /// The [`Step`] the next recorded step will use.
+    pub fn next_step(&self) -> Step {
+        Step {
+            dt: self.settings.dt,
+            lifetime: self.settings.lifetime,
+            first_id: self.next_id,
+            emit_per_emitter: self.settings.emit_per_emitter,
+        }
+    }
+
+    /// The buffer holding the live particles.
+    pub fn buffer(&self) -> &AppendBuffer<Particle> {
+        &self.buffers[self.current]
+    }
+
+    /// Records `steps` steps: per step, the input's count becomes the update's indirect group
+    /// count, the update consumes and appends, the emitters append, and the buffers swap.
+    pub fn record_steps(&mut self, commands: &mut Commands, steps: u32) -> Result<()> {
+        if steps == 0 {
+            return Ok(());
+        }
+        let emitted = self.settings.emitters.len() as u32 * self.settings.emit_per_emitter;
+        let schedule: Vec<Step> = (0..steps)
+            .map(|s| Step { first_id: self.next_id.wrapping_add(s * emitted), ..self.next_step() })
+            .collect();
+        let schedule = self.gpu.buffer_from_with(&schedule, Usage::empty())?;
+        for s in 0..steps as u64 {
+            // Each step's uniform comes from the schedule in the command stream (see Boids).
+            commands.encoder().copy_buffer_to_buffer(
+                schedule.raw(),
+                s * <Step as Element>::STRIDE,
+                self.step.raw(),
+                0,
+                <Step as Element>::SIZE,
+            );
+            let (input, output) = (&self.buffers[self.current], &self.buffers[1 - self.current]);
+            input.record_dispatch_args(commands, &self.args, self.wg)?;
+            self.update
+                .bind("particles_in", input)
+                .bind("particles_out", output)
+                .bind("step", &self.step)
+                .indirect(&self.args, 0)
+                .record(commands)?;
+            if emitted > 0 {
+                self.emit
+                    .bind("particles_out", output)
+                    .bind("step", &self.step)
+                    .bind("emitters", &self.emitters)
+                    .invocations(emitted as u64)
+                    .record(commands)?;
+            }
+            // Every particle of the input was consumed: its count is back to zero, ready to be
+            // the next step's output.
+            self.current = 1 - self.current;
+            self.next_id = self.next_id.wrapping_add(emitted);
+        }
+        Ok(())
+    }
+
+    /// Runs `steps` steps, submitted together.
+    pub fn steps(&mut self, steps: u32) -> Result<()> {
+        let mut commands = self.gpu.commands();
+        self.record_steps(&mut commands, steps)?;
+        commands.submit()?;
+        Ok(())
+    }
+
+    /// How many particles live ([`Error::AppendOverflow`] if a step appended past the capacity).
+    pub async fn count(&self) -> Result<u64> {
+        self.buffer().count().await
+    }
+
+    /// [`Particles::count`], blocking (native only).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn count_blocking(&self) -> Result<u64> {
+        pollster::block_on(self.count())
+    }
+
+    /// Reads the live particles back, in no particular order.
+    pub async fn read(&self) -> Result<Vec<Particle>> {
+        self.buffer().read().await
+    }
+}
+
+#[cfg(test)]
+mod tests;

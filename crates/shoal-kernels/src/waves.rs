@@ -1,0 +1,228 @@
+//! The 2D wave equation (002, exercise 5), WGSL in `wgsl/waves.wgsl`: the book's `Waves` class
+//! on the GPU, with the previous, current and next height solutions as `r32float` images.
+//!
+//! Each step computes next = k1·prev + k2·curr + k3·(sum of the 4 neighbours) with
+//! k1 = (μdt − 2)/(μdt + 2), k2 = (4 − 8e)/(μdt + 2), k3 = 2e/(μdt + 2), e = c²dt²/dx², and
+//! rotates the images (the border stays at zero, as in the book's class). A single-invocation
+//! kernel disturbs the surface. The explicit scheme is stable only for c·dt/dx ≤ 1/√2: other
+//! parameters are refused with [`shoal::Error::InvalidParameter`].
+//!
+//! ```no_run
+//! # fn main() -> Result<(), shoal::Error> {
+//! use shoal_kernels::waves::{WaveParams, Waves};
+//! let gpu = shoal::Gpu::blocking()?;
+//! let mut waves = Waves::new(&gpu, 512, 512, WaveParams::default())?;
+//! waves.disturb(256, 256, 1.0)?;
+//! waves.steps(100)?;
+//! let heights = waves.read_blocking()?;
+//! # Ok(()) }
+//! ```
+
+pub mod cpu;
+
+use encase::ShaderType;
+use shoal::wgpu::TextureFormat;
+use shoal::{Buffer, Commands, Error, Gpu, Image, Kernel, Result};
+
+/// The document's grid: 512 x 512.
+pub const DOCUMENT_SIZE: u32 = 512;
+
+/// The physical parameters, [`WaveParams::default`] holding the document demo's.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WaveParams {
+    /// Grid spacing dx.
+    pub spatial_step: f32,
+    /// Time step dt.
+    pub time_step: f32,
+    /// Wave speed c.
+    pub speed: f32,
+    /// Damping μ.
+    pub damping: f32,
+}
+
+impl Default for WaveParams {
+    fn default() -> Self {
+        Self { spatial_step: 1.0, time_step: 0.03, speed: 4.0, damping: 0.2 }
+    }
+}
+
+impl WaveParams {
+    /// k1, k2, k3, or why the parameters break the scheme.
+    pub fn constants(&self) -> Result<[f32; 3]> {
+        let Self { spatial_step: dx, time_step: dt, speed: c, damping: mu } = *self;
+        let bad = |parameter: &str, value: f32, rule: String| {
+            Err(Error::InvalidParameter { kernel: "Waves".into(), parameter: parameter.into(), value: value.to_string(), rule })
+        };
+        if !(dx > 0.0 && dx.is_finite()) {
+            return bad("spatial_step", dx, "must be a finite number > 0".into());
+        }
+        if !(dt > 0.0 && dt.is_finite()) {
+            return bad("time_step", dt, "must be a finite number > 0".into());
+        }
+        if !(mu >= 0.0 && mu.is_finite()) {
+            return bad("damping", mu, "must be a finite number >= 0".into());
+        }
+        let courant = c * dt / dx;
+        if !(c >= 0.0 && courant <= std::f32::consts::FRAC_1_SQRT_2) {
+            return bad(
+                "speed",
+                c,
+                format!(
+                    "the explicit scheme is stable only for c dt / dx <= 1/sqrt(2) = 0.7071, and c dt / dx = {courant}; \
+                     lower the speed or the time step, or raise the spacing (dt <= {:.5} here)",
+                    std::f32::consts::FRAC_1_SQRT_2 * dx / c
+                ),
+            );
+        }
+        let d = mu * dt + 2.0;
+        let e = c * c * dt * dt / (dx * dx);
+        Ok([(mu * dt - 2.0) / d, (4.0 - 8.0 * e) / d, 2.0 * e / d])
+    }
+}
+
+#[derive(Debug, Clone, Copy, ShaderType)]
+struct WaveUniform {
+    k1: f32,
+    k2: f32,
+    k3: f32,
+}
+
+#[derive(Debug, Clone, Copy, ShaderType)]
+struct Disturbance {
+    x: u32,
+    y: u32,
+    magnitude: f32,
+}
+
+/// A wave surface on the GPU: both kernels, three height images and the constants.
+#[derive(Debug)]
+pub struct Waves {
+    gpu: Gpu,
+    update: Kernel,
+    disturb: Kernel,
+    images: [Image; 3],
+    /// Which image is the previous, current and next solution.
+    roles: [usize; 3],
+    params: WaveParams,
+    k: [f32; 3],
+    uniform: Buffer<WaveUniform>,
+}
+
+impl Waves {
+    /// A flat `width` x `height` surface (at least 3 x 3) with `params`.
+    pub fn new(gpu: &Gpu, width: u32, height: u32, params: WaveParams) -> Result<Self> {
+        let k = params.constants()?;
+        if width < 3 || height < 3 {
+            return Err(Error::InvalidParameter {
+                kernel: "Waves".into(),
+                parameter: "size".into(),
+                value: format!("{width}x{height}"),
+                rule: "the grid needs an interior: at least 3x3".into(),
+            });
+        }
+        let build = |entry: &str| gpu.kernel_builder(shoal::wgsl!("../../../wgsl/waves.wgsl")).entry(entry).build();
+        let image = || gpu.image(width, height, TextureFormat::R32Float);
+        Ok(Self {
+            gpu: gpu.clone(),
+            update: build("waves_update")?,
+            disturb: build("waves_disturb")?,
+            images: [image()?, image()?, image()?],
+            roles: [0, 1, 2],
+            params,
+            k,
+            uniform: gpu.uniform(&WaveUniform { k1: k[0], k2: k[1], k3: k[2] })?,
+        })
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &WaveParams {
+        &self.params
+    }
+
+    /// k1, k2, k3.
+    pub fn constants(&self) -> [f32; 3] {
+        self.k
+    }
+
+    /// The current solution (an `r32float` image).
+    pub fn current(&self) -> &Image {
+        &self.images[self.roles[1]]
+    }
+
+    /// The previous solution.
+    pub fn previous(&self) -> &Image {
+        &self.images[self.roles[0]]
+    }
+
+    /// Records `steps` updates.
+    pub fn record_steps(&mut self, commands: &mut Commands, steps: u32) -> Result<()> {
+        for _ in 0..steps {
+            let [prev, curr, next] = self.roles.map(|r| &self.images[r]);
+            self.update
+                .bind("prev", prev)
+                .bind("curr", curr)
+                .bind("next", next)
+                .bind("wave", &self.uniform)
+                .invocations_2d(curr.size())
+                .record(commands)?;
+            let [p, c, n] = self.roles;
+            self.roles = [c, n, p];
+        }
+        Ok(())
+    }
+
+    /// Runs `steps` updates, submitted together.
+    pub fn steps(&mut self, steps: u32) -> Result<()> {
+        let mut commands = self.gpu.commands();
+        self.record_steps(&mut commands, steps)?;
+        commands.submit()?;
+        Ok(())
+    }
+
+    /// Records a disturbance of the current surface at interior texel (`x`, `y`).
+    pub fn record_disturb(&mut self, commands: &mut Commands, x: u32, y: u32, magnitude: f32) -> Result<()> {
+        let [w, h] = self.current().size();
+        if !(1..w - 1).contains(&x) || !(1..h - 1).contains(&y) {
+            return Err(Error::InvalidParameter {
+                kernel: "Waves".into(),
+                parameter: "disturbance position".into(),
+                value: format!("({x}, {y})"),
+                rule: format!("must be an interior texel of the {w}x{h} grid, 1..={} x 1..={}", w - 2, h - 2),
+            });
+        }
+        // Its own small uniform, so several disturbances recorded in one batch keep theirs.
+        let disturbance = self.gpu.uniform(&Disturbance { x, y, magnitude })?;
+        self.disturb
+            .bind("surface", self.current())
+            .bind("disturbance", &disturbance)
+            .groups([1, 1, 1])
+            .record(commands)
+    }
+
+    /// Disturbs the current surface at (`x`, `y`), submitted on its own.
+    pub fn disturb(&mut self, x: u32, y: u32, magnitude: f32) -> Result<()> {
+        let mut commands = self.gpu.commands();
+        self.record_disturb(&mut commands, x, y, magnitude)?;
+        commands.submit()?;
+        Ok(())
+    }
+
+    /// Reads the current heights back, row by row.
+    pub async fn read(&self) -> Result<Vec<f32>> {
+        self.current().read().await
+    }
+
+    /// Reads the previous heights back.
+    pub async fn read_previous(&self) -> Result<Vec<f32>> {
+        self.previous().read().await
+    }
+
+    /// Reads the current heights back, blocking (native only).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn read_blocking(&self) -> Result<Vec<f32>> {
+        pollster::block_on(self.read())
+    }
+}
+
+#[cfg(test)]
+mod tests;

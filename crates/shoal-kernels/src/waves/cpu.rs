@@ -1,0 +1,71 @@
+//! The CPU twin of `wgsl/waves.wgsl` (the book's `Waves` class): the same update in the same
+//! order, the border held at zero.
+
+/// Heights of the previous and current solutions, row by row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WavesCpu {
+    /// Texels per row.
+    pub width: u32,
+    /// Rows.
+    pub height: u32,
+    /// The previous solution.
+    pub prev: Vec<f32>,
+    /// The current solution.
+    pub curr: Vec<f32>,
+    /// k1, k2, k3.
+    pub k: [f32; 3],
+}
+
+impl WavesCpu {
+    /// A flat surface.
+    pub fn new(width: u32, height: u32, k: [f32; 3]) -> Self {
+        let n = (width * height) as usize;
+        Self { width, height, prev: vec![0.0; n], curr: vec![0.0; n], k }
+    }
+
+    /// One step: next = k1·prev + k2·curr + k3·(up + down + right + left), then rotate.
+    pub fn step(&mut self) {
+        let (w, h) = (self.width as usize, self.height as usize);
+        let [k1, k2, k3] = self.k;
+        let mut next = vec![0.0f32; w * h];
+        for y in 1..h.saturating_sub(1) {
+            for x in 1..w.saturating_sub(1) {
+                let i = y * w + x;
+                let c = &self.curr;
+                next[i] = k1 * self.prev[i] + k2 * c[i] + k3 * (c[i + w] + c[i - w] + c[i + 1] + c[i - 1]);
+            }
+        }
+        self.prev = std::mem::replace(&mut self.curr, next);
+    }
+
+    /// The book's `Disturb`: the texel rises by `magnitude`, its four neighbours by half.
+    pub fn disturb(&mut self, x: u32, y: u32, magnitude: f32) {
+        let (w, i) = (self.width as usize, (y * self.width + x) as usize);
+        self.curr[i] += magnitude;
+        for j in [i + 1, i - 1, i + w, i - w] {
+            self.curr[j] += 0.5 * magnitude;
+        }
+    }
+}
+
+/// A discrete energy of the surface: kinetic Σ((curr − prev)/dt)² plus potential
+/// c² Σ|∇curr|²/dx² over the grid's edges, halved. Constant for the undamped continuous
+/// equation; damping makes it fall.
+pub fn energy(prev: &[f32], curr: &[f32], width: u32, speed: f32, dt: f32, dx: f32) -> f64 {
+    let w = width as usize;
+    let mut kinetic = 0.0f64;
+    let mut potential = 0.0f64;
+    for i in 0..curr.len() {
+        let v = ((curr[i] - prev[i]) / dt) as f64;
+        kinetic += v * v;
+        if (i + 1) % w != 0 {
+            let g = ((curr[i + 1] - curr[i]) / dx) as f64;
+            potential += g * g;
+        }
+        if i + w < curr.len() {
+            let g = ((curr[i + w] - curr[i]) / dx) as f64;
+            potential += g * g;
+        }
+    }
+    0.5 * (kinetic + (speed * speed) as f64 * potential)
+}

@@ -1,0 +1,106 @@
+use shoal_conformance::gpu_test;
+
+use super::cpu::{WavesCpu, energy};
+use super::*;
+
+/// Largest |gpu − cpu| relative to the largest height. The scheme is stable, so rounding
+/// differences (fused multiply-adds on the GPU) stay near f32 epsilon times the step count.
+const TOLERANCE: f32 = 1e-4;
+
+fn worst(got: &[f32], want: &[f32]) -> (f32, usize) {
+    let scale = want.iter().fold(0.0f32, |m, v| m.max(v.abs())).max(1e-6);
+    let mut worst = (0.0f32, 0);
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        let e = (g - w).abs() / scale;
+        if e > worst.0 || e.is_nan() {
+            worst = (e, i);
+        }
+    }
+    worst
+}
+
+gpu_test! {
+    /// The document's 512x512 grid with its defaults: two disturbances and k = 60 steps against
+    /// the CPU, every texel, previous and current.
+    async fn steps_match_cpu_512(gpu) {
+        let size = DOCUMENT_SIZE;
+        let params = WaveParams::default();
+        let mut waves = Waves::new(&gpu, size, size, params).expect("waves");
+        let mut cpu = WavesCpu::new(size, size, waves.constants());
+        waves.disturb(200, 300, 1.0).expect("disturb");
+        cpu.disturb(200, 300, 1.0);
+        waves.steps(30).expect("steps");
+        (0..30).for_each(|_| cpu.step());
+        waves.disturb(1, 510, -0.5).expect("disturb");
+        cpu.disturb(1, 510, -0.5);
+        waves.steps(30).expect("steps");
+        (0..30).for_each(|_| cpu.step());
+        let (got, got_prev) = (waves.read().await.expect("read"), waves.read_previous().await.expect("read"));
+        for (what, g, w) in [("current", &got, &cpu.curr), ("previous", &got_prev, &cpu.prev)] {
+            let (e, i) = worst(g, w);
+            assert!(e < TOLERANCE, "{what}: texel ({}, {}): gpu {} cpu {} (relative error {e})", i % 512, i / 512, g[i], w[i]);
+        }
+        assert!(got.iter().any(|h| h.abs() > 1e-3), "the waves moved");
+        assert!(got[..512].iter().all(|&h| h == 0.0), "the border stays at zero");
+    }
+
+    /// With damping the energy falls; without, it stays (within the scheme's small drift).
+    async fn energy_decays_with_damping(gpu) {
+        let size = 96u32;
+        let mut last = Vec::new();
+        for damping in [0.0f32, 0.2, 1.0] {
+            let params = WaveParams { damping, ..WaveParams::default() };
+            let mut waves = Waves::new(&gpu, size, size, params).expect("waves");
+            waves.disturb(48, 48, 1.0).expect("disturb");
+            let mut energies = Vec::new();
+            for _ in 0..4 {
+                waves.steps(50).expect("steps");
+                let (prev, curr) = (waves.read_previous().await.expect("read"), waves.read().await.expect("read"));
+                energies.push(energy(&prev, &curr, size, params.speed, params.time_step, params.spatial_step));
+            }
+            if damping == 0.0 {
+                assert!(energies[3] > 0.8 * energies[0] && energies[3] < 1.2 * energies[0], "undamped: {energies:?}");
+            } else {
+                assert!(energies.windows(2).all(|p| p[1] < p[0]), "damping {damping}: {energies:?}");
+            }
+            last.push(energies[3]);
+        }
+        assert!(last[2] < last[1] && last[1] < last[0], "more damping, less energy: {last:?}");
+    }
+
+    /// Parameters that break c·dt/dx ≤ 1/√2 (or make no sense) are typed errors that name the rule.
+    async fn unstable_parameters_are_refused(gpu) {
+        let base = WaveParams::default();
+        let cases = [
+            WaveParams { time_step: 0.2, ..base },
+            WaveParams { speed: 40.0, ..base },
+            WaveParams { spatial_step: 0.1, ..base },
+            WaveParams { damping: -1.0, ..base },
+            WaveParams { time_step: f32::NAN, ..base },
+        ];
+        for params in cases {
+            match Waves::new(&gpu, 64, 64, params) {
+                Err(Error::InvalidParameter { kernel, .. }) => assert_eq!(kernel, "Waves"),
+                other => panic!("{params:?}: expected InvalidParameter, got {other:?}"),
+            }
+        }
+        let e = WaveParams { time_step: 0.2, ..base }.constants().expect_err("unstable");
+        assert!(e.to_string().contains("1/sqrt(2)"), "{e}");
+        // The boundary case is allowed.
+        let edge = WaveParams { speed: 1.0, time_step: 0.7, spatial_step: 1.0, damping: 0.0 };
+        assert!(edge.constants().is_ok());
+        let mut waves = Waves::new(&gpu, 8, 8, base).expect("waves");
+        assert!(matches!(waves.disturb(0, 4, 1.0), Err(Error::InvalidParameter { .. })));
+        assert!(matches!(waves.disturb(4, 7, 1.0), Err(Error::InvalidParameter { .. })));
+    }
+}
+
+#[test]
+fn document_constants() {
+    let [k1, k2, k3] = WaveParams::default().constants().expect("stable");
+    // dt = 0.03, c = 4, mu = 0.2, dx = 1: e = 0.0144, d = 2.006.
+    let (e, d) = (0.0144f32, 2.006f32);
+    assert!((k1 - (0.006 - 2.0) / d).abs() < 1e-6);
+    assert!((k2 - (4.0 - 8.0 * e) / d).abs() < 1e-6);
+    assert!((k3 - 2.0 * e / d).abs() < 1e-6);
+}
