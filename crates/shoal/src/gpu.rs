@@ -248,9 +248,22 @@ impl Gpu {
 
     /// Runs `f` inside a validation error scope and returns what wgpu reported as an error.
     ///
-    /// Natively the scope resolves at once. In the browser it resolves later, so there the
-    /// error reaches the uncaptured-error sink instead and is returned by the next readback.
+    /// Natively the scope resolves at once. In the browser it would resolve only later, and an
+    /// error captured by a scope whose answer is not awaited is lost: so there no scope is
+    /// pushed, the error reaches the uncaptured-error sink and the next readback or wait
+    /// returns it.
     pub(crate) fn scoped<R>(&self, context: &str, f: impl FnOnce() -> R) -> Result<R> {
+        #[cfg(target_arch = "wasm32")]
+        {
+            let _ = context;
+            Ok(f())
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        self.scoped_now(context, f)
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn scoped_now<R>(&self, context: &str, f: impl FnOnce() -> R) -> Result<R> {
         let device = &self.inner.device;
         let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
@@ -265,6 +278,7 @@ impl Gpu {
 }
 
 /// Polls a future once; wgpu-core resolves error scopes immediately.
+#[cfg(not(target_arch = "wasm32"))]
 fn now_or_later<F: std::future::Future<Output = Option<wgpu::Error>>>(fut: F) -> Option<wgpu::Error> {
     let mut fut = std::pin::pin!(fut);
     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
@@ -300,10 +314,25 @@ async fn pick_adapter(instance: &wgpu::Instance, choice: BackendChoice) -> Resul
     #[cfg(target_arch = "wasm32")]
     {
         let _ = backend::preference;
-        instance
-            .request_adapter(&wgpu::RequestAdapterOptions::default())
-            .await
-            .map_err(|e| Error::NoAdapter { requested: format!("{} ({e})", choice.name()), found: Vec::new() })
+        let options = wgpu::RequestAdapterOptions::default();
+        if matches!(choice, BackendChoice::Auto | BackendChoice::WebGpu) {
+            return instance
+                .request_adapter(&options)
+                .await
+                .map_err(|e| Error::NoAdapter { requested: format!("{} ({e})", choice.name()), found: Vec::new() });
+        }
+        // A wasm build has only the browser's WebGPU: a native backend asked for by name is not
+        // there. Say what is.
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+        desc.backends = wgpu::Backends::BROWSER_WEBGPU;
+        let found = match wgpu::Instance::new(desc).request_adapter(&options).await {
+            Ok(a) => {
+                let i = a.get_info();
+                vec![format!("{} ({:?})", i.name, i.backend)]
+            }
+            Err(_) => Vec::new(),
+        };
+        Err(Error::NoAdapter { requested: choice.name().to_string(), found })
     }
 }
 
