@@ -40,6 +40,18 @@ impl AdapterDetails {
         }
     }
 
+    fn from_device(device: &wgpu::Device) -> Self {
+        #[cfg_attr(not(target_arch = "wasm32"), expect(unused_mut, reason = "only the browser's name is filled in"))]
+        let mut details = Self::from_info(&device.adapter_info());
+        #[cfg(target_arch = "wasm32")]
+        if details.name.is_empty() {
+            if let Some(name) = browser_adapter_name(device) {
+                details.name = name;
+            }
+        }
+        details
+    }
+
     /// Whether this is a software rasteriser (lavapipe, llvmpipe, SwiftShader, WARP).
     pub fn is_software(&self) -> bool {
         let name = self.name.to_ascii_lowercase();
@@ -57,6 +69,16 @@ impl std::fmt::Display for AdapterDetails {
         }
         f.write_str(")")
     }
+}
+
+/// The browser's name for the adapter. wgpu takes a browser adapter's name from its
+/// `description`, which browsers leave empty unless the page asks to unmask it; the vendor and
+/// architecture are always there (`google swiftshader`).
+#[cfg(target_arch = "wasm32")]
+fn browser_adapter_name(device: &wgpu::Device) -> Option<String> {
+    let info = device.as_webgpu()?.adapter_info();
+    let parts: Vec<String> = [info.vendor(), info.architecture(), info.device()].into_iter().filter(|s| !s.is_empty()).collect();
+    (!parts.is_empty()).then(|| parts.join(" "))
 }
 
 /// The features Shoal asks for when the adapter has them; kernels that need one the device lacks
@@ -144,7 +166,7 @@ impl Gpu {
         device: wgpu::Device,
         queue: wgpu::Queue,
     ) -> Self {
-        let details = AdapterDetails::from_info(&device.adapter_info());
+        let details = AdapterDetails::from_device(&device);
         let limits = Limits::from_wgpu(&device.limits());
         let uncaptured = Arc::new(Mutex::new(Vec::new()));
         let sink = Arc::clone(&uncaptured);
