@@ -327,11 +327,35 @@ gpu_test! {
     }
 }
 
-#[test]
-fn a_backend_without_an_adapter_lists_what_was_found() {
+crate::async_test! {
+    async fn a_backend_without_an_adapter_lists_what_was_found() {
     let options = shoal::GpuOptions { backend: Some(shoal::BackendChoice::Metal) };
-    if let Err(e) = pollster::block_on(Gpu::with_options(options)) {
+    let opened = Gpu::with_options(options).await;
+    // In the browser there is only WebGPU: asking for Metal by name must fail there too.
+    if cfg!(target_arch = "wasm32") || !cfg!(target_vendor = "apple") {
+        let e = opened.expect_err("no Metal adapter here");
         assert!(matches!(e, Error::NoAdapter { .. }), "{e}");
         assert_names(&e, &["no metal adapter", "adapters found:"]);
+    }
+    }
+}
+
+crate::async_test! {
+    async fn a_wgpu_error_past_shoals_checks_is_returned_by_the_next_read() {
+    // Its own device: wgpu's errors are collected per device, and other tests share theirs.
+    let gpu = Gpu::new().await.expect("device");
+    let values = gpu.buffer_from(&[1u32, 2]).expect("buffer");
+    // MAP_READ beside STORAGE is invalid without MAPPABLE_PRIMARY_BUFFERS: Shoal never makes
+    // such a buffer, so nothing of Shoal's checks it; wgpu does (in the browser, later).
+    let _invalid = gpu.device().create_buffer(&wgpu::BufferDescriptor {
+        label: Some("invalid usage"),
+        size: 16,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::STORAGE,
+        mapped_at_creation: false,
+    });
+    let e = values.read().await.expect_err("the next read reports wgpu's error");
+    assert!(matches!(e, Error::Wgpu { .. }), "{e}");
+    assert_names(&e, &["readback", "wgpu reported"]);
+    assert_eq!(values.read().await.expect("reported once, then reads work"), [1, 2]);
     }
 }

@@ -2,13 +2,15 @@
 
 use crate::gpu_test;
 use crate::programs;
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 
 macro_rules! program_tests {
     ($($name:ident),+ $(,)?) => {$(
         gpu_test! {
             async fn $name(gpu) {
                 match programs::$name(&gpu).await {
-                    Ok(what) => eprintln!("{}: {what}", stringify!($name)),
+                    Ok(what) => crate::harness::report(&format!("{}: {what}", stringify!($name))),
                     Err(e) => panic!("{}: {e}", stringify!($name)),
                 }
             }
@@ -33,7 +35,7 @@ gpu_test! {
     async fn limits_meet_the_specification_or_the_report_says_which_do_not(gpu) {
     let limits = gpu.limits();
     let table = limits.to_string();
-    eprintln!("{}\n{table}", gpu.adapter_details());
+    crate::harness::report(&format!("{}\n{table}", gpu.adapter_details()));
     for row in limits.rows() {
         assert!(table.contains(row.name), "the table lists {}", row.name);
         let flagged = table.lines().any(|l| l.starts_with(row.name) && l.ends_with("(below minimum)"));

@@ -1,11 +1,13 @@
 //! `cargo xtask run | test | bench | check-wgsl`: the project's commands.
 //!
-//! Each command first makes sure the software adapters it needs exist, installing them on Debian
-//! as root, or says exactly what to install.
+//! Each command first makes sure the software adapters it needs exist (and `test` the browser
+//! and the wasm tools), installing them on Debian as root, or says exactly what to install.
 
 mod setup;
 mod stage;
+mod web;
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use stage::{Stages, cargo};
@@ -13,10 +15,12 @@ use stage::{Stages, cargo};
 const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
-  test        the whole test suite on Vulkan and on GL, then the wasm32 check
-  run         the showcase: every program checked against its CPU reference, on Vulkan and GL
-  bench       the benchmarks (GPU timestamps; ratios to a copy kernel and to the CPU)
-  check-wgsl  parse and validate every .wgsl file under wgsl/ with naga (no device needed)";
+  test          the whole test suite on Vulkan, on GL and in headless Chromium (WebGPU), then
+                `cargo check` for Windows (DX12) and macOS (Metal)
+  test-browser  only the browser part of `test`: the suites in headless Chromium (WebGPU)
+  run           the showcase: every program checked against its CPU reference, on Vulkan and GL
+  bench         the benchmarks (GPU timestamps; ratios to a copy kernel and to the CPU)
+  check-wgsl    parse and validate every .wgsl file under wgsl/ with naga (no device needed)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -27,9 +31,12 @@ fn main() -> ExitCode {
     let rest = &args[1..];
     let ok = match command.as_str() {
         "test" => test(rest),
+        "test-browser" => test_browser(rest),
         "run" => run(rest),
         "bench" => bench(rest),
         "check-wgsl" => check_wgsl(),
+        // Not for people: cargo's runner for wasm32 test binaries during `cargo xtask test`.
+        "wasm-runner" => return web::wasm_runner(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             true
@@ -59,11 +66,77 @@ fn test(extra: &[String]) -> bool {
         args.extend(extra.iter().map(String::as_str));
         stages.run(&format!("tests on {backend}"), || cargo(&args, &[("SHOAL_BACKEND", backend)]));
     }
-    stages.run("wasm32 check of shoal", || {
-        setup::ensure_rust_target("wasm32-unknown-unknown")
-            && cargo(&["check", "--target", "wasm32-unknown-unknown", "-p", "shoal"], &[])
-    });
+    browser_tests(&mut stages, extra);
+    for (target, what) in OTHER_TARGETS {
+        stages.run(&format!("cargo check for {target} ({what})"), || {
+            let mut args = vec!["check", "--target", target];
+            args.extend(CHECKED_ELSEWHERE.iter().flat_map(|p| ["-p", p]));
+            setup::ensure_rust_target(target) && cargo(&args, &[])
+        });
+    }
     stages.finish()
+}
+
+fn test_browser(extra: &[String]) -> bool {
+    let mut stages = Stages::new("cargo xtask test-browser");
+    browser_tests(&mut stages, extra);
+    stages.finish()
+}
+
+/// The crates whose test suites run in the browser too.
+const BROWSER_SUITES: [&str; 3] = ["shoal", "shoal-conformance", "shoal-kernels"];
+
+/// Targets the suite cannot run on here, checked to compile: their wgpu backends are real code.
+const OTHER_TARGETS: [(&str, &str); 2] = [("x86_64-pc-windows-msvc", "DX12"), ("aarch64-apple-darwin", "Metal")];
+
+/// The crates checked for [`OTHER_TARGETS`]: the libraries and the demos.
+const CHECKED_ELSEWHERE: [&str; 4] = ["shoal", "shoal-kernels", "shoal-conformance", "shoal-demos"];
+
+/// The test suites in headless Chromium on WebGPU: tools, build, the adapter, the run.
+fn browser_tests(stages: &mut Stages, extra: &[String]) {
+    let root = workspace_root();
+    let mut tools = None;
+    let found = stages.run("browser tools (chromium, chromedriver, wasm32 target, wasm-bindgen-cli)", || {
+        tools = web::BrowserTools::ensure(&root);
+        tools.is_some()
+    });
+    let Some(tools) = tools.filter(|_| found) else { return };
+    let env = match tools.cargo_env(&target_dir(&root).join("shoal").join("web")) {
+        Ok(env) => env,
+        Err(e) => {
+            stages.run("tests in headless Chromium (WebGPU)", || {
+                eprintln!("{e}");
+                false
+            });
+            return;
+        }
+    };
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let mut suites = vec!["test", "--target", web::WASM_TARGET, "--tests"];
+    suites.extend(BROWSER_SUITES.iter().flat_map(|p| ["-p", p]));
+    let mut build = suites.clone();
+    build.push("--no-run");
+    if !stages.run("build the test suites for wasm32", || cargo(&build, &env)) {
+        return;
+    }
+    // One test of the conformance suite with the console shown: the adapter and its limits.
+    stages.run("adapter for webgpu (headless Chromium)", || {
+        let args = ["test", "--target", web::WASM_TARGET, "-p", "shoal-conformance", "--lib", "--", "limits_meet", "--nocapture"];
+        cargo(&args, &env)
+    });
+    suites.extend(extra.iter().map(String::as_str));
+    stages.run("tests on webgpu (headless Chromium, SwiftShader)", || cargo(&suites, &env));
+}
+
+/// The workspace's root: xtask's manifest directory's parent.
+fn workspace_root() -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().unwrap_or(manifest).to_path_buf()
+}
+
+/// Cargo's target directory for this workspace.
+fn target_dir(root: &Path) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"))
 }
 
 fn run(extra: &[String]) -> bool {

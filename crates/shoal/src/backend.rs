@@ -88,6 +88,9 @@ pub(crate) fn preference(info: &wgpu::AdapterInfo) -> (u8, u8) {
 
 #[cfg(test)]
 mod tests {
+    // In wasm32 these run in the browser through wasm-bindgen-test (plain `#[test]`s would not run).
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
     use super::*;
 
     #[test]

@@ -241,6 +241,9 @@ fn check_indirect(name: &str, buffer: &wgpu::Buffer, offset: u64) -> Result<()> 
 
 #[cfg(test)]
 mod tests {
+    // In wasm32 these run in the browser through wasm-bindgen-test (plain `#[test]`s would not run).
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
     use super::fold;
 
     #[test]

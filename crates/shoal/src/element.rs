@@ -96,6 +96,9 @@ macro_rules! pod_element {
 
 #[cfg(test)]
 mod tests {
+    // In wasm32 these run in the browser through wasm-bindgen-test (plain `#[test]`s would not run).
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
     use super::*;
 
     #[derive(ShaderType, Clone, Copy, Debug, PartialEq)]

@@ -40,6 +40,18 @@ impl AdapterDetails {
         }
     }
 
+    fn from_device(device: &wgpu::Device) -> Self {
+        #[cfg_attr(not(target_arch = "wasm32"), expect(unused_mut, reason = "only the browser's name is filled in"))]
+        let mut details = Self::from_info(&device.adapter_info());
+        #[cfg(target_arch = "wasm32")]
+        if details.name.is_empty() {
+            if let Some(name) = browser_adapter_name(device) {
+                details.name = name;
+            }
+        }
+        details
+    }
+
     /// Whether this is a software rasteriser (lavapipe, llvmpipe, SwiftShader, WARP).
     pub fn is_software(&self) -> bool {
         let name = self.name.to_ascii_lowercase();
@@ -57,6 +69,16 @@ impl std::fmt::Display for AdapterDetails {
         }
         f.write_str(")")
     }
+}
+
+/// The browser's name for the adapter. wgpu takes a browser adapter's name from its
+/// `description`, which browsers leave empty unless the page asks to unmask it; the vendor and
+/// architecture are always there (`google swiftshader`).
+#[cfg(target_arch = "wasm32")]
+fn browser_adapter_name(device: &wgpu::Device) -> Option<String> {
+    let info = device.as_webgpu()?.adapter_info();
+    let parts: Vec<String> = [info.vendor(), info.architecture(), info.device()].into_iter().filter(|s| !s.is_empty()).collect();
+    (!parts.is_empty()).then(|| parts.join(" "))
 }
 
 /// The features Shoal asks for when the adapter has them; kernels that need one the device lacks
@@ -144,7 +166,7 @@ impl Gpu {
         device: wgpu::Device,
         queue: wgpu::Queue,
     ) -> Self {
-        let details = AdapterDetails::from_info(&device.adapter_info());
+        let details = AdapterDetails::from_device(&device);
         let limits = Limits::from_wgpu(&device.limits());
         let uncaptured = Arc::new(Mutex::new(Vec::new()));
         let sink = Arc::clone(&uncaptured);
@@ -248,9 +270,22 @@ impl Gpu {
 
     /// Runs `f` inside a validation error scope and returns what wgpu reported as an error.
     ///
-    /// Natively the scope resolves at once. In the browser it resolves later, so there the
-    /// error reaches the uncaptured-error sink instead and is returned by the next readback.
+    /// Natively the scope resolves at once. In the browser it would resolve only later, and an
+    /// error captured by a scope whose answer is not awaited is lost: so there no scope is
+    /// pushed, the error reaches the uncaptured-error sink and the next readback or wait
+    /// returns it.
     pub(crate) fn scoped<R>(&self, context: &str, f: impl FnOnce() -> R) -> Result<R> {
+        #[cfg(target_arch = "wasm32")]
+        {
+            let _ = context;
+            Ok(f())
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        self.scoped_now(context, f)
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn scoped_now<R>(&self, context: &str, f: impl FnOnce() -> R) -> Result<R> {
         let device = &self.inner.device;
         // Internal catches what a back end refuses after validation passed (a GLSL program that
         // does not link on GL, say); without it those errors reach the uncaptured sink later.
@@ -269,6 +304,7 @@ impl Gpu {
 }
 
 /// Polls a future once; wgpu-core resolves error scopes immediately.
+#[cfg(not(target_arch = "wasm32"))]
 fn now_or_later<F: std::future::Future<Output = Option<wgpu::Error>>>(fut: F) -> Option<wgpu::Error> {
     let mut fut = std::pin::pin!(fut);
     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
@@ -304,10 +340,25 @@ async fn pick_adapter(instance: &wgpu::Instance, choice: BackendChoice) -> Resul
     #[cfg(target_arch = "wasm32")]
     {
         let _ = backend::preference;
-        instance
-            .request_adapter(&wgpu::RequestAdapterOptions::default())
-            .await
-            .map_err(|e| Error::NoAdapter { requested: format!("{} ({e})", choice.name()), found: Vec::new() })
+        let options = wgpu::RequestAdapterOptions::default();
+        if matches!(choice, BackendChoice::Auto | BackendChoice::WebGpu) {
+            return instance
+                .request_adapter(&options)
+                .await
+                .map_err(|e| Error::NoAdapter { requested: format!("{} ({e})", choice.name()), found: Vec::new() });
+        }
+        // A wasm build has only the browser's WebGPU: a native backend asked for by name is not
+        // there. Say what is.
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+        desc.backends = wgpu::Backends::BROWSER_WEBGPU;
+        let found = match wgpu::Instance::new(desc).request_adapter(&options).await {
+            Ok(a) => {
+                let i = a.get_info();
+                vec![format!("{} ({:?})", i.name, i.backend)]
+            }
+            Err(_) => Vec::new(),
+        };
+        Err(Error::NoAdapter { requested: choice.name().to_string(), found })
     }
 }
 

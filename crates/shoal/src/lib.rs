@@ -75,6 +75,10 @@ macro_rules! wgsl {
     };
 }
 
+// wasm32 unit tests run in the browser, where `cargo xtask test` runs every suite (no Node.js).
+#[cfg(all(test, target_arch = "wasm32"))]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
 #[doc(hidden)]
 pub mod __private {
     pub use bytemuck;
