@@ -14,19 +14,30 @@ fn main() -> ExitCode {
     };
     let adapter = gpu.adapter_details().to_string();
     println!("\nShoal showcase on {adapter}\n");
-    let programs = shoal_conformance::programs::ALL;
+    // The conformance programs, then each parallel primitive of shoal-kernels.
+    let programs: Vec<(&str, Box<dyn Fn() -> Result<String, String> + '_>)> = shoal_conformance::programs::ALL
+        .iter()
+        .map(|&(name, program)| {
+            let gpu = &gpu;
+            (name, Box::new(move || pollster::block_on(program(gpu)).map_err(|e| e.to_string())) as Box<dyn Fn() -> _>)
+        })
+        .chain(shoal_kernels::checks::ALL.iter().map(|&(name, check)| {
+            let gpu = &gpu;
+            (name, Box::new(move || pollster::block_on(check(gpu))) as Box<dyn Fn() -> _>)
+        }))
+        .collect();
     let mut rows = Vec::new();
     let mut failed = 0;
     for (i, (name, program)) in programs.iter().enumerate() {
         eprint!("[{}/{}] {name} ... ", i + 1, programs.len());
         let started = std::time::Instant::now();
-        let outcome = pollster::block_on(program(&gpu));
+        let outcome = program();
         let ms = started.elapsed().as_secs_f64() * 1e3;
         let (status, detail) = match outcome {
             Ok(detail) => ("verified", detail),
             Err(e) => {
                 failed += 1;
-                ("FAILED", e.to_string())
+                ("FAILED", e)
             }
         };
         eprintln!("{status}");
