@@ -84,7 +84,9 @@ fn test_browser(extra: &[String]) -> bool {
 }
 
 /// The crates whose test suites run in the browser too.
-const BROWSER_SUITES: [&str; 3] = ["shoal", "shoal-conformance", "shoal-kernels"];
+// The kernel suites (shoal-kernels) are written with the same gpu_test! bodies but are not run
+// here yet: their run time on SwiftShader is unmeasured and CI has a 90-minute budget.
+const BROWSER_SUITES: [&str; 2] = ["shoal", "shoal-conformance"];
 
 /// Targets the suite cannot run on here, checked to compile: their wgpu backends are real code.
 const OTHER_TARGETS: [(&str, &str); 2] = [("x86_64-pc-windows-msvc", "DX12"), ("aarch64-apple-darwin", "Metal")];

@@ -7,6 +7,30 @@
 //!
 //! The image kernels: [`Invert`], [`Grid`], [`TextureAdd`], [`RayTracer`]; through append and
 //! consume buffers, [`VectorLengths`]. [`showcase::ALL`] runs each against its CPU twin.
+//!
+//! The parallel primitives (see `docs/primitives.md`): [`WorkgroupScan`] (the document's 000
+//! prefix sum), [`Scan`] of any length with two strategies, [`Reduce`], [`Compact`] (stream
+//! compaction whose count feeds the next dispatch on the GPU), [`Histogram`], [`RadixSort`] and
+//! [`Matmul`]. Each has a CPU twin (`*_cpu`) the tests compare with.
+
+pub mod checks;
+mod compact;
+mod histogram;
+mod matmul;
+mod radix_sort;
+mod reduce;
+mod scan;
+mod wgsl;
+
+pub use compact::{Compact, CompactCount, Keep, Predicate, compact_cpu};
+pub use histogram::{Histogram, histogram_cpu};
+pub use matmul::{Matmul, MatmulKernel, matmul_cpu};
+pub use radix_sort::{RadixSort, sort_pairs_cpu};
+
+pub use reduce::{Reduce, reduce_cpu};
+pub use scan::{Scan, ScanSpec, Strategy, WorkgroupScan, scan_cpu, workgroup_scan_cpu};
+pub use wgsl::{Op, Scalar};
+
 
 pub mod grid;
 pub mod invert;

@@ -14,13 +14,17 @@ fn main() -> ExitCode {
     };
     let adapter = gpu.adapter_details().to_string();
     println!("\nShoal showcase on {adapter}\n");
-    // The conformance programs, then the kernels of shoal-kernels, each with its CPU twin.
+    // The conformance programs, then the kernels of shoal-kernels (images, atomics, parallel
+    // primitives), each with its CPU twin.
     type Run = Box<dyn Fn(&shoal::Gpu) -> Result<String, String>>;
     let mut programs: Vec<(&str, Run)> = Vec::new();
     for &(name, program) in shoal_conformance::programs::ALL {
         programs.push((name, Box::new(move |g| pollster::block_on(program(g)).map_err(|e| e.to_string()))));
     }
     for &(name, check) in shoal_kernels::showcase::ALL {
+        programs.push((name, Box::new(move |g| pollster::block_on(check(g)))));
+    }
+    for &(name, check) in shoal_kernels::checks::ALL {
         programs.push((name, Box::new(move |g| pollster::block_on(check(g)))));
     }
     let mut rows = Vec::new();
@@ -34,7 +38,7 @@ fn main() -> ExitCode {
             Ok(detail) => ("verified", detail),
             Err(e) => {
                 failed += 1;
-                ("FAILED", e.to_string())
+                ("FAILED", e)
             }
         };
         eprintln!("{status}");

@@ -1,0 +1,173 @@
+//! [`Compact`]: stream compaction of `u32` values by a flag buffer or a WGSL predicate, stable,
+//! with the count left on the GPU beside ready-made indirect-dispatch arguments, so the next
+//! kernel can run over exactly the kept elements with no readback in between.
+
+use shoal::{Buffer, Commands, DispatchArgs, Gpu, Kernel, Result, Usage};
+
+use crate::scan::{Scan, ScanSpec, Strategy};
+use crate::wgsl::{self, Op, Scratch, Uniforms};
+
+const SOURCE: shoal::Source = shoal::wgsl!("../../../wgsl/compact.wgsl");
+const PER: u32 = 16;
+
+/// Which elements to keep.
+#[derive(Debug, Clone, Copy)]
+pub enum Keep<'a> {
+    /// Where `flags[i] != 0` (a `u32` per element).
+    Flags(&'a Buffer<u32>),
+    /// Where a predicate holds, created with [`Compact::predicate`].
+    Predicate(&'a Predicate),
+}
+
+/// A WGSL predicate over a `u32` named `x`, e.g. `x % 3u == 0u`, compiled once.
+#[derive(Debug, Clone)]
+pub struct Predicate {
+    expression: String,
+    count: Kernel,
+    scatter: Kernel,
+}
+
+/// The count and the indirect arguments a compaction leaves on the GPU.
+///
+/// Layout: `[count, x, y, z]`: bind it whole to read the count in a kernel, and pass it to
+/// [`shoal::Dispatch::indirect`] at [`CompactCount::ARGS_OFFSET`] to run one invocation per kept
+/// element (x folds over y beyond the device's group limit: rebuild the index with
+/// `shoal_linear_index` and check it against the count).
+#[derive(Debug, Clone)]
+pub struct CompactCount {
+    /// `[count, x, y, z]`, with `Usage::STORAGE | Usage::INDIRECT`.
+    pub buffer: Buffer<u32>,
+}
+
+impl CompactCount {
+    /// Byte offset of the `DispatchArgs` in [`CompactCount::buffer`].
+    pub const ARGS_OFFSET: u64 = 4;
+
+    /// A count buffer for `gpu`.
+    pub fn new(gpu: &Gpu) -> Result<Self> {
+        Ok(Self { buffer: gpu.buffer_zeroed_with::<u32>(4, Usage::STORAGE | Usage::INDIRECT)? })
+    }
+
+    /// Reads the count back (a synchronisation point: use only where the host needs it).
+    pub async fn read(&self) -> Result<u32> {
+        Ok(self.buffer.read_range(0..1).await?.first().copied().unwrap_or(0))
+    }
+
+    /// Reads the indirect arguments back.
+    pub async fn read_args(&self) -> Result<DispatchArgs> {
+        let v = self.buffer.read_range(1..4).await?;
+        Ok(DispatchArgs::new(v[0], v[1], v[2]))
+    }
+}
+
+/// Stream compaction: three passes (count per tile, scan of the counts, scatter).
+#[derive(Debug)]
+pub struct Compact {
+    gpu: Gpu,
+    wg: u32,
+    flags_count: Kernel,
+    flags_scatter: Kernel,
+    scan: Scan<u32>,
+    uniforms: Uniforms,
+    scratch: Scratch,
+}
+
+impl Compact {
+    /// Compaction for `gpu`, with the flag kernels compiled.
+    pub fn new(gpu: &Gpu) -> Result<Self> {
+        let wg = wgsl::plan_workgroup(gpu, 256);
+        let build = |entry| gpu.kernel_builder(SOURCE).entry(entry).constant("WG", wg).constant("PER", PER).build();
+        Ok(Self {
+            gpu: gpu.clone(),
+            wg,
+            flags_count: build("count_tiles")?,
+            flags_scatter: build("scatter_tiles")?,
+            scan: Scan::new(gpu)?,
+            uniforms: Uniforms::default(),
+            scratch: Scratch::default(),
+        })
+    }
+
+    /// Compiles a predicate: `expression` is WGSL of type `bool` over `x: u32` (the value) and
+    /// `i: u32` (its index). A WGSL error in it is an [`shoal::Error::Wgsl`] naming the line.
+    pub fn predicate(&self, expression: &str) -> Result<Predicate> {
+        let body = format!("fn keep(x: u32, i: u32) -> bool {{\n    return {expression};\n}}");
+        let source = wgsl::specialise(&SOURCE, &[("keep", &body)])?;
+        let build = |entry| {
+            self.gpu.kernel_builder(source.clone()).entry(entry).constant("WG", self.wg).constant("PER", PER).build()
+        };
+        Ok(Predicate { expression: expression.to_string(), count: build("count_tiles")?, scatter: build("scatter_tiles")? })
+    }
+
+    fn scratch(&self, name: &'static str, len: u64) -> Result<Buffer<u32>> {
+        self.scratch.get(&self.gpu, name, len)
+    }
+
+    /// Records compacting `values` into the front of `output` (at least as long), keeping what
+    /// `keep` says, and writing the count and the arguments for a next kernel of
+    /// `next_workgroup` invocations per group into `count`.
+    pub fn record(
+        &self,
+        commands: &mut Commands,
+        values: &Buffer<u32>,
+        keep: Keep<'_>,
+        output: &Buffer<u32>,
+        count: &CompactCount,
+        next_workgroup: u32,
+    ) -> Result<()> {
+        let n = wgsl::count_u32("compact", values.len())?;
+        wgsl::at_least("compact: output buffer", values.len(), output.len())?;
+        let (counter, scatter, flags) = match keep {
+            Keep::Flags(f) => {
+                wgsl::at_least("compact: flags buffer", values.len(), f.len())?;
+                (&self.flags_count, &self.flags_scatter, f)
+            }
+            Keep::Predicate(p) => (&p.count, &p.scatter, values),
+        };
+        // With nothing to scan, the count and the arguments are all zero.
+        commands.clear(&count.buffer);
+        if n == 0 {
+            return Ok(());
+        }
+        let tiles = n.div_ceil(self.wg * PER);
+        let counts = self.scratch("counts", tiles as u64)?;
+        let offsets = self.scratch("offsets", tiles as u64)?;
+        let max_x = self.gpu.limits().max_compute_work_group_count[0];
+        let params = self.uniforms.get(&self.gpu, [n, tiles, next_workgroup, max_x])?;
+        let groups = tiles as u64 * self.wg as u64;
+        // A predicate kernel reads no flags, so reflection gives it no such binding.
+        let by_flags = matches!(keep, Keep::Flags(_));
+        fn with_flags<'a>(d: shoal::Dispatch<'a>, flags: &'a Buffer<u32>, by_flags: bool) -> shoal::Dispatch<'a> {
+            if by_flags { d.bind("flags", flags) } else { d }
+        }
+        with_flags(counter.bind("params", &params).bind("values", values).bind("tile_counts", &counts), flags, by_flags)
+            .invocations(groups)
+            .record(commands)?;
+        self.scan.record(commands, &counts, &offsets, ScanSpec::exclusive(Op::Sum).with_strategy(Strategy::MultiLevel))?;
+        with_flags(scatter.bind("params", &params).bind("values", values), flags, by_flags)
+            .bind("tile_offsets", &offsets)
+            .bind("output", output)
+            .bind("count_args", &count.buffer)
+            .invocations(groups)
+            .record(commands)
+    }
+
+    /// Compacts and submits; returns nothing to read until the caller reads `output` or `count`.
+    pub fn run(&self, values: &Buffer<u32>, keep: Keep<'_>, output: &Buffer<u32>, count: &CompactCount) -> Result<shoal::Submission> {
+        let mut commands = self.gpu.commands();
+        self.record(&mut commands, values, keep, output, count, 0)?;
+        commands.submit()
+    }
+}
+
+impl Predicate {
+    /// The WGSL expression.
+    pub fn expression(&self) -> &str {
+        &self.expression
+    }
+}
+
+/// The CPU twin of [`Compact`]: the kept values in order.
+pub fn compact_cpu(values: &[u32], keep: impl Fn(u32, usize) -> bool) -> Vec<u32> {
+    values.iter().enumerate().filter(|&(i, &x)| keep(x, i)).map(|(_, &x)| x).collect()
+}

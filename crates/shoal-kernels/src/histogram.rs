@@ -1,0 +1,91 @@
+//! [`Histogram`]: counts of `u32` values per bin, with per-work-group shared-memory atomics merged
+//! into the global counts.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use shoal::{Buffer, Commands, Error, Gpu, Kernel, Result};
+
+use crate::wgsl::{self, Uniforms};
+
+const SOURCE: shoal::Source = shoal::wgsl!("../../../wgsl/histogram.wgsl");
+const PER: u32 = 16;
+/// The most bins offered on any device (see [`Histogram::max_bins`]).
+const MAX_BINS: u32 = 1024;
+
+/// Histograms of `u32` values: value `v` counts in bin `min(v, bins - 1)`.
+#[derive(Debug)]
+pub struct Histogram {
+    gpu: Gpu,
+    wg: u32,
+    kernels: Mutex<HashMap<u32, Kernel>>,
+    uniforms: Uniforms,
+}
+
+impl Histogram {
+    /// A histogram for `gpu`; kernels are compiled per bin count on first use.
+    pub fn new(gpu: &Gpu) -> Result<Self> {
+        Ok(Self { gpu: gpu.clone(), wg: wgsl::plan_workgroup(gpu, 256), kernels: Mutex::new(HashMap::new()), uniforms: Uniforms::default() })
+    }
+
+    /// The most bins one work group counts in shared memory on this device: what its shared
+    /// memory holds, at most 1024. (From 4096 bins up, llvmpipe's GL driver spends
+    /// minutes compiling the kernel's workgroup-memory initialisation.)
+    pub fn max_bins(&self) -> u32 {
+        (self.gpu.limits().max_compute_shared_memory_size / 4).min(MAX_BINS)
+    }
+
+    fn kernel(&self, bins: u32) -> Result<Kernel> {
+        if let Some(k) = self.kernels.lock().map_err(|_| wgsl::poisoned())?.get(&bins) {
+            return Ok(k.clone());
+        }
+        let k = self.gpu.kernel_builder(SOURCE).constant("WG", self.wg).constant("PER", PER).constant("BINS", bins).build()?;
+        self.kernels.lock().map_err(|_| wgsl::poisoned())?.insert(bins, k.clone());
+        Ok(k)
+    }
+
+    /// Records zeroing `counts` and counting every value of `input` into it; the number of bins
+    /// is `counts.len()`, between 1 and [`Histogram::max_bins`].
+    pub fn record(&self, commands: &mut Commands, input: &Buffer<u32>, counts: &Buffer<u32>) -> Result<()> {
+        let n = wgsl::count_u32("histogram", input.len())?;
+        let bins = counts.len();
+        if bins == 0 || bins > self.max_bins() as u64 {
+            return Err(Error::WorkgroupMemory {
+                kernel: format!("histogram of {bins} bins (1 to {} on this device)", self.max_bins()),
+                bytes: (bins * 4).min(u32::MAX as u64) as u32,
+                limit: self.gpu.limits().max_compute_shared_memory_size,
+            });
+        }
+        commands.clear(counts);
+        let tiles = n.div_ceil(self.wg * PER);
+        if tiles == 0 {
+            return Ok(());
+        }
+        let kernel = self.kernel(bins as u32)?;
+        let params = self.uniforms.get(&self.gpu, [n, tiles, 0, 0])?;
+        kernel
+            .bind("params", &params)
+            .bind("input", input)
+            .bind("counts", counts)
+            .invocations(tiles as u64 * self.wg as u64)
+            .record(commands)
+    }
+
+    /// Counts `input` into `counts` and submits.
+    pub fn run(&self, input: &Buffer<u32>, counts: &Buffer<u32>) -> Result<shoal::Submission> {
+        let mut commands = self.gpu.commands();
+        self.record(&mut commands, input, counts)?;
+        commands.submit()
+    }
+}
+
+/// The CPU twin of [`Histogram`].
+pub fn histogram_cpu(input: &[u32], bins: usize) -> Vec<u32> {
+    let mut counts = vec![0u32; bins];
+    if bins > 0 {
+        for &v in input {
+            counts[(v as usize).min(bins - 1)] += 1;
+        }
+    }
+    counts
+}

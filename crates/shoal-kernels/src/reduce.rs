@@ -1,0 +1,83 @@
+//! [`Reduce`]: the sum, minimum or maximum of a buffer, on the GPU, with the scan's up-sweep
+//! (`reduce_tiles` in `wgsl/scan.wgsl`): each work group folds a tile of WG × 16 elements
+//! (subgroup operations where the adapter has them), level after level until one value is left.
+
+use std::sync::Mutex;
+
+use shoal::{Buffer, Commands, Gpu, Result};
+
+use crate::scan::ScanKernels;
+use crate::wgsl::{self, Op, Scalar};
+
+/// Reductions of `u32`, `i32` or `f32` buffers with [`Op::Sum`], [`Op::Min`] or [`Op::Max`].
+#[derive(Debug)]
+pub struct Reduce<T> {
+    kernels: ScanKernels<T>,
+    levels: Mutex<Vec<Buffer<T>>>,
+}
+
+impl<T: Scalar> Reduce<T> {
+    /// A reduction for `gpu`.
+    pub fn new(gpu: &Gpu) -> Result<Self> {
+        Self::with_coarsening(gpu, crate::scan::PER)
+    }
+
+    /// A reduction whose invocations fold `per` elements each (even, at least 2; 16 by default).
+    pub fn with_coarsening(gpu: &Gpu, per: u32) -> Result<Self> {
+        Ok(Self { kernels: ScanKernels::new(gpu, per)?, levels: Mutex::new(Vec::new()) })
+    }
+
+    /// Records writing `op` over every element of `input` (the identity when it is empty) to
+    /// `output[0]`.
+    pub fn record(&self, commands: &mut Commands, input: &Buffer<T>, output: &Buffer<T>, op: Op) -> Result<()> {
+        let n = wgsl::count_u32("reduce", input.len())?;
+        wgsl::at_least("reduce: output buffer", 1, output.len())?;
+        let tile = self.kernels.tile();
+        let mut lens = Vec::new();
+        let mut len = n;
+        while len > tile {
+            len = len.div_ceil(tile);
+            lens.push(len);
+        }
+        let scratch = {
+            let mut kept = self.levels.lock().map_err(|_| wgsl::poisoned())?;
+            for (i, &len) in lens.iter().enumerate() {
+                if kept.get(i).is_none_or(|b| b.len() < len as u64) {
+                    let b = self.kernels.gpu().buffer_zeroed::<T>(len as u64)?;
+                    if i < kept.len() { kept[i] = b } else { kept.push(b) }
+                }
+            }
+            kept[..lens.len()].to_vec()
+        };
+        // WGSL arrays are never empty: an empty input is read as one ignored element of a
+        // stand-in, and the kernel writes the identity.
+        let stand_in;
+        let input = if n == 0 {
+            stand_in = self.kernels.gpu().buffer_zeroed::<T>(1)?;
+            &stand_in
+        } else {
+            input
+        };
+        let mut below = (input, n);
+        for (len, partials) in lens.iter().zip(&scratch) {
+            self.kernels.record_reduce_tiles(commands, op, below.0, below.1, partials)?;
+            below = (partials, *len);
+        }
+        self.kernels.record_reduce_tiles(commands, op, below.0, below.1, output)
+    }
+
+    /// Reduces `input` with `op` and reads the value back.
+    pub async fn value(&self, input: &Buffer<T>, op: Op) -> Result<T> {
+        let output = self.kernels.gpu().buffer_zeroed::<T>(1)?;
+        let mut commands = self.kernels.gpu().commands();
+        self.record(&mut commands, input, &output, op)?;
+        commands.submit()?;
+        let v = output.read().await?;
+        Ok(v.first().copied().unwrap_or(op.identity()))
+    }
+}
+
+/// The CPU twin of [`Reduce`]: a sequential fold.
+pub fn reduce_cpu<T: Scalar>(input: &[T], op: Op) -> T {
+    input.iter().fold(op.identity(), |acc, &x| op.apply(acc, x))
+}

@@ -1,0 +1,413 @@
+//! Scans (prefix sums, minima, maxima) of any length, the document's work-group scan they are
+//! built on, and the [`Reduce`](crate::Reduce) that shares their up-sweep.
+//!
+//! - [`WorkgroupScan`]: the document's kernel (000) as it stands: 2 × WG elements per work group
+//!   in shared memory, a barrier after each of the log2(2 × WG) steps, WG planned from the
+//!   device (1024 on lavapipe and llvmpipe, 256 in the browser). Each block is scanned on its own.
+//! - [`Scan`]: any length, two strategies ([`Strategy`]):
+//!   *multi-level reduce-then-scan* (reduce tiles, scan the tile totals the same way, then scan
+//!   each tile from its total's offset; work groups never wait on each other) and *single-pass
+//!   decoupled look-back* (each tile publishes its total and then its inclusive prefix in one
+//!   pass; a work group whose predecessor has published nothing reduces that tile itself, so
+//!   nothing relies on work groups making progress concurrently).
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use shoal::{Buffer, Commands, Error, Gpu, Kernel, Result};
+
+use crate::wgsl::{self, Op, Scalar, Uniforms};
+
+/// The WGSL of the scan family.
+pub(crate) const SOURCE: shoal::Source = shoal::wgsl!("../../../wgsl/scan.wgsl");
+
+/// Elements each invocation of the coarsened kernels owns, unless chosen otherwise: enough that a
+/// software adapter pays its barriers once per 4096 elements (with 256 invocations).
+pub(crate) const PER: u32 = 16;
+
+/// How a [`Scan`] crosses work groups.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Strategy {
+    /// [`Strategy::LookBack`] when the input spans more than one tile (except on OpenGL, see
+    /// [`Scan::strategy_for`]), else one dispatch of the multi-level kernels (the two are the
+    /// same for one tile).
+    #[default]
+    Auto,
+    /// Reduce tiles, scan their totals (recursively), scan tiles from their offsets:
+    /// 2 + 2 × (levels − 1) dispatches, input read twice, no work group waits for another.
+    MultiLevel,
+    /// One dispatch: tiles numbered in start order publish their total and inclusive prefix (flag
+    /// and value in the same atomic words); a work group looks back over its predecessors and
+    /// computes any missing total from the input itself rather than wait.
+    LookBack,
+}
+
+/// What a [`Scan`] computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ScanSpec {
+    /// The operation.
+    pub op: Op,
+    /// Inclusive (`out[i]` includes `in[i]`) or exclusive (starts with the identity).
+    pub inclusive: bool,
+    /// How to cross work groups.
+    pub strategy: Strategy,
+}
+
+impl ScanSpec {
+    /// An inclusive scan with `op`.
+    pub fn inclusive(op: Op) -> Self {
+        Self { op, inclusive: true, strategy: Strategy::Auto }
+    }
+
+    /// An exclusive scan with `op`.
+    pub fn exclusive(op: Op) -> Self {
+        Self { op, inclusive: false, strategy: Strategy::Auto }
+    }
+
+    /// The same scan with `strategy` forced.
+    pub fn with_strategy(mut self, strategy: Strategy) -> Self {
+        self.strategy = strategy;
+        self
+    }
+}
+
+/// The kernels of `scan.wgsl` for one element type, compiled per operation on first use.
+#[derive(Debug)]
+pub(crate) struct ScanKernels<T> {
+    gpu: Gpu,
+    wg: u32,
+    per: u32,
+    subgroups: bool,
+    kernels: Mutex<HashMap<(Op, &'static str, u32), Kernel>>,
+    pub(crate) uniforms: Uniforms,
+    _element: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T: Scalar> ScanKernels<T> {
+    pub(crate) fn new(gpu: &Gpu, per: u32) -> Result<Self> {
+        if per < 2 || per % 2 != 0 {
+            return Err(Error::Override {
+                kernel: SOURCE.path().to_string(),
+                message: format!("elements per invocation must be even and at least 2, not {per}"),
+            });
+        }
+        Ok(Self {
+            gpu: gpu.clone(),
+            wg: wgsl::plan_workgroup(gpu, 256),
+            per,
+            subgroups: gpu.has_subgroups(),
+            kernels: Mutex::new(HashMap::new()),
+            uniforms: Uniforms::default(),
+            _element: std::marker::PhantomData,
+        })
+    }
+
+    pub(crate) fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// Elements per tile of the coarsened kernels.
+    pub(crate) fn tile(&self) -> u32 {
+        self.wg * self.per
+    }
+
+    /// The work-group size of the coarsened kernels.
+    pub(crate) fn workgroup(&self) -> u32 {
+        self.wg
+    }
+
+    /// Entry point `entry` for `op`, with `wg` invocations per work group.
+    pub(crate) fn kernel(&self, op: Op, entry: &'static str, wg: u32) -> Result<Kernel> {
+        let key = (op, entry, wg);
+        if let Some(k) = self.kernels.lock().map_err(|_| wgsl::poisoned())?.get(&key) {
+            return Ok(k.clone());
+        }
+        let op_text = op.wgsl::<T>(self.subgroups);
+        let mut blocks: Vec<(&str, &str)> = vec![("op", &op_text)];
+        if !self.subgroups {
+            blocks.push(("lane", wgsl::LANE_PORTABLE));
+            blocks.push(("group_reduce", GROUP_REDUCE_PORTABLE));
+        }
+        let source = wgsl::specialise(&SOURCE, &blocks)?;
+        let kernel = self.gpu.kernel_builder(source).entry(entry).constant("WG", wg).constant("PER", self.per).build()?;
+        self.kernels.lock().map_err(|_| wgsl::poisoned())?.insert(key, kernel.clone());
+        Ok(kernel)
+    }
+
+    /// Records `partials[t] = reduce(tile t of input)` for every tile of `n` elements.
+    pub(crate) fn record_reduce_tiles(
+        &self,
+        commands: &mut Commands,
+        op: Op,
+        input: &Buffer<T>,
+        n: u32,
+        partials: &Buffer<T>,
+    ) -> Result<()> {
+        let kernel = self.kernel(op, "reduce_tiles", self.wg)?;
+        let params = self.uniforms.get(&self.gpu, [n, 0, 0, 0])?;
+        let groups = n.div_ceil(self.tile()).max(1);
+        kernel
+            .bind("params", &params)
+            .bind("input", input)
+            .bind("partials", partials)
+            .invocations(groups as u64 * self.wg as u64)
+            .record(commands)
+    }
+
+    /// Records scanning `n` elements of `input` into `output`, each tile starting from
+    /// `carries[tile]` when given.
+    fn record_scan_tiles(
+        &self,
+        commands: &mut Commands,
+        op: Op,
+        (input, output): (&Buffer<T>, &Buffer<T>),
+        n: u32,
+        inclusive: bool,
+        carries: Option<&Buffer<T>>,
+    ) -> Result<()> {
+        let kernel = self.kernel(op, "scan_tiles", self.wg)?;
+        let params = self.uniforms.get(&self.gpu, [n, inclusive as u32, carries.is_some() as u32, 0])?;
+        let groups = n.div_ceil(self.tile()).max(1);
+        kernel
+            .bind("params", &params)
+            .bind("input", input)
+            .bind("output", output)
+            .bind("carries", carries.unwrap_or(input))
+            .invocations(groups as u64 * self.wg as u64)
+            .record(commands)
+    }
+}
+
+/// The portable `group_reduce` block: a tree in shared memory, log2(WG) barriers.
+const GROUP_REDUCE_PORTABLE: &str = "fn group_reduce(x: T, lane: Lane) -> T {
+    shared_data[lane.id] = x;
+    workgroupBarrier();
+    for (var s = WG / 2u; s > 0u; s >>= 1u) {
+        if lane.id < s {
+            shared_data[lane.id] = combine(shared_data[lane.id], shared_data[lane.id + s]);
+        }
+        workgroupBarrier();
+    }
+    let total = shared_data[0];
+    workgroupBarrier();
+    return total;
+}";
+
+/// Checks a scan's buffers: `output` other than `input` and at least as long.
+pub(crate) fn check_pair<T: Scalar>(what: &str, input: &Buffer<T>, output: &Buffer<T>) -> Result<u32> {
+    let n = wgsl::count_u32(what, input.len())?;
+    if input.raw() == output.raw() {
+        return Err(Error::BindingKind {
+            kernel: what.to_string(),
+            binding: "output".into(),
+            expected: "a buffer other than the input (the kernels read one while writing the other)".into(),
+            got: "the input buffer itself".into(),
+        });
+    }
+    wgsl::at_least(&format!("{what}: output buffer"), input.len(), output.len())?;
+    Ok(n)
+}
+
+/// Scans of any length: inclusive or exclusive, sum, min or max, of `u32`, `i32` or `f32`.
+///
+/// Compiles its kernels on first use of each operation and keeps its scratch buffers, so build
+/// one and run it many times. Every run can be recorded into a [`Commands`] batch with other
+/// work ([`Scan::record`]), or submitted on its own ([`Scan::run`]).
+#[derive(Debug)]
+pub struct Scan<T> {
+    kernels: ScanKernels<T>,
+    /// Per level of the multi-level scan: tile totals and their scan.
+    levels: Mutex<Vec<(Buffer<T>, Buffer<T>)>>,
+    /// The look-back's tile counter and tile states.
+    state: Mutex<Option<Buffer<u32>>>,
+}
+
+impl<T: Scalar> Scan<T> {
+    /// A scan for `gpu`: plans the work-group size from its limits and uses subgroup operations
+    /// where it has them.
+    pub fn new(gpu: &Gpu) -> Result<Self> {
+        Self::with_coarsening(gpu, PER)
+    }
+
+    /// A scan whose invocations own `per` elements each (even, at least 2; 16 by default):
+    /// smaller tiles mean more work groups and more levels for the same input, which is how the
+    /// tests cross thousands of work groups cheaply.
+    pub fn with_coarsening(gpu: &Gpu, per: u32) -> Result<Self> {
+        Ok(Self { kernels: ScanKernels::new(gpu, per)?, levels: Mutex::new(Vec::new()), state: Mutex::new(None) })
+    }
+
+    /// Elements per tile (one work group's share): WG × elements per invocation.
+    pub fn tile(&self) -> u32 {
+        self.kernels.tile()
+    }
+
+    /// The strategy `spec` resolves to for `n` elements: [`Strategy::Auto`] takes the look-back
+    /// for inputs of more than one tile, except on OpenGL, where llvmpipe ran it many times slower
+    /// than the multi-level scan (its work groups rarely find their predecessors' results
+    /// published and recompute them), so there it takes the multi-level scan.
+    pub fn strategy_for(&self, spec: ScanSpec, n: u64) -> Strategy {
+        let gl = self.kernels.gpu().adapter_details().backend == shoal::wgpu::Backend::Gl;
+        match spec.strategy {
+            Strategy::Auto if n > self.tile() as u64 && !gl => Strategy::LookBack,
+            Strategy::Auto => Strategy::MultiLevel,
+            forced => forced,
+        }
+    }
+
+    /// Records the scan of every element of `input` into the first `input.len()` elements of
+    /// `output`, after what `commands` already holds.
+    pub fn record(&self, commands: &mut Commands, input: &Buffer<T>, output: &Buffer<T>, spec: ScanSpec) -> Result<()> {
+        let n = check_pair("scan", input, output)?;
+        if n == 0 {
+            return Ok(());
+        }
+        match self.strategy_for(spec, n as u64) {
+            Strategy::LookBack => self.record_lookback(commands, input, output, n, spec),
+            _ => self.record_multilevel(commands, input, output, n, spec),
+        }
+    }
+
+    /// Scans `input` into `output` and submits the work (await [`shoal::Submission::wait`] or
+    /// simply read `output`, which waits).
+    pub fn run(&self, input: &Buffer<T>, output: &Buffer<T>, spec: ScanSpec) -> Result<shoal::Submission> {
+        let mut commands = self.kernels.gpu().commands();
+        self.record(&mut commands, input, output, spec)?;
+        commands.submit()
+    }
+
+    /// The multi-level scratch for `n` elements: per level above the input, its tile totals and
+    /// their scan, grown as needed and kept.
+    fn levels_for(&self, n: u32) -> Result<Vec<(u32, Buffer<T>, Buffer<T>)>> {
+        let tile = self.tile();
+        let mut lens = Vec::new();
+        let mut len = n;
+        while len > tile {
+            len = len.div_ceil(tile);
+            lens.push(len);
+        }
+        let mut kept = self.levels.lock().map_err(|_| wgsl::poisoned())?;
+        let gpu = self.kernels.gpu();
+        for (i, &len) in lens.iter().enumerate() {
+            if kept.get(i).is_none_or(|(p, _)| p.len() < len as u64) {
+                let pair = (gpu.buffer_zeroed::<T>(len as u64)?, gpu.buffer_zeroed::<T>(len as u64)?);
+                if i < kept.len() {
+                    kept[i] = pair;
+                } else {
+                    kept.push(pair);
+                }
+            }
+        }
+        Ok(lens.iter().zip(kept.iter()).map(|(&len, (p, o))| (len, p.clone(), o.clone())).collect())
+    }
+
+    fn record_multilevel(&self, commands: &mut Commands, input: &Buffer<T>, output: &Buffer<T>, n: u32, spec: ScanSpec) -> Result<()> {
+        let k = &self.kernels;
+        let levels = self.levels_for(n)?;
+        let Some((top_len, top_partials, top_offsets)) = levels.last() else {
+            return k.record_scan_tiles(commands, spec.op, (input, output), n, spec.inclusive, None);
+        };
+        // Up: the totals of each level's tiles become the next level.
+        let mut below = (input, n);
+        for (len, partials, _) in &levels {
+            k.record_reduce_tiles(commands, spec.op, below.0, below.1, partials)?;
+            below = (partials, *len);
+        }
+        // Top: one tile, scanned exclusively into offsets.
+        k.record_scan_tiles(commands, spec.op, (top_partials, top_offsets), *top_len, false, None)?;
+        // Down: each level's tiles start from the offsets of the level above.
+        for i in (0..levels.len() - 1).rev() {
+            let (len, partials, offsets) = &levels[i];
+            k.record_scan_tiles(commands, spec.op, (partials, offsets), *len, false, Some(&levels[i + 1].2))?;
+        }
+        k.record_scan_tiles(commands, spec.op, (input, output), n, spec.inclusive, Some(&levels[0].2))
+    }
+
+    fn record_lookback(&self, commands: &mut Commands, input: &Buffer<T>, output: &Buffer<T>, n: u32, spec: ScanSpec) -> Result<()> {
+        let k = &self.kernels;
+        let tiles = n.div_ceil(self.tile());
+        let words = 1 + 4 * tiles as u64;
+        let state = {
+            let mut kept = self.state.lock().map_err(|_| wgsl::poisoned())?;
+            match &*kept {
+                Some(s) if s.len() >= words => s.clone(),
+                _ => {
+                    let s = k.gpu().buffer_zeroed::<u32>(words)?;
+                    *kept = Some(s.clone());
+                    s
+                }
+            }
+        };
+        // Stale states from the previous run would be read as published: start from zero.
+        commands.clear(&state);
+        let kernel = k.kernel(spec.op, "scan_lookback", k.workgroup())?;
+        let params = k.uniforms.get(k.gpu(), [n, spec.inclusive as u32, 0, tiles])?;
+        kernel
+            .bind("params", &params)
+            .bind("input", input)
+            .bind("output", output)
+            .bind("tile_state", &state)
+            .invocations(tiles as u64 * k.workgroup() as u64)
+            .record(commands)
+    }
+}
+
+/// The document's work-group scan (000), as it stands: each block of 2 × WG elements is scanned
+/// on its own in shared memory, with WG the largest power of two the device allows up to 1024.
+#[derive(Debug)]
+pub struct WorkgroupScan<T> {
+    kernels: ScanKernels<T>,
+    wg: u32,
+}
+
+impl<T: Scalar> WorkgroupScan<T> {
+    /// The kernel planned for `gpu`.
+    pub fn new(gpu: &Gpu) -> Result<Self> {
+        Ok(Self { kernels: ScanKernels::new(gpu, PER)?, wg: wgsl::plan_workgroup(gpu, 1024) })
+    }
+
+    /// Elements per block: 2 × WG (2048 where 1024 invocations are allowed, as in the document).
+    pub fn block(&self) -> u32 {
+        2 * self.wg
+    }
+
+    /// Records the scan of each block of `input` into `output`.
+    pub fn record(&self, commands: &mut Commands, input: &Buffer<T>, output: &Buffer<T>, op: Op, inclusive: bool) -> Result<()> {
+        let n = check_pair("workgroup scan", input, output)?;
+        if n == 0 {
+            return Ok(());
+        }
+        let kernel = self.kernels.kernel(op, "scan_workgroup", self.wg)?;
+        let params = self.kernels.uniforms.get(self.kernels.gpu(), [n, inclusive as u32, 0, 0])?;
+        kernel
+            .bind("params", &params)
+            .bind("input", input)
+            .bind("output", output)
+            .invocations(n.div_ceil(self.block()) as u64 * self.wg as u64)
+            .record(commands)
+    }
+
+    /// Scans each block and submits.
+    pub fn run(&self, input: &Buffer<T>, output: &Buffer<T>, op: Op, inclusive: bool) -> Result<shoal::Submission> {
+        let mut commands = self.kernels.gpu().commands();
+        self.record(&mut commands, input, output, op, inclusive)?;
+        commands.submit()
+    }
+}
+
+/// The CPU twin of [`Scan`]: the document's sequential `prefixSum`, generic over the operation.
+pub fn scan_cpu<T: Scalar>(input: &[T], op: Op, inclusive: bool) -> Vec<T> {
+    let mut acc = op.identity::<T>();
+    input
+        .iter()
+        .map(|&x| {
+            let before = acc;
+            acc = op.apply(acc, x);
+            if inclusive { acc } else { before }
+        })
+        .collect()
+}
+
+/// The CPU twin of [`WorkgroupScan`]: each block of `block` elements scanned on its own.
+pub fn workgroup_scan_cpu<T: Scalar>(input: &[T], block: usize, op: Op, inclusive: bool) -> Vec<T> {
+    input.chunks(block.max(1)).flat_map(|c| scan_cpu(c, op, inclusive)).collect()
+}

@@ -1,0 +1,255 @@
+//! What the kernel families share on the Rust side: the element types and operations their WGSL
+//! is specialised for, the `#block` substitution that does it, work-group planning, and the
+//! small uniform buffers of per-dispatch parameters.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use shoal::glam::UVec4;
+use shoal::{Buffer, Element, Error, Gpu, Result, Source};
+
+/// An element type the scan, reduce and compaction kernels are specialised for: `u32`, `i32`
+/// or `f32`.
+pub trait Scalar: Element + Copy + PartialEq + std::fmt::Debug + Send + Sync + sealed::Sealed + 'static {
+    /// The WGSL type.
+    const WGSL: &'static str;
+    /// The additive identity.
+    const ZERO: Self;
+    /// The identity of `min` (the largest value; +infinity for `f32`).
+    const MIN_IDENTITY: Self;
+    /// The identity of `max` (the smallest value; -infinity for `f32`).
+    const MAX_IDENTITY: Self;
+    /// `a + b` as the GPU computes it (wrapping for integers).
+    fn add(a: Self, b: Self) -> Self;
+    /// The smaller of two values.
+    fn min(a: Self, b: Self) -> Self;
+    /// The larger of two values.
+    fn max(a: Self, b: Self) -> Self;
+    /// WGSL literals for the three identities: sum, min, max.
+    fn wgsl_identities() -> [&'static str; 3];
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for u32 {}
+    impl Sealed for i32 {}
+    impl Sealed for f32 {}
+}
+
+impl Scalar for u32 {
+    const WGSL: &'static str = "u32";
+    const ZERO: Self = 0;
+    const MIN_IDENTITY: Self = u32::MAX;
+    const MAX_IDENTITY: Self = 0;
+    fn add(a: Self, b: Self) -> Self {
+        a.wrapping_add(b)
+    }
+    fn min(a: Self, b: Self) -> Self {
+        Ord::min(a, b)
+    }
+    fn max(a: Self, b: Self) -> Self {
+        Ord::max(a, b)
+    }
+    fn wgsl_identities() -> [&'static str; 3] {
+        ["0u", "4294967295u", "0u"]
+    }
+}
+
+impl Scalar for i32 {
+    const WGSL: &'static str = "i32";
+    const ZERO: Self = 0;
+    const MIN_IDENTITY: Self = i32::MAX;
+    const MAX_IDENTITY: Self = i32::MIN;
+    fn add(a: Self, b: Self) -> Self {
+        a.wrapping_add(b)
+    }
+    fn min(a: Self, b: Self) -> Self {
+        Ord::min(a, b)
+    }
+    fn max(a: Self, b: Self) -> Self {
+        Ord::max(a, b)
+    }
+    fn wgsl_identities() -> [&'static str; 3] {
+        // WGSL has no literal for i32::MIN; -2147483648i is a negated out-of-range literal.
+        ["0i", "2147483647i", "(-2147483647i - 1i)"]
+    }
+}
+
+impl Scalar for f32 {
+    const WGSL: &'static str = "f32";
+    const ZERO: Self = 0.0;
+    const MIN_IDENTITY: Self = f32::INFINITY;
+    const MAX_IDENTITY: Self = f32::NEG_INFINITY;
+    fn add(a: Self, b: Self) -> Self {
+        a + b
+    }
+    fn min(a: Self, b: Self) -> Self {
+        a.min(b)
+    }
+    fn max(a: Self, b: Self) -> Self {
+        a.max(b)
+    }
+    fn wgsl_identities() -> [&'static str; 3] {
+        // WGSL has no infinity literal; the bit patterns of +inf and -inf.
+        ["0.0f", "bitcast<f32>(0x7f800000u)", "bitcast<f32>(0xff800000u)"]
+    }
+}
+
+/// The associative operation of a scan or reduction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Op {
+    /// Sum (wrapping for integers).
+    #[default]
+    Sum,
+    /// Minimum.
+    Min,
+    /// Maximum.
+    Max,
+}
+
+impl Op {
+    /// The identity of the operation for `T`.
+    pub fn identity<T: Scalar>(self) -> T {
+        match self {
+            Op::Sum => T::ZERO,
+            Op::Min => T::MIN_IDENTITY,
+            Op::Max => T::MAX_IDENTITY,
+        }
+    }
+
+    /// `a ∘ b` on the CPU, as the kernels compute it.
+    pub fn apply<T: Scalar>(self, a: T, b: T) -> T {
+        match self {
+            Op::Sum => T::add(a, b),
+            Op::Min => T::min(a, b),
+            Op::Max => T::max(a, b),
+        }
+    }
+
+    /// The WGSL of the `op` block: the type alias, the identity and the combination, and with
+    /// `subgroups` the subgroup form of the combination.
+    pub(crate) fn wgsl<T: Scalar>(self, subgroups: bool) -> String {
+        let [sum, min, max] = T::wgsl_identities();
+        let (identity, combine, subgroup) = match self {
+            Op::Sum => (sum, "a + b", "subgroupAdd"),
+            Op::Min => (min, "min(a, b)", "subgroupMin"),
+            Op::Max => (max, "max(a, b)", "subgroupMax"),
+        };
+        let mut s = format!(
+            "alias T = {};\nfn identity() -> T {{ return {identity}; }}\nfn combine(a: T, b: T) -> T {{ return {combine}; }}\n",
+            T::WGSL
+        );
+        if subgroups {
+            s.push_str(&format!("fn subgroup_combine(x: T) -> T {{ return {subgroup}(x); }}\n"));
+        }
+        s
+    }
+}
+
+/// Replaces the body of each `// #block NAME` … `// #end NAME` region of `source` by the text
+/// given for `NAME`. The file as written is one valid specialisation (so `check-wgsl` validates
+/// it); this makes the others. A block named but absent is an error: the WGSL and the Rust
+/// disagree.
+pub(crate) fn specialise(source: &Source, blocks: &[(&str, &str)]) -> Result<Source> {
+    let mut text = source.text().to_string();
+    for (name, body) in blocks {
+        let begin = format!("// #block {name}\n");
+        let end = format!("// #end {name}\n");
+        let (Some(b), Some(e)) = (text.find(&begin), text.find(&end)) else {
+            return Err(Error::Wgsl {
+                kernel: source.path().to_string(),
+                message: format!("no `// #block {name}` … `// #end {name}` region to specialise"),
+            });
+        };
+        let from = b + begin.len();
+        let mut body = body.to_string();
+        if !body.ends_with('\n') {
+            body.push('\n');
+        }
+        text.replace_range(from..e, &body);
+    }
+    Ok(Source::new(source.path().to_string(), text))
+}
+
+/// The largest power of two no greater than the device's 1D work-group limit and `cap`.
+pub(crate) fn plan_workgroup(gpu: &Gpu, cap: u32) -> u32 {
+    let max = gpu.max_workgroup_1d(cap).max(1);
+    1 << (31 - max.leading_zeros())
+}
+
+/// The portable `lane` block: the built-ins every kernel of a family takes, without subgroups.
+pub(crate) const LANE_PORTABLE: &str = "struct Lane {
+    @builtin(local_invocation_index) id: u32,
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+}";
+
+/// Small uniform buffers of four `u32` parameters, one per distinct value, kept so that repeated
+/// runs reuse them (and their cached bind groups) and several runs can sit in one batch.
+#[derive(Debug, Default)]
+pub(crate) struct Uniforms {
+    cache: Mutex<HashMap<[u32; 4], Buffer<UVec4>>>,
+}
+
+/// Distinct parameter sets kept before the cache starts again.
+const UNIFORMS_KEPT: usize = 256;
+
+impl Uniforms {
+    /// The uniform buffer holding `value`.
+    pub(crate) fn get(&self, gpu: &Gpu, value: [u32; 4]) -> Result<Buffer<UVec4>> {
+        let mut cache = self.cache.lock().map_err(|_| poisoned())?;
+        if let Some(b) = cache.get(&value) {
+            return Ok(b.clone());
+        }
+        if cache.len() >= UNIFORMS_KEPT {
+            cache.clear();
+        }
+        let b = gpu.uniform(&UVec4::from_array(value))?;
+        cache.insert(value, b.clone());
+        Ok(b)
+    }
+}
+
+/// A lock was poisoned by a panic in another thread.
+pub(crate) fn poisoned() -> Error {
+    Error::Wgpu { context: "shoal-kernels".into(), message: "a lock was poisoned by a panic on another thread".into() }
+}
+
+/// Elements as a `u32` count the kernels index with, or a [`Error::Length`] that says why not.
+pub(crate) fn count_u32(what: &str, n: u64) -> Result<u32> {
+    u32::try_from(n).map_err(|_| Error::Length { what: format!("{what}: kernels index with u32"), expected: u32::MAX as u64, got: n })
+}
+
+/// Checks that `got` elements are at least `needed`.
+pub(crate) fn at_least(what: &str, needed: u64, got: u64) -> Result<()> {
+    if got < needed {
+        return Err(Error::Length { what: what.to_string(), expected: needed, got });
+    }
+    Ok(())
+}
+
+/// Scratch buffers of exact lengths (the scans take their length from the buffer), kept by name
+/// and length so repeated runs of one size allocate nothing.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    kept: Mutex<HashMap<(&'static str, u64), Buffer<u32>>>,
+}
+
+/// Scratch buffers kept before the cache starts again.
+const SCRATCH_KEPT: usize = 32;
+
+impl Scratch {
+    /// The `u32` buffer called `name` of exactly `len` elements.
+    pub(crate) fn get(&self, gpu: &Gpu, name: &'static str, len: u64) -> Result<Buffer<u32>> {
+        let mut kept = self.kept.lock().map_err(|_| poisoned())?;
+        if let Some(b) = kept.get(&(name, len)) {
+            return Ok(b.clone());
+        }
+        if kept.len() >= SCRATCH_KEPT {
+            kept.clear();
+        }
+        let b = gpu.buffer_zeroed::<u32>(len)?;
+        kept.insert((name, len), b.clone());
+        Ok(b)
+    }
+}

@@ -1,0 +1,38 @@
+//! What the kernel tests share: the sizes the issue lists, seeded random sizes and data.
+
+#![allow(dead_code, reason = "each test binary uses its own part")]
+
+use shoal_conformance::rng::Rng;
+
+/// The sizes every primitive is tested at: around one and two work groups of 256 and 1024,
+/// around 65536, and one that needs several tiles per level and a ragged end.
+pub(crate) const SIZES: &[u64] = &[0, 1, 255, 256, 257, 1023, 1024, 1025, 2047, 2048, 2049, 65535, 65536, 65537, 1_000_003];
+
+/// `count` seeded random sizes below `max`.
+pub(crate) fn random_sizes(seed: u64, count: usize, max: u64) -> Vec<u64> {
+    let mut rng = Rng::new(seed);
+    (0..count).map(|_| rng.next_u64() % max).collect()
+}
+
+/// `n` random u32 below `bound` (all bits when `bound` is 0).
+pub(crate) fn random_u32(seed: u64, n: u64, bound: u32) -> Vec<u32> {
+    let mut rng = Rng::new(seed);
+    (0..n).map(|_| if bound == 0 { rng.next_u32() } else { rng.next_u32() % bound }).collect()
+}
+
+/// The first index where `a` and `b` differ, with both values, for messages.
+pub(crate) fn first_difference<T: PartialEq + std::fmt::Debug>(a: &[T], b: &[T]) -> Option<String> {
+    if a.len() != b.len() {
+        return Some(format!("lengths {} and {}", a.len(), b.len()));
+    }
+    a.iter().zip(b).position(|(x, y)| x != y).map(|i| format!("index {i}: gpu {:?}, cpu {:?}", a[i], b[i]))
+}
+
+/// Runs the tests of a binary one at a time. wgpu's GL backend panics when a thread waits more
+/// than 6 s for the GL context ("Could not lock adapter context"), and on llvmpipe a readback
+/// holds that lock while every job queued before it — other tests' large dispatches — runs.
+pub(crate) fn serial() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    // A test that failed must not fail the others: a poisoned lock is still a lock.
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}

@@ -1,0 +1,199 @@
+//! Scans and reductions against their CPU twins, at the sizes, with both strategies.
+
+mod common;
+
+use common::{SIZES, first_difference, random_sizes, random_u32};
+use shoal::Gpu;
+use shoal_conformance::rng::Rng;
+use shoal_kernels::{Op, Reduce, Scalar, Scan, ScanSpec, Strategy, WorkgroupScan, reduce_cpu, scan_cpu, workgroup_scan_cpu};
+
+const STRATEGIES: [Strategy; 2] = [Strategy::MultiLevel, Strategy::LookBack];
+
+async fn check_scan<T: Scalar>(gpu: &Gpu, scan: &Scan<T>, data: &[T], spec: ScanSpec) {
+    let input = gpu.buffer_from(data).expect("input");
+    let output = gpu.buffer_zeroed::<T>(data.len() as u64).expect("output");
+    scan.run(&input, &output, spec).expect("scan");
+    let got = output.read().await.expect("read");
+    let want = scan_cpu(data, spec.op, spec.inclusive);
+    if let Some(d) = first_difference(&got, &want) {
+        panic!("n = {}, {spec:?}: {d}", data.len());
+    }
+}
+
+shoal_conformance::gpu_test! {
+    /// u32 sums, inclusive and exclusive, every listed size, both strategies.
+    async fn scan_u32_sum_every_size(gpu) {
+        let _serial = common::serial();
+        let scan = Scan::<u32>::new(&gpu).expect("scan");
+        for &n in SIZES {
+            let data = random_u32(n, n, 1000);
+            for strategy in STRATEGIES {
+                check_scan(&gpu, &scan, &data, ScanSpec::inclusive(Op::Sum).with_strategy(strategy)).await;
+                check_scan(&gpu, &scan, &data, ScanSpec::exclusive(Op::Sum).with_strategy(strategy)).await;
+            }
+        }
+    }
+
+    /// Seeded random sizes up to 300,000, wrapping u32 sums over the full range, both strategies.
+    async fn scan_random_sizes_wrapping(gpu) {
+        let _serial = common::serial();
+        let scan = Scan::<u32>::new(&gpu).expect("scan");
+        for (k, n) in random_sizes(7, 6, 300_000).into_iter().enumerate() {
+            let data = random_u32(100 + k as u64, n, 0);
+            for strategy in STRATEGIES {
+                check_scan(&gpu, &scan, &data, ScanSpec::inclusive(Op::Sum).with_strategy(strategy)).await;
+            }
+        }
+    }
+
+    /// i32 sums, min and max with negative values, both strategies, sizes across the tile edges.
+    async fn scan_i32_sum_min_max(gpu) {
+        let _serial = common::serial();
+        let scan = Scan::<i32>::new(&gpu).expect("scan");
+        for &n in &[1u64, 257, 4095, 4096, 4097, 65537, 1_000_003] {
+            let data: Vec<i32> = random_u32(n + 1, n, 0).into_iter().map(|x| x as i32 >> 8).collect();
+            for op in [Op::Sum, Op::Min, Op::Max] {
+                for strategy in STRATEGIES {
+                    check_scan(&gpu, &scan, &data, ScanSpec::inclusive(op).with_strategy(strategy)).await;
+                }
+                check_scan(&gpu, &scan, &data, ScanSpec::exclusive(op)).await;
+            }
+        }
+    }
+
+    /// f32 min and max are exact; f32 sums within the stated bound: with S_i the sum of |x_j| for
+    /// j ≤ i and ε = 2^-23, |gpu_i − exact_i| ≤ (16 + 4·⌈log2(n + 1)⌉ + 16)·ε·S_i — the longest
+    /// chain of roundings is the 16 sequential additions of an invocation, the document's
+    /// log2(2 × WG) steps, one carry per level (or per look-back step), each bounded by ε·S_i.
+    async fn scan_f32_with_error_bound(gpu) {
+        let _serial = common::serial();
+        let scan = Scan::<f32>::new(&gpu).expect("scan");
+        for &n in &[1u64, 255, 2049, 65536, 1_000_003] {
+            let mut rng = Rng::new(n);
+            let data: Vec<f32> = (0..n).map(|_| rng.range_f32(-1.0, 1.0)).collect();
+            for strategy in STRATEGIES {
+                let spec = ScanSpec::inclusive(Op::Sum).with_strategy(strategy);
+                let input = gpu.buffer_from(&data).expect("input");
+                let output = gpu.buffer_zeroed::<f32>(n).expect("output");
+                scan.run(&input, &output, spec).expect("scan");
+                let got = output.read().await.expect("read");
+                let depth = 32.0 + 4.0 * ((n + 1) as f64).log2().ceil();
+                let (mut exact, mut abs) = (0f64, 0f64);
+                for (i, (&x, &g)) in data.iter().zip(&got).enumerate() {
+                    exact += x as f64;
+                    abs += (x as f64).abs();
+                    let bound = depth * f32::EPSILON as f64 * abs;
+                    assert!((g as f64 - exact).abs() <= bound, "n = {n}, {strategy:?}, index {i}: gpu {g}, exact {exact}, bound {bound}");
+                }
+            }
+            for op in [Op::Min, Op::Max] {
+                check_scan(&gpu, &scan, &data, ScanSpec::inclusive(op).with_strategy(Strategy::LookBack)).await;
+            }
+        }
+    }
+
+    /// Both strategies across thousands of work groups: with 2 elements per invocation a tile is
+    /// 2 × WG, so 2,000,003 elements make 3,907 tiles (WG 256) and three levels; run twice so
+    /// stale tile states from a previous run would show.
+    async fn scan_thousands_of_work_groups(gpu) {
+        let _serial = common::serial();
+        let scan = Scan::<u32>::with_coarsening(&gpu, 2).expect("scan");
+        let n = 2_000_003u64;
+        assert!(n / scan.tile() as u64 >= 1000, "tile {}", scan.tile());
+        for round in 0..2 {
+            let data = random_u32(round, n, 16);
+            check_scan(&gpu, &scan, &data, ScanSpec::exclusive(Op::Sum).with_strategy(Strategy::LookBack)).await;
+            check_scan(&gpu, &scan, &data, ScanSpec::inclusive(Op::Max).with_strategy(Strategy::MultiLevel)).await;
+        }
+        assert!(matches!(Scan::<u32>::with_coarsening(&gpu, 3), Err(shoal::Error::Override { .. })));
+    }
+
+    /// Two scans and a reduction recorded into one batch with the same objects.
+    async fn scans_recorded_in_one_batch(gpu) {
+        let _serial = common::serial();
+        let scan = Scan::<u32>::new(&gpu).expect("scan");
+        let reduce = Reduce::<u32>::new(&gpu).expect("reduce");
+        let a = random_u32(1, 70_000, 100);
+        let b = random_u32(2, 9_000, 100);
+        let (ia, ib) = (gpu.buffer_from(&a).expect("a"), gpu.buffer_from(&b).expect("b"));
+        let (oa, ob) = (gpu.buffer_zeroed::<u32>(70_000).expect("oa"), gpu.buffer_zeroed::<u32>(9_000).expect("ob"));
+        let total = gpu.buffer_zeroed::<u32>(1).expect("total");
+        let mut commands = gpu.commands();
+        scan.record(&mut commands, &ia, &oa, ScanSpec::inclusive(Op::Sum).with_strategy(Strategy::MultiLevel)).expect("a");
+        scan.record(&mut commands, &ib, &ob, ScanSpec::exclusive(Op::Max).with_strategy(Strategy::MultiLevel)).expect("b");
+        reduce.record(&mut commands, &oa, &total, Op::Max).expect("reduce");
+        commands.submit().expect("submit");
+        assert_eq!(oa.read().await.expect("oa"), scan_cpu(&a, Op::Sum, true));
+        assert_eq!(ob.read().await.expect("ob"), scan_cpu(&b, Op::Max, false));
+        assert_eq!(total.read().await.expect("total")[0], a.iter().sum::<u32>());
+    }
+
+    /// The document's work-group scan: each block of 2 × WG elements on its own, both modes.
+    async fn workgroup_scan_blocks(gpu) {
+        let _serial = common::serial();
+        let wg = WorkgroupScan::<u32>::new(&gpu).expect("workgroup scan");
+        let limit = gpu.limits().max_compute_work_group_invocations.min(1024);
+        assert!(wg.block() <= 2 * limit && wg.block().is_power_of_two(), "block {}", wg.block());
+        for &n in &[0u64, 1, 255, 2047, 2048, 2049, 65537] {
+            let data = random_u32(n, n, 100);
+            let input = gpu.buffer_from(&data).expect("input");
+            let output = gpu.buffer_zeroed::<u32>(n).expect("output");
+            for inclusive in [true, false] {
+                wg.run(&input, &output, Op::Sum, inclusive).expect("run");
+                let got = output.read().await.expect("read");
+                assert_eq!(first_difference(&got, &workgroup_scan_cpu(&data, wg.block() as usize, Op::Sum, inclusive)), None, "n = {n}");
+            }
+        }
+    }
+
+    /// Reductions: every size, sum/min/max of each type.
+    async fn reduce_every_size(gpu) {
+        let _serial = common::serial();
+        let ru = Reduce::<u32>::new(&gpu).expect("u32");
+        let ri = Reduce::<i32>::new(&gpu).expect("i32");
+        let rf = Reduce::<f32>::new(&gpu).expect("f32");
+        let three_levels = Reduce::<u32>::with_coarsening(&gpu, 2).expect("small tiles");
+        let data = random_u32(3, 600_001, 0);
+        let input = gpu.buffer_from(&data).expect("input");
+        assert_eq!(three_levels.value(&input, Op::Sum).await.expect("3 levels"), reduce_cpu(&data, Op::Sum));
+        for &n in SIZES {
+            let data = random_u32(n + 5, n, 0);
+            let input = gpu.buffer_from(&data).expect("input");
+            for op in [Op::Sum, Op::Min, Op::Max] {
+                assert_eq!(ru.value(&input, op).await.expect("u32"), reduce_cpu(&data, op), "u32 {op:?} n = {n}");
+            }
+            if n > 70_000 {
+                continue;
+            }
+            let ints: Vec<i32> = data.iter().map(|&x| x as i32).collect();
+            let input = gpu.buffer_from(&ints).expect("ints");
+            for op in [Op::Sum, Op::Min, Op::Max] {
+                assert_eq!(ri.value(&input, op).await.expect("i32"), reduce_cpu(&ints, op), "i32 {op:?} n = {n}");
+            }
+            let floats: Vec<f32> = data.iter().map(|&x| x as f32 / u32::MAX as f32 - 0.5).collect();
+            let input = gpu.buffer_from(&floats).expect("floats");
+            for op in [Op::Min, Op::Max] {
+                assert_eq!(rf.value(&input, op).await.expect("f32"), reduce_cpu(&floats, op), "f32 {op:?} n = {n}");
+            }
+            let exact: f64 = floats.iter().map(|&x| x as f64).sum();
+            let abs: f64 = floats.iter().map(|&x| (x as f64).abs()).sum();
+            let got = rf.value(&input, Op::Sum).await.expect("f32 sum") as f64;
+            let bound = (32.0 + 4.0 * ((n + 1) as f64).log2().ceil()) * f32::EPSILON as f64 * abs;
+            assert!((got - exact).abs() <= bound, "f32 sum n = {n}: {got} vs {exact} (bound {bound})");
+        }
+    }
+
+    /// Mistakes are errors: the output too short, the input bound as its own output.
+    async fn scan_errors(gpu) {
+        let _serial = common::serial();
+        let scan = Scan::<u32>::new(&gpu).expect("scan");
+        let input = gpu.buffer_from(&[1u32, 2, 3]).expect("input");
+        let short = gpu.buffer_zeroed::<u32>(2).expect("short");
+        assert!(matches!(scan.run(&input, &short, ScanSpec::default()), Err(shoal::Error::Length { .. })));
+        assert!(matches!(scan.run(&input, &input, ScanSpec::default()), Err(shoal::Error::BindingKind { .. })));
+        let reduce = Reduce::<u32>::new(&gpu).expect("reduce");
+        let empty = gpu.buffer_zeroed::<u32>(0).expect("empty");
+        let mut commands = gpu.commands();
+        assert!(matches!(reduce.record(&mut commands, &input, &empty, Op::Sum), Err(shoal::Error::Length { .. })));
+    }
+}

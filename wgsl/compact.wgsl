@@ -1,0 +1,122 @@
+// Stream compaction: keep the elements whose flag (or predicate) holds, in order, and leave the
+// count on the GPU, together with indirect-dispatch arguments for the next kernel.
+//
+// Three passes: count_tiles (kept per tile of WG x PER), an exclusive scan of the tile counts
+// (the Scan family, recorded by compact.rs), then scatter_tiles (each tile writes its kept
+// elements from its offset; the last tile writes the count and the arguments).
+
+// #block keep
+// The default: keep where the flag is non-zero. compact.rs swaps in a user predicate over `x`.
+fn keep(x: u32, i: u32) -> bool {
+    return flags[i] != 0u;
+}
+// #end keep
+
+override WG: u32 = 256u;
+override PER: u32 = 16u;
+
+struct Params {
+    // Elements in `values`.
+    n: u32,
+    // Tiles of WG x PER elements.
+    tiles: u32,
+    // Work-group size of the kernel the arguments are for (0: write none).
+    args_workgroup: u32,
+    // MAX_COMPUTE_WORK_GROUP_COUNT.x: arguments fold over y beyond it.
+    max_groups_x: u32,
+}
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> values: array<u32>;
+@group(0) @binding(2) var<storage, read> flags: array<u32>;
+@group(0) @binding(3) var<storage, read_write> tile_counts: array<u32>;
+@group(0) @binding(4) var<storage, read> tile_offsets: array<u32>;
+@group(0) @binding(5) var<storage, read_write> output: array<u32>;
+// [count, groups.x, groups.y, groups.z]: the count, then DispatchArgs for the next kernel.
+@group(0) @binding(6) var<storage, read_write> count_args: array<u32>;
+
+var<workgroup> shared_data: array<u32, 2u * WG>;
+var<workgroup> sh_kept: atomic<u32>;
+
+fn group_index(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {
+    return (wid.z * nwg.y + wid.y) * nwg.x + wid.x;
+}
+
+fn kept(i: u32) -> u32 {
+    if i < params.n && keep(values[i], i) {
+        return 1u;
+    }
+    return 0u;
+}
+
+@compute @workgroup_size(WG)
+fn count_tiles(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) wid: vec3<u32>,
+               @builtin(num_workgroups) nwg: vec3<u32>) {
+    let tile = group_index(wid, nwg);
+    if tile >= params.tiles {
+        return;
+    }
+    var c = 0u;
+    for (var j = 0u; j < PER; j++) {
+        c += kept(tile * WG * PER + j * WG + id);
+    }
+    // Workgroup memory starts zeroed (WGSL); one atomic per invocation is cheaper than a tree.
+    atomicAdd(&sh_kept, c);
+    workgroupBarrier();
+    if id == 0u {
+        tile_counts[tile] = atomicLoad(&sh_kept);
+    }
+}
+
+// The document's work-group scan (000), as in scan.wgsl, on the counts of kept elements.
+fn scan_shared(id: u32) {
+    workgroupBarrier();
+    let steps = firstTrailingBit(WG) + 1u;
+    for (var step = 0u; step < steps; step++) {
+        let mask = (1u << step) - 1u;
+        let rd_id = ((id >> step) << (step + 1u)) + mask;
+        let wr_id = rd_id + 1u + (id & mask);
+        shared_data[wr_id] = shared_data[rd_id] + shared_data[wr_id];
+        workgroupBarrier();
+    }
+}
+
+@compute @workgroup_size(WG)
+fn scatter_tiles(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) wid: vec3<u32>,
+                 @builtin(num_workgroups) nwg: vec3<u32>) {
+    let tile = group_index(wid, nwg);
+    if tile >= params.tiles {
+        return;
+    }
+    // Contiguous elements per invocation keep the output in input order.
+    let start = tile * WG * PER + id * PER;
+    let half = PER / 2u;
+    var a = 0u;
+    var b = 0u;
+    for (var j = 0u; j < half; j++) {
+        a += kept(start + j);
+        b += kept(start + half + j);
+    }
+    shared_data[2u * id] = a;
+    shared_data[2u * id + 1u] = b;
+    scan_shared(id);
+    var at = tile_offsets[tile] + shared_data[2u * id] - a;
+    for (var j = 0u; j < PER; j++) {
+        let i = start + j;
+        if kept(i) != 0u {
+            output[at] = values[i];
+            at += 1u;
+        }
+    }
+    if tile == params.tiles - 1u && id == WG - 1u {
+        let total = tile_offsets[tile] + shared_data[2u * WG - 1u];
+        count_args[0] = total;
+        if params.args_workgroup != 0u {
+            let groups = (total + params.args_workgroup - 1u) / params.args_workgroup;
+            let x = min(groups, params.max_groups_x);
+            count_args[1] = x;
+            count_args[2] = select(1u, (groups + x - 1u) / x, x > 0u);
+            count_args[3] = 1u;
+        }
+    }
+}
