@@ -1,5 +1,5 @@
 //! Renders the three particle scenes of `docs/particles.md` (seed 003) with the compute path and
-//! writes them as PNG under `docs/img/` (or the directory given as the first argument).
+//! writes them as PNG under `docs/images/` (or the directory given as the first argument).
 //!
 //! A quarter of the benchmark's resolution in each direction, with a sixteenth of its particles,
 //! so the per-pixel density — and so the look — is the benchmark's. HDR is tone-mapped with
@@ -49,7 +49,7 @@ fn run(dir: PathBuf) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
-    let dir = std::env::args().nth(1).map(PathBuf::from).unwrap_or_else(|| PathBuf::from("docs/img"));
+    let dir = std::env::args().nth(1).map(PathBuf::from).unwrap_or_else(|| PathBuf::from("docs/images"));
     match run(dir) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
