@@ -35,7 +35,7 @@ gpu_test! {
     async fn limits_meet_the_specification_or_the_report_says_which_do_not(gpu) {
     let limits = gpu.limits();
     let table = limits.to_string();
-    crate::harness::report(&format!("{}\n{table}", gpu.adapter_details()));
+    crate::harness::report(&format!("{}\n{table}\nfeatures: {:?}", gpu.adapter_details(), gpu.features()));
     for row in limits.rows() {
         assert!(table.contains(row.name), "the table lists {}", row.name);
         let flagged = table.lines().any(|l| l.starts_with(row.name) && l.ends_with("(below minimum)"));

@@ -58,6 +58,22 @@ pub(crate) fn cargo(args: &[&str], env: &[(&str, &str)]) -> bool {
     command(&mut cmd)
 }
 
+/// Runs `cargo` with `args` and extra environment, then prints what it wrote; its output when it
+/// succeeded.
+pub(crate) fn cargo_output(args: &[&str], env: &[(&str, &str)]) -> Option<String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = match Command::new(cargo).args(args).envs(env.iter().copied()).output() {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("cannot run cargo: {e}");
+            return None;
+        }
+    };
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stderr), String::from_utf8_lossy(&out.stdout));
+    eprint!("{text}");
+    out.status.success().then_some(text)
+}
+
 /// Runs a command, inheriting the terminal; true on success.
 pub(crate) fn command(cmd: &mut Command) -> bool {
     match cmd.status() {

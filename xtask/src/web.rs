@@ -76,10 +76,10 @@ fn locked_wasm_bindgen_version(root: &Path) -> Result<String, String> {
     let text = std::fs::read_to_string(&lock).map_err(|e| format!("cannot read {}: {e}", lock.display()))?;
     let mut lines = text.lines();
     while let Some(line) = lines.next() {
-        if line.trim() == "name = \"wasm-bindgen\"" {
-            if let Some(version) = lines.next().and_then(|l| l.trim().strip_prefix("version = \"")) {
-                return Ok(version.trim_end_matches('"').to_string());
-            }
+        if line.trim() == "name = \"wasm-bindgen\""
+            && let Some(version) = lines.next().and_then(|l| l.trim().strip_prefix("version = \""))
+        {
+            return Ok(version.trim_end_matches('"').to_string());
         }
     }
     Err(format!("{} has no wasm-bindgen package: nothing to run the browser tests with", lock.display()))
