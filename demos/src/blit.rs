@@ -22,7 +22,12 @@ impl Blit {
         let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some("blit"),
             layout: None,
-            vertex: wgpu::VertexState { module: &module, entry_point: Some("fullscreen"), compilation_options: Default::default(), buffers: &[] },
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("fullscreen"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
             fragment: Some(wgpu::FragmentState {
                 module: &module,
                 entry_point: Some("show"),
@@ -36,13 +41,26 @@ impl Blit {
             cache: None,
         });
         let size = gpu.uniform(&glam::Vec2::ONE)?;
-        Ok(Self { pipeline, size, group: None, target: [0, 0] })
+        Ok(Self {
+            pipeline,
+            size,
+            group: None,
+            target: [0, 0],
+        })
     }
 
     /// Records a pass that draws `image` over `target` (`target_size` pixels).
-    pub fn draw(&mut self, gpu: &Gpu, encoder: &mut wgpu::CommandEncoder, image: &Image, target: &wgpu::TextureView, target_size: [u32; 2]) -> Result<(), shoal::Error> {
+    pub fn draw(
+        &mut self,
+        gpu: &Gpu,
+        encoder: &mut wgpu::CommandEncoder,
+        image: &Image,
+        target: &wgpu::TextureView,
+        target_size: [u32; 2],
+    ) -> Result<(), shoal::Error> {
         if self.target != target_size {
-            self.size.write(&[glam::vec2(target_size[0] as f32, target_size[1] as f32)])?;
+            self.size
+                .write(&[glam::vec2(target_size[0] as f32, target_size[1] as f32)])?;
             self.target = target_size;
         }
         if self.group.as_ref().map(|g| &g.0) != Some(image.raw()) {
@@ -50,20 +68,31 @@ impl Blit {
                 label: Some("blit"),
                 layout: &self.pipeline.get_bind_group_layout(0),
                 entries: &[
-                    wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(image.view()) },
-                    wgpu::BindGroupEntry { binding: 1, resource: self.size.raw().as_entire_binding() },
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: wgpu::BindingResource::TextureView(image.view()),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: self.size.raw().as_entire_binding(),
+                    },
                 ],
             });
             self.group = Some((image.raw().clone(), group));
         }
-        let Some((_, group)) = &self.group else { return Ok(()) };
+        let Some((_, group)) = &self.group else {
+            return Ok(());
+        };
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("blit"),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
                 view: target,
                 depth_slice: None,
                 resolve_target: None,
-                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::BLACK), store: wgpu::StoreOp::Store },
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                    store: wgpu::StoreOp::Store,
+                },
             })],
             depth_stencil_attachment: None,
             timestamp_writes: None,

@@ -17,11 +17,18 @@ pub trait Demo: Sized {
 
     /// Creates the demo's kernels and state for `options` (size, mode), drawing into targets of
     /// `format`.
-    fn new(gpu: &Gpu, options: &Options, format: wgpu::TextureFormat) -> Result<Self, shoal::Error>;
+    fn new(gpu: &Gpu, options: &Options, format: wgpu::TextureFormat)
+    -> Result<Self, shoal::Error>;
     /// Records frame `frame`'s compute work.
     fn update(&mut self, commands: &mut Commands, frame: u64) -> Result<(), shoal::Error>;
     /// Records the draw of the current state into `target` (`size` pixels).
-    fn draw(&mut self, gpu: &Gpu, encoder: &mut wgpu::CommandEncoder, target: &wgpu::TextureView, size: [u32; 2]) -> Result<(), shoal::Error>;
+    fn draw(
+        &mut self,
+        gpu: &Gpu,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        size: [u32; 2],
+    ) -> Result<(), shoal::Error>;
 }
 
 /// What a headless run produced.
@@ -45,7 +52,9 @@ pub async fn render<D: Demo>(gpu: &Gpu, options: &Options) -> Result<Rendered, s
         size[0],
         size[1],
         HEADLESS_FORMAT,
-        wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::TEXTURE_BINDING,
+        wgpu::TextureUsages::RENDER_ATTACHMENT
+            | wgpu::TextureUsages::COPY_SRC
+            | wgpu::TextureUsages::TEXTURE_BINDING,
     )?;
     let mut demo = D::new(gpu, options, HEADLESS_FORMAT)?;
     let mut gpu_ms = 0.0;
@@ -57,11 +66,19 @@ pub async fn render<D: Demo>(gpu: &Gpu, options: &Options) -> Result<Rendered, s
         gpu_ms = timings.iter().map(|t| t.millis()).sum();
     }
     let pixels = target.read::<[u8; 4]>().await?;
-    Ok(Rendered { pixels, size, gpu_ms })
+    Ok(Rendered {
+        pixels,
+        size,
+        gpu_ms,
+    })
 }
 
 /// Writes RGBA8 pixels as a PNG.
-pub fn write_png(path: &std::path::Path, size: [u32; 2], pixels: &[[u8; 4]]) -> Result<(), DemoError> {
+pub fn write_png(
+    path: &std::path::Path,
+    size: [u32; 2],
+    pixels: &[[u8; 4]],
+) -> Result<(), DemoError> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
@@ -83,7 +100,11 @@ pub fn main<D: Demo>() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
-    let result = if options.headless { headless::<D>(&options) } else { crate::window::run::<D>(options) };
+    let result = if options.headless {
+        headless::<D>(&options)
+    } else {
+        crate::window::run::<D>(options)
+    };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
@@ -96,7 +117,10 @@ pub fn main<D: Demo>() -> std::process::ExitCode {
 fn headless<D: Demo>(options: &Options) -> Result<(), DemoError> {
     let gpu = Gpu::blocking()?;
     let rendered = pollster::block_on(render::<D>(&gpu, options))?;
-    let out = options.out.clone().unwrap_or_else(|| format!("target/shoal/{}.png", D::NAME).into());
+    let out = options
+        .out
+        .clone()
+        .unwrap_or_else(|| format!("target/shoal/{}.png", D::NAME).into());
     write_png(&out, rendered.size, &rendered.pixels)?;
     println!(
         "{}: {} frame(s) at {}x{} on {} -> {} (last frame {:.2} GPU ms)",

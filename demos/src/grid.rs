@@ -1,10 +1,10 @@
 //! The grid of the OpenGL lesson (000): 1280x720, 16x16 work groups, orange and blue patches.
 //! `cargo run -p shoal-demos --bin grid [-- --headless --out grid.png]`.
 
-use shoal::{Commands, Gpu, Image, wgpu};
 use crate::blit::Blit;
 use crate::cli::Options;
 use crate::demo::Demo;
+use shoal::{Commands, Gpu, Image, wgpu};
 use shoal_kernels::Grid;
 
 /// The demo (see the module docs).
@@ -18,16 +18,30 @@ impl Demo for GridDemo {
     const NAME: &'static str = "grid";
     const SIZE: [u32; 2] = shoal_kernels::grid::SIZE;
 
-    fn new(gpu: &Gpu, options: &Options, format: wgpu::TextureFormat) -> Result<Self, shoal::Error> {
+    fn new(
+        gpu: &Gpu,
+        options: &Options,
+        format: wgpu::TextureFormat,
+    ) -> Result<Self, shoal::Error> {
         let [w, h] = options.size;
-        Ok(Self { grid: Grid::new(gpu)?, image: gpu.image(w, h, wgpu::TextureFormat::Rgba32Float)?, blit: Blit::new(gpu, format)? })
+        Ok(Self {
+            grid: Grid::new(gpu)?,
+            image: gpu.image(w, h, wgpu::TextureFormat::Rgba32Float)?,
+            blit: Blit::new(gpu, format)?,
+        })
     }
 
     fn update(&mut self, commands: &mut Commands, _frame: u64) -> Result<(), shoal::Error> {
         self.grid.record(commands, &self.image)
     }
 
-    fn draw(&mut self, gpu: &Gpu, encoder: &mut wgpu::CommandEncoder, target: &wgpu::TextureView, size: [u32; 2]) -> Result<(), shoal::Error> {
+    fn draw(
+        &mut self,
+        gpu: &Gpu,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        size: [u32; 2],
+    ) -> Result<(), shoal::Error> {
         self.blit.draw(gpu, encoder, &self.image, target, size)
     }
 }

@@ -2,10 +2,10 @@
 //! with `--mode scene`, the shaded scene beyond it (spheres, a plane, shadows, one reflection).
 //! `cargo run -p shoal-demos --bin raytrace [-- --mode scene] [--headless --out raytrace.png]`.
 
-use shoal::{Buffer, Commands, Gpu, Image, wgpu};
 use crate::blit::Blit;
 use crate::cli::Options;
 use crate::demo::Demo;
+use shoal::{Buffer, Commands, Gpu, Image, wgpu};
 use shoal_kernels::{RayTracer, Scene};
 
 /// The demo (see the module docs).
@@ -20,14 +20,23 @@ impl Demo for RayTraceDemo {
     const NAME: &'static str = "raytrace";
     const SIZE: [u32; 2] = [shoal_kernels::raytrace::ORTHO_SIZE; 2];
 
-    fn new(gpu: &Gpu, options: &Options, format: wgpu::TextureFormat) -> Result<Self, shoal::Error> {
+    fn new(
+        gpu: &Gpu,
+        options: &Options,
+        format: wgpu::TextureFormat,
+    ) -> Result<Self, shoal::Error> {
         let [w, h] = options.size;
         let tracer = RayTracer::new(gpu)?;
         let scene = match options.mode.as_deref() {
             Some("scene") => Some(tracer.scene_uniform(&Scene::default())?),
             _ => None,
         };
-        Ok(Self { tracer, scene, image: gpu.image(w, h, wgpu::TextureFormat::Rgba32Float)?, blit: Blit::new(gpu, format)? })
+        Ok(Self {
+            tracer,
+            scene,
+            image: gpu.image(w, h, wgpu::TextureFormat::Rgba32Float)?,
+            blit: Blit::new(gpu, format)?,
+        })
     }
 
     fn update(&mut self, commands: &mut Commands, _frame: u64) -> Result<(), shoal::Error> {
@@ -37,7 +46,13 @@ impl Demo for RayTraceDemo {
         }
     }
 
-    fn draw(&mut self, gpu: &Gpu, encoder: &mut wgpu::CommandEncoder, target: &wgpu::TextureView, size: [u32; 2]) -> Result<(), shoal::Error> {
+    fn draw(
+        &mut self,
+        gpu: &Gpu,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        size: [u32; 2],
+    ) -> Result<(), shoal::Error> {
         self.blit.draw(gpu, encoder, &self.image, target, size)
     }
 }

@@ -6,7 +6,13 @@ use crate::cli::Options;
 use crate::demo::render;
 
 fn options(size: [u32; 2], mode: Option<&str>) -> Options {
-    Options { headless: true, frames: 1, out: None, size, mode: mode.map(String::from) }
+    Options {
+        headless: true,
+        frames: 1,
+        out: None,
+        size,
+        mode: mode.map(String::from),
+    }
 }
 
 fn to_u8(c: [f32; 4]) -> [u8; 4] {

@@ -16,7 +16,11 @@ use crate::demo::{Demo, DemoError};
 /// Opens a window and runs `D` until it is closed.
 pub fn run<D: Demo>(options: Options) -> Result<(), DemoError> {
     let event_loop = EventLoop::new()?;
-    let mut app = App::<D> { options, state: None, error: None };
+    let mut app = App::<D> {
+        options,
+        state: None,
+        error: None,
+    };
     event_loop.run_app(&mut app)?;
     match app.error {
         Some(e) => Err(e),
@@ -48,7 +52,9 @@ impl<D: Demo> App<D> {
             .with_title(format!("shoal — {}", D::NAME))
             .with_inner_size(winit::dpi::PhysicalSize::new(w, h));
         let window = Arc::new(event_loop.create_window(attributes)?);
-        let mut desc = wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(event_loop.owned_display_handle()));
+        let mut desc = wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
+            event_loop.owned_display_handle(),
+        ));
         desc.backends = BackendChoice::from_env()?.backends();
         let instance = wgpu::Instance::new(desc);
         let surface = instance.create_surface(Arc::clone(&window))?;
@@ -64,14 +70,24 @@ impl<D: Demo> App<D> {
         surface.configure(gpu.device(), &config);
         let demo = D::new(&gpu, &self.options, config.format)?;
         println!("{} on {}", D::NAME, gpu.adapter_details());
-        Ok(State { window, surface, config, gpu, demo, frame: 0, counted: (Instant::now(), 0), gpu_ms: 0.0 })
+        Ok(State {
+            window,
+            surface,
+            config,
+            gpu,
+            demo,
+            frame: 0,
+            counted: (Instant::now(), 0),
+            gpu_ms: 0.0,
+        })
     }
 }
 
 impl<D: Demo> State<D> {
     fn frame(&mut self) -> Result<(), DemoError> {
         let texture = match self.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(t) | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
+            wgpu::CurrentSurfaceTexture::Success(t)
+            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
             wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
                 self.surface.configure(self.gpu.device(), &self.config);
                 return Ok(());
@@ -81,12 +97,24 @@ impl<D: Demo> State<D> {
         let view = texture.texture.create_view(&Default::default());
         // Time every 30th frame: reading timestamps waits for the GPU.
         let timed = self.frame % 30 == 0;
-        let mut commands = if timed { self.gpu.commands().profiled() } else { self.gpu.commands() };
+        let mut commands = if timed {
+            self.gpu.commands().profiled()
+        } else {
+            self.gpu.commands()
+        };
         self.demo.update(&mut commands, self.frame)?;
-        self.demo.draw(&self.gpu, commands.encoder(), &view, [self.config.width, self.config.height])?;
+        self.demo.draw(
+            &self.gpu,
+            commands.encoder(),
+            &view,
+            [self.config.width, self.config.height],
+        )?;
         let submission = commands.submit()?;
         if timed {
-            self.gpu_ms = pollster::block_on(submission.timings())?.iter().map(|t| t.millis()).sum();
+            self.gpu_ms = pollster::block_on(submission.timings())?
+                .iter()
+                .map(|t| t.millis())
+                .sum();
         }
         self.window.pre_present_notify();
         self.gpu.queue().present(texture);
@@ -95,7 +123,11 @@ impl<D: Demo> State<D> {
         let elapsed = self.counted.0.elapsed().as_secs_f64();
         if elapsed >= 1.0 {
             let fps = self.counted.1 as f64 / elapsed;
-            self.window.set_title(&format!("shoal — {} — {fps:.0} fps, GPU {:.2} ms/frame", D::NAME, self.gpu_ms));
+            self.window.set_title(&format!(
+                "shoal — {} — {fps:.0} fps, GPU {:.2} ms/frame",
+                D::NAME,
+                self.gpu_ms
+            ));
             self.counted = (Instant::now(), 0);
         }
         Ok(())

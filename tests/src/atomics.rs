@@ -13,7 +13,10 @@ fn wg(gpu: &Gpu) -> u32 {
 }
 
 fn kernel(gpu: &Gpu, label: &str, src: &str) -> shoal::Kernel {
-    gpu.kernel_builder(shoal::Source::new(label, src.to_string())).constant("WG", wg(gpu)).build().expect("kernel")
+    gpu.kernel_builder(shoal::Source::new(label, src.to_string()))
+        .constant("WG", wg(gpu))
+        .build()
+        .expect("kernel")
 }
 
 const HISTOGRAM: &str = "

@@ -24,7 +24,8 @@ fn copy(@builtin(global_invocation_id) id: vec3<u32>) {
 }";
 
 fn copy_kernel(gpu: &Gpu) -> shoal::Kernel {
-    gpu.kernel(shoal::Source::new("copy.wgsl", COPY)).expect("copy kernel")
+    gpu.kernel(shoal::Source::new("copy.wgsl", COPY))
+        .expect("copy kernel")
 }
 
 fn assert_names(e: &Error, parts: &[&str]) {

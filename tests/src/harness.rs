@@ -37,8 +37,11 @@ mod native {
     pub fn run<F: std::future::Future<Output = ()>>(body: impl FnOnce(Gpu) -> F) {
         static GL_TURN: Mutex<()> = Mutex::new(());
         let gpu = gpu();
-        let _turn = (gpu.adapter_details().backend == shoal::wgpu::Backend::Gl)
-            .then(|| GL_TURN.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+        let _turn = (gpu.adapter_details().backend == shoal::wgpu::Backend::Gl).then(|| {
+            GL_TURN
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+        });
         pollster::block_on(body(gpu))
     }
 
@@ -70,7 +73,9 @@ mod web {
         if let Some(gpu) = GPU.with(|g| g.borrow().clone()) {
             return gpu;
         }
-        let gpu = Gpu::new().await.unwrap_or_else(|e| panic!("no WebGPU device for the tests: {e}"));
+        let gpu = Gpu::new()
+            .await
+            .unwrap_or_else(|e| panic!("no WebGPU device for the tests: {e}"));
         // The runner shows the console on failure, and always with `--nocapture`.
         wasm_bindgen_test::console_log!("shoal tests on {}", gpu.adapter_details());
         GPU.with(|g| *g.borrow_mut() = Some(gpu.clone()));

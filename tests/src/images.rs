@@ -20,15 +20,27 @@ fn assert_names(e: &Error, parts: &[&str]) {
     }
 }
 
-async fn round_trip<T: Texel + PartialEq + std::fmt::Debug>(gpu: &Gpu, format: TextureFormat, texel: impl Fn(u32) -> T) {
+async fn round_trip<T: Texel + PartialEq + std::fmt::Debug>(
+    gpu: &Gpu,
+    format: TextureFormat,
+    texel: impl Fn(u32) -> T,
+) {
     for width in WIDTHS {
         let texels: Vec<T> = (0..width * HEIGHT).map(&texel).collect();
-        let image = gpu.image_from(width, HEIGHT, format, &texels).expect("image");
+        let image = gpu
+            .image_from(width, HEIGHT, format, &texels)
+            .expect("image");
         assert_eq!(image.size(), [width, HEIGHT]);
         let back: Vec<T> = image.read().await.expect("read");
         assert_eq!(back.len(), texels.len(), "{format:?} width {width}");
         if let Some(i) = (0..texels.len()).find(|&i| back[i] != texels[i]) {
-            panic!("{format:?} width {width}: texel ({}, {}) is {:?}, wrote {:?}", i as u32 % width, i as u32 / width, back[i], texels[i]);
+            panic!(
+                "{format:?} width {width}: texel ({}, {}) is {:?}, wrote {:?}",
+                i as u32 % width,
+                i as u32 / width,
+                back[i],
+                texels[i]
+            );
         }
     }
 }
@@ -62,7 +74,9 @@ fn coords(@builtin(global_invocation_id) id: vec3<u32>) {
 fn square_group(gpu: &Gpu) -> u32 {
     let l = gpu.limits();
     let mut side = 16;
-    while side * side > l.max_compute_work_group_invocations || side > l.max_compute_work_group_size[1] {
+    while side * side > l.max_compute_work_group_invocations
+        || side > l.max_compute_work_group_size[1]
+    {
         side /= 2;
     }
     side
@@ -221,8 +235,15 @@ fn bilinear(texels: &[[f32; 4]], w: u32, h: u32, [u, v]: [f32; 2]) -> [f32; 4] {
         let yi = (yi as i32).clamp(0, h as i32 - 1) as u32;
         texels[(yi * w + xi) as usize]
     };
-    let (a, b, c, d) = (at(x0, y0), at(x0 + 1.0, y0), at(x0, y0 + 1.0), at(x0 + 1.0, y0 + 1.0));
-    std::array::from_fn(|k| (a[k] * (1.0 - fx) + b[k] * fx) * (1.0 - fy) + (c[k] * (1.0 - fx) + d[k] * fx) * fy)
+    let (a, b, c, d) = (
+        at(x0, y0),
+        at(x0 + 1.0, y0),
+        at(x0, y0 + 1.0),
+        at(x0 + 1.0, y0 + 1.0),
+    );
+    std::array::from_fn(|k| {
+        (a[k] * (1.0 - fx) + b[k] * fx) * (1.0 - fy) + (c[k] * (1.0 - fx) + d[k] * fx) * fy
+    })
 }
 
 gpu_test! {
@@ -311,7 +332,10 @@ gpu_test! {
 }
 
 /// An image's view is what a render pass samples: it is a 2D view of the whole texture.
-#[allow(dead_code, reason = "compile-time check of the public surface the demos draw with")]
+#[allow(
+    dead_code,
+    reason = "compile-time check of the public surface the demos draw with"
+)]
 fn view_is_reachable(image: &Image) -> (&shoal::wgpu::TextureView, &shoal::wgpu::Texture) {
     (image.view(), image.raw())
 }

@@ -11,9 +11,9 @@ pub mod rng;
 mod atomics;
 #[cfg(test)]
 mod errors;
+pub mod harness;
 #[cfg(test)]
 mod images;
-pub mod harness;
 #[cfg(test)]
 mod model;
 

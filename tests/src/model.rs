@@ -18,7 +18,16 @@ macro_rules! program_tests {
     )+};
 }
 
-program_tests!(builtin_ids, shift, vecadd, multiply, vector_lengths, indirect, folding, dependent_chain);
+program_tests!(
+    builtin_ids,
+    shift,
+    vecadd,
+    multiply,
+    vector_lengths,
+    indirect,
+    folding,
+    dependent_chain
+);
 
 #[test]
 fn vecadd_rows_format_as_the_book_prints() {
@@ -26,9 +35,18 @@ fn vecadd_rows_format_as_the_book_prints() {
     let sums: Vec<String> = a
         .iter()
         .zip(&b)
-        .map(|(a, b)| programs::vecadd_row(&programs::Data { v1: a.v1 + b.v1, v2: a.v2 + b.v2 }))
+        .map(|(a, b)| {
+            programs::vecadd_row(&programs::Data {
+                v1: a.v1 + b.v1,
+                v2: a.v2 + b.v2,
+            })
+        })
         .collect();
-    assert_eq!(sums.join("\n"), programs::VECADD_TABLE, "the CPU reference reproduces the book's table");
+    assert_eq!(
+        sums.join("\n"),
+        programs::VECADD_TABLE,
+        "the CPU reference reproduces the book's table"
+    );
 }
 
 gpu_test! {

@@ -34,13 +34,21 @@ pub type Program = for<'a> fn(&'a Gpu) -> Pin<Box<dyn Future<Output = Outcome> +
 /// Every program, by name, for the showcase.
 pub const ALL: &[(&str, Program)] = &[
     ("built-in IDs (spec formulas)", |g| Box::pin(builtin_ids(g))),
-    ("shared memory + barrier shift (000)", |g| Box::pin(shift(g))),
+    ("shared memory + barrier shift (000)", |g| {
+        Box::pin(shift(g))
+    }),
     ("VecAdd table (002 §13.3.5)", |g| Box::pin(vecadd(g))),
     ("element-wise multiply (004)", |g| Box::pin(multiply(g))),
-    ("vector lengths (002 ex. 1)", |g| Box::pin(vector_lengths(g))),
+    ("vector lengths (002 ex. 1)", |g| {
+        Box::pin(vector_lengths(g))
+    }),
     ("indirect dispatch", |g| Box::pin(indirect(g))),
-    ("folded 1D dispatch > 65535 groups", |g| Box::pin(folding(g))),
-    ("dependent chain in one batch", |g| Box::pin(dependent_chain(g))),
+    ("folded 1D dispatch > 65535 groups", |g| {
+        Box::pin(folding(g))
+    }),
+    ("dependent chain in one batch", |g| {
+        Box::pin(dependent_chain(g))
+    }),
 ];
 
 fn check(ok: bool, message: impl FnOnce() -> String) -> Result<(), Failure> {
@@ -51,7 +59,9 @@ fn check(ok: bool, message: impl FnOnce() -> String) -> Result<(), Failure> {
 /// with z as large as the device allows.
 pub fn builtin_ids_shape(gpu: &Gpu) -> [u32; 3] {
     let l = gpu.limits();
-    let z = (l.max_compute_work_group_invocations / 28).min(10).min(l.max_compute_work_group_size[2]);
+    let z = (l.max_compute_work_group_invocations / 28)
+        .min(10)
+        .min(l.max_compute_work_group_size[2]);
     [4, 7, z]
 }
 
@@ -66,13 +76,21 @@ pub async fn builtin_ids(gpu: &Gpu) -> Outcome {
         .constant("Y", size[1])
         .constant("Z", size[2])
         .build()?;
-    check(kernel.workgroup_size() == size, || format!("reflected {:?}, set {size:?}", kernel.workgroup_size()))?;
+    check(kernel.workgroup_size() == size, || {
+        format!("reflected {:?}, set {size:?}", kernel.workgroup_size())
+    })?;
     let groups = [3u32, 4, 8];
-    let total = (0..3).map(|i| (groups[i] * size[i]) as u64).product::<u64>();
+    let total = (0..3)
+        .map(|i| (groups[i] * size[i]) as u64)
+        .product::<u64>();
     let records = gpu.buffer_zeroed::<u32>(total * 16)?;
     kernel.bind("records", &records).groups(groups).run()?;
     let r = records.read().await?;
-    let dims = [groups[0] * size[0], groups[1] * size[1], groups[2] * size[2]];
+    let dims = [
+        groups[0] * size[0],
+        groups[1] * size[1],
+        groups[2] * size[2],
+    ];
     for gz in 0..dims[2] {
         for gy in 0..dims[1] {
             for gx in 0..dims[0] {
@@ -83,27 +101,40 @@ pub async fn builtin_ids(gpu: &Gpu) -> Outcome {
                 let lid = [0, 1, 2].map(|i| gid[i] % size[i]);
                 let index = lid[2] * size[0] * size[1] + lid[1] * size[0] + lid[0];
                 let expected = [
-                    wid[0], wid[1], wid[2], lid[0], lid[1], lid[2], gx, gy, gz, groups[0], groups[1], groups[2], index, 1,
+                    wid[0], wid[1], wid[2], lid[0], lid[1], lid[2], gx, gy, gz, groups[0],
+                    groups[1], groups[2], index, 1,
                 ];
                 check(rec[..14] == expected, || {
-                    format!("invocation {gid:?}: recorded {:?}, the specification gives {expected:?}", &rec[..14])
+                    format!(
+                        "invocation {gid:?}: recorded {:?}, the specification gives {expected:?}",
+                        &rec[..14]
+                    )
                 })?;
             }
         }
     }
-    Ok(format!("{total} invocations, work group {size:?} x groups {groups:?}"))
+    Ok(format!(
+        "{total} invocations, work group {size:?} x groups {groups:?}"
+    ))
 }
 
 /// The shift-by-one of 000: every value moves one invocation to the right within its work group.
 pub async fn shift(gpu: &Gpu) -> Outcome {
     let n = gpu.max_workgroup_1d(1024);
-    let kernel = gpu.kernel_builder(shoal::wgsl!("../../wgsl/conformance/shift.wgsl")).constant("N", n).build()?;
+    let kernel = gpu
+        .kernel_builder(shoal::wgsl!("../../wgsl/conformance/shift.wgsl"))
+        .constant("N", n)
+        .build()?;
     let groups = 3u32;
     let mut rng = Rng::new(7);
     let values: Vec<u32> = (0..n * groups).map(|_| rng.next_u32()).collect();
     let input = gpu.buffer_from(&values)?;
     let output = gpu.buffer_zeroed::<u32>(values.len() as u64)?;
-    kernel.bind("values", &input).bind("shifted", &output).groups([groups, 1, 1]).run()?;
+    kernel
+        .bind("values", &input)
+        .bind("shifted", &output)
+        .groups([groups, 1, 1])
+        .run()?;
     let got = output.read().await?;
     let expected: Vec<u32> = (0..n * groups)
         .map(|i| {
@@ -112,7 +143,9 @@ pub async fn shift(gpu: &Gpu) -> Outcome {
         })
         .collect();
     let wrong = got.iter().zip(&expected).filter(|(a, b)| a != b).count();
-    check(wrong == 0, || format!("{wrong} of {} values not shifted by one", expected.len()))?;
+    check(wrong == 0, || {
+        format!("{wrong} of {} values not shifted by one", expected.len())
+    })?;
     Ok(format!("{groups} work groups of {n}, exact"))
 }
 
@@ -130,13 +163,19 @@ pub fn vecadd_inputs(n: usize) -> (Vec<Data>, Vec<Data>) {
     let a = (0..n)
         .map(|i| {
             let x = i as f32;
-            Data { v1: glam::vec3(x, x, x), v2: glam::vec2(x, 0.0) }
+            Data {
+                v1: glam::vec3(x, x, x),
+                v2: glam::vec2(x, 0.0),
+            }
         })
         .collect();
     let b = (0..n)
         .map(|i| {
             let x = i as f32;
-            Data { v1: glam::vec3(-x, x, 0.0), v2: glam::vec2(0.0, -x) }
+            Data {
+                v1: glam::vec3(-x, x, 0.0),
+                v2: glam::vec2(0.0, -x),
+            }
         })
         .collect();
     (a, b)
@@ -180,7 +219,14 @@ pub const VECADD_TABLE: &str = "(0, 0, 0, 0, 0)
 pub fn vecadd_row(d: &Data) -> String {
     // `+ 0.0` turns -0 into 0, as C++ streams print it.
     let f = |x: f32| format!("{}", x + 0.0);
-    format!("({}, {}, {}, {}, {})", f(d.v1.x), f(d.v1.y), f(d.v1.z), f(d.v2.x), f(d.v2.y))
+    format!(
+        "({}, {}, {}, {}, {})",
+        f(d.v1.x),
+        f(d.v1.y),
+        f(d.v1.z),
+        f(d.v2.x),
+        f(d.v2.y)
+    )
 }
 
 /// VecAdd: 32 elements, one group of 32; the output equals the book's table row by row.
@@ -189,10 +235,17 @@ pub async fn vecadd(gpu: &Gpu) -> Outcome {
     let (a, b) = (gpu.buffer_from(&a)?, gpu.buffer_from(&b)?);
     let out = gpu.buffer_zeroed::<Data>(32)?;
     let kernel = gpu.kernel(shoal::wgsl!("../../wgsl/conformance/vecadd.wgsl"))?;
-    kernel.bind("input_a", &a).bind("input_b", &b).bind("output", &out).invocations(32).run()?;
+    kernel
+        .bind("input_a", &a)
+        .bind("input_b", &b)
+        .bind("output", &out)
+        .invocations(32)
+        .run()?;
     let rows: Vec<String> = out.read().await?.iter().map(vecadd_row).collect();
     for (i, (got, want)) in rows.iter().zip(VECADD_TABLE.lines()).enumerate() {
-        check(got == want, || format!("row {i}: got {got}, the book prints {want}"))?;
+        check(got == want, || {
+            format!("row {i}: got {got}, the book prints {want}")
+        })?;
     }
     check(rows.len() == 32, || format!("{} rows", rows.len()))?;
     Ok("32 rows equal the book's printed table".into())
@@ -204,17 +257,26 @@ pub async fn multiply(gpu: &Gpu) -> Outcome {
     let mut rng = Rng::new(4);
     let lengths = [1u64, 127, 128, 129, 1000, 4099, 65537];
     for &n in &lengths {
-        let x: Vec<glam::Vec4> =
-            (0..n).map(|_| glam::Vec4::from_array([0; 4].map(|_| rng.range_f32(-8.0, 8.0)))).collect();
-        let y: Vec<glam::Vec4> =
-            (0..n).map(|_| glam::Vec4::from_array([0; 4].map(|_| rng.range_f32(-8.0, 8.0)))).collect();
+        let x: Vec<glam::Vec4> = (0..n)
+            .map(|_| glam::Vec4::from_array([0; 4].map(|_| rng.range_f32(-8.0, 8.0))))
+            .collect();
+        let y: Vec<glam::Vec4> = (0..n)
+            .map(|_| glam::Vec4::from_array([0; 4].map(|_| rng.range_f32(-8.0, 8.0))))
+            .collect();
         let (bx, by) = (gpu.buffer_from(&x)?, gpu.buffer_from(&y)?);
         let out = gpu.buffer_zeroed::<glam::Vec4>(n)?;
-        kernel.bind("output_data", &out).bind("input_data0", &bx).bind("input_data1", &by).invocations(n).run()?;
+        kernel
+            .bind("output_data", &out)
+            .bind("input_data0", &bx)
+            .bind("input_data1", &by)
+            .invocations(n)
+            .run()?;
         let got = out.read().await?;
         for i in 0..n as usize {
             // One f32 multiply per lane on both sides: exactly equal.
-            check(got[i] == x[i] * y[i], || format!("n = {n}, element {i}: {} != {}", got[i], x[i] * y[i]))?;
+            check(got[i] == x[i] * y[i], || {
+                format!("n = {n}, element {i}: {} != {}", got[i], x[i] * y[i])
+            })?;
         }
     }
     Ok(format!("exact for n in {lengths:?}"))
@@ -227,7 +289,11 @@ pub async fn vector_lengths(gpu: &Gpu) -> Outcome {
     let vectors: Vec<glam::Vec3> = (0..64)
         .map(|_| {
             let dir = loop {
-                let v = glam::vec3(rng.range_f32(-1.0, 1.0), rng.range_f32(-1.0, 1.0), rng.range_f32(-1.0, 1.0));
+                let v = glam::vec3(
+                    rng.range_f32(-1.0, 1.0),
+                    rng.range_f32(-1.0, 1.0),
+                    rng.range_f32(-1.0, 1.0),
+                );
                 if v.length() > 0.1 {
                     break v.normalize();
                 }
@@ -248,38 +314,75 @@ pub async fn vector_lengths(gpu: &Gpu) -> Outcome {
         let cpu = (v.x as f64).hypot(v.y as f64).hypot(v.z as f64);
         let rel = ((l as f64 - cpu) / cpu).abs();
         worst = worst.max(rel);
-        check((1.0 - 1e-5..=10.0 + 1e-5).contains(&(l as f64)), || format!("length {l} of {v} is outside [1, 10]"))?;
-        check(rel <= 1e-5, || format!("length of {v}: GPU {l}, CPU {cpu}, relative error {rel:e}"))?;
+        check((1.0 - 1e-5..=10.0 + 1e-5).contains(&(l as f64)), || {
+            format!("length {l} of {v} is outside [1, 10]")
+        })?;
+        check(rel <= 1e-5, || {
+            format!("length of {v}: GPU {l}, CPU {cpu}, relative error {rel:e}")
+        })?;
     }
-    Ok(format!("64 lengths in [1, 10], worst relative error {worst:.1e}"))
+    Ok(format!(
+        "64 lengths in [1, 10], worst relative error {worst:.1e}"
+    ))
 }
 
 /// Indirect dispatch: arguments written by the CPU (offset 0) and by a kernel (offset 16) size
 /// the next dispatch; zero counts dispatch nothing; offset 6 and arguments past the end are the
 /// specification's errors.
 pub async fn indirect(gpu: &Gpu) -> Outcome {
-    let writer = gpu.kernel_builder(shoal::wgsl!("../../wgsl/conformance/indirect.wgsl")).entry("write_args").build()?;
-    let counter = gpu.kernel_builder(shoal::wgsl!("../../wgsl/conformance/indirect.wgsl")).entry("count_groups").build()?;
+    let writer = gpu
+        .kernel_builder(shoal::wgsl!("../../wgsl/conformance/indirect.wgsl"))
+        .entry("write_args")
+        .build()?;
+    let counter = gpu
+        .kernel_builder(shoal::wgsl!("../../wgsl/conformance/indirect.wgsl"))
+        .entry("count_groups")
+        .build()?;
     let cpu_args = gpu.buffer_from_with(&[DispatchArgs::new(2, 3, 1)], Usage::INDIRECT)?; // 6 groups
     let args = gpu.buffer_zeroed_with::<u32>(12, Usage::STORAGE | Usage::INDIRECT)?;
     args.write_at(8, &[0, 5, 1])?; // zero in x: nothing runs
     let wanted = gpu.uniform(&glam::UVec4::new(4, 1, 2, 4))?; // GPU-written: 8 groups at word 4
-    writer.bind("args", &args).bind("wanted", &wanted).groups([1, 1, 1]).run()?;
-    let cases = [(&cpu_args.raw().clone(), 0u64, 6u32), (args.raw(), 16, 8), (args.raw(), 32, 0)];
+    writer
+        .bind("args", &args)
+        .bind("wanted", &wanted)
+        .groups([1, 1, 1])
+        .run()?;
+    let cases = [
+        (&cpu_args.raw().clone(), 0u64, 6u32),
+        (args.raw(), 16, 8),
+        (args.raw(), 32, 0),
+    ];
     for (buffer, offset, groups) in cases {
         let ran = gpu.buffer_zeroed::<u32>(2)?;
         let buffer = shoal::Buffer::<u32>::from_raw(gpu, buffer.clone(), buffer.size() / 4)?;
         counter.bind("ran", &ran).indirect(&buffer, offset).run()?;
         let got = ran.read().await?;
         check(got == [groups, groups * 8], || {
-            format!("indirect at offset {offset}: {} groups / {} invocations ran, expected {groups} / {}", got[0], got[1], groups * 8)
+            format!(
+                "indirect at offset {offset}: {} groups / {} invocations ran, expected {groups} / {}",
+                got[0],
+                got[1],
+                groups * 8
+            )
         })?;
     }
     let ran = gpu.buffer_zeroed::<u32>(2)?;
     let bad_offset = counter.bind("ran", &ran).indirect(&args, 6).run();
-    check(matches!(bad_offset, Err(shoal::Error::IndirectOffset { offset: 6, .. })), || format!("offset 6 gave {bad_offset:?}"))?;
+    check(
+        matches!(
+            bad_offset,
+            Err(shoal::Error::IndirectOffset { offset: 6, .. })
+        ),
+        || format!("offset 6 gave {bad_offset:?}"),
+    )?;
     let past_end = counter.bind("ran", &ran).indirect(&args, 40).run();
-    check(matches!(past_end, Err(shoal::Error::IndirectOutOfBounds { offset: 40, .. })), || format!("offset 40 gave {past_end:?}"))?;
+    check(
+        matches!(
+            past_end,
+            Err(shoal::Error::IndirectOutOfBounds { offset: 40, .. })
+        ),
+        || format!("offset 40 gave {past_end:?}"),
+    )?;
     Ok("CPU args at 0 -> 6 groups, GPU args at 16 -> 8 groups, zero args -> none; offsets 6 and 40 refused".into())
 }
 
@@ -291,11 +394,26 @@ pub async fn folding(gpu: &Gpu) -> Outcome {
     let kernel = gpu.kernel(shoal::wgsl!("../../wgsl/conformance/fold.wgsl"))?;
     let visits = gpu.buffer_zeroed::<u32>(n)?;
     let count = gpu.uniform(&(n as u32))?;
-    kernel.bind("visits", &visits).bind("n", &count).invocations(n).run()?;
+    kernel
+        .bind("visits", &visits)
+        .bind("n", &count)
+        .invocations(n)
+        .run()?;
     let got = visits.read().await?;
-    let wrong: Vec<usize> = got.iter().enumerate().filter(|(_, v)| **v != 1).map(|(i, _)| i).take(5).collect();
-    check(wrong.is_empty(), || format!("indices visited other than once, first: {wrong:?}"))?;
-    Ok(format!("{n} indices ({} groups of 64) each visited once", n.div_ceil(64)))
+    let wrong: Vec<usize> = got
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| **v != 1)
+        .map(|(i, _)| i)
+        .take(5)
+        .collect();
+    check(wrong.is_empty(), || {
+        format!("indices visited other than once, first: {wrong:?}")
+    })?;
+    Ok(format!(
+        "{n} indices ({} groups of 64) each visited once",
+        n.div_ceil(64)
+    ))
 }
 
 /// Sixteen dispatches of `x -> 2x + 1` over one buffer in one batch: each reads what the one
@@ -306,11 +424,19 @@ pub async fn dependent_chain(gpu: &Gpu) -> Outcome {
     let values = gpu.buffer_from(&start)?;
     let mut commands = gpu.commands();
     for _ in 0..16 {
-        kernel.bind("values", &values).invocations(1000).record(&mut commands)?;
+        kernel
+            .bind("values", &values)
+            .invocations(1000)
+            .record(&mut commands)?;
     }
     commands.submit()?;
     let got = values.read().await?;
-    let expected: Vec<u32> = start.iter().map(|&x| (0..16).fold(x, |v, _| v.wrapping_mul(2).wrapping_add(1))).collect();
-    check(got == expected, || "the chain's result differs: dispatches were not ordered".into())?;
+    let expected: Vec<u32> = start
+        .iter()
+        .map(|&x| (0..16).fold(x, |v, _| v.wrapping_mul(2).wrapping_add(1)))
+        .collect();
+    check(got == expected, || {
+        "the chain's result differs: dispatches were not ordered".into()
+    })?;
     Ok("16 dependent dispatches in one batch, in order".into())
 }

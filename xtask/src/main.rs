@@ -46,7 +46,11 @@ fn main() -> ExitCode {
             false
         }
     };
-    if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }
 
 /// The native backends every run covers.
@@ -54,17 +58,27 @@ const BACKENDS: [&str; 2] = ["vulkan", "gl"];
 
 fn test(extra: &[String]) -> bool {
     let mut stages = Stages::new("cargo xtask test");
-    if !stages.run("software adapters (lavapipe, llvmpipe)", setup::ensure_adapters) {
+    if !stages.run(
+        "software adapters (lavapipe, llvmpipe)",
+        setup::ensure_adapters,
+    ) {
         return stages.finish();
     }
-    stages.run("build the test suites", || cargo(&["test", "--workspace", "--no-run"], &[]));
+    stages.run("build the test suites", || {
+        cargo(&["test", "--workspace", "--no-run"], &[])
+    });
     for backend in BACKENDS {
         stages.run(&format!("adapter for {backend}"), || {
-            cargo(&["run", "-q", "-p", "shoal-demos", "--bin", "adapters"], &[("SHOAL_BACKEND", backend)])
+            cargo(
+                &["run", "-q", "-p", "shoal-demos", "--bin", "adapters"],
+                &[("SHOAL_BACKEND", backend)],
+            )
         });
         let mut args = vec!["test", "--workspace"];
         args.extend(extra.iter().map(String::as_str));
-        stages.run(&format!("tests on {backend}"), || cargo(&args, &[("SHOAL_BACKEND", backend)]));
+        stages.run(&format!("tests on {backend}"), || {
+            cargo(&args, &[("SHOAL_BACKEND", backend)])
+        });
     }
     browser_tests(&mut stages, extra);
     for (target, what) in OTHER_TARGETS {
@@ -89,7 +103,10 @@ fn test_browser(extra: &[String]) -> bool {
 const BROWSER_SUITES: [&str; 2] = ["shoal", "shoal-conformance"];
 
 /// Targets the suite cannot run on here, checked to compile: their wgpu backends are real code.
-const OTHER_TARGETS: [(&str, &str); 2] = [("x86_64-pc-windows-msvc", "DX12"), ("aarch64-apple-darwin", "Metal")];
+const OTHER_TARGETS: [(&str, &str); 2] = [
+    ("x86_64-pc-windows-msvc", "DX12"),
+    ("aarch64-apple-darwin", "Metal"),
+];
 
 /// The crates checked for [`OTHER_TARGETS`]: the libraries and the demos.
 const CHECKED_ELSEWHERE: [&str; 4] = ["shoal", "shoal-kernels", "shoal-conformance", "shoal-demos"];
@@ -98,11 +115,16 @@ const CHECKED_ELSEWHERE: [&str; 4] = ["shoal", "shoal-kernels", "shoal-conforman
 fn browser_tests(stages: &mut Stages, extra: &[String]) {
     let root = workspace_root();
     let mut tools = None;
-    let found = stages.run("browser tools (chromium, chromedriver, wasm32 target, wasm-bindgen-cli)", || {
-        tools = web::BrowserTools::ensure(&root);
-        tools.is_some()
-    });
-    let Some(tools) = tools.filter(|_| found) else { return };
+    let found = stages.run(
+        "browser tools (chromium, chromedriver, wasm32 target, wasm-bindgen-cli)",
+        || {
+            tools = web::BrowserTools::ensure(&root);
+            tools.is_some()
+        },
+    );
+    let Some(tools) = tools.filter(|_| found) else {
+        return;
+    };
     let env = match tools.cargo_env(&target_dir(&root).join("shoal").join("web")) {
         Ok(env) => env,
         Err(e) => {
@@ -133,7 +155,9 @@ fn browser_tests(stages: &mut Stages, extra: &[String]) {
     // Every suite's result, not only the first failing one's.
     suites.push("--no-fail-fast");
     suites.extend(extra.iter().map(String::as_str));
-    stages.run("tests on webgpu (headless Chromium, SwiftShader)", || cargo(&suites, &env));
+    stages.run("tests on webgpu (headless Chromium, SwiftShader)", || {
+        cargo(&suites, &env)
+    });
 }
 
 /// The workspace's root: xtask's manifest directory's parent.
@@ -144,23 +168,44 @@ fn workspace_root() -> PathBuf {
 
 /// Cargo's target directory for this workspace.
 fn target_dir(root: &Path) -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"))
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target"))
 }
 
 fn run(extra: &[String]) -> bool {
     let mut stages = Stages::new("cargo xtask run");
-    if !stages.run("software adapters (lavapipe, llvmpipe)", setup::ensure_adapters) {
+    if !stages.run(
+        "software adapters (lavapipe, llvmpipe)",
+        setup::ensure_adapters,
+    ) {
         return stages.finish();
     }
     for backend in BACKENDS {
         let mut args = vec!["run", "-q", "-p", "shoal-demos", "--bin", "showcase", "--"];
         args.extend(extra.iter().map(String::as_str));
-        stages.run(&format!("showcase on {backend}"), || cargo(&args, &[("SHOAL_BACKEND", backend)]));
+        stages.run(&format!("showcase on {backend}"), || {
+            cargo(&args, &[("SHOAL_BACKEND", backend)])
+        });
     }
     for demo in DEMOS {
         let out = format!("target/shoal/{demo}.png");
         stages.run(&format!("demo {demo}, headless -> {out}"), || {
-            cargo(&["run", "-q", "-p", "shoal-demos", "--bin", demo, "--", "--headless", "--out", &out], &[("SHOAL_BACKEND", "vulkan")])
+            cargo(
+                &[
+                    "run",
+                    "-q",
+                    "-p",
+                    "shoal-demos",
+                    "--bin",
+                    demo,
+                    "--",
+                    "--headless",
+                    "--out",
+                    &out,
+                ],
+                &[("SHOAL_BACKEND", "vulkan")],
+            )
         });
     }
     stages.finish()
@@ -171,18 +216,28 @@ const DEMOS: [&str; 2] = ["grid", "raytrace"];
 
 fn bench(extra: &[String]) -> bool {
     let mut stages = Stages::new("cargo xtask bench");
-    if !stages.run("software adapters (lavapipe, llvmpipe)", setup::ensure_adapters) {
+    if !stages.run(
+        "software adapters (lavapipe, llvmpipe)",
+        setup::ensure_adapters,
+    ) {
         return stages.finish();
     }
     let backend = std::env::var("SHOAL_BACKEND").unwrap_or_else(|_| "vulkan".into());
     let mut args = vec!["run", "-q", "-p", "shoal-bench", "--"];
     args.extend(extra.iter().map(String::as_str));
-    stages.run(&format!("benchmarks on {backend}"), || cargo(&args, &[("SHOAL_BACKEND", &backend)]));
+    stages.run(&format!("benchmarks on {backend}"), || {
+        cargo(&args, &[("SHOAL_BACKEND", &backend)])
+    });
     stages.finish()
 }
 
 fn check_wgsl() -> bool {
     let mut stages = Stages::new("cargo xtask check-wgsl");
-    stages.run("validate wgsl/**/*.wgsl", || cargo(&["run", "-q", "-p", "shoal-demos", "--bin", "check-wgsl"], &[]));
+    stages.run("validate wgsl/**/*.wgsl", || {
+        cargo(
+            &["run", "-q", "-p", "shoal-demos", "--bin", "check-wgsl"],
+            &[],
+        )
+    });
     stages.finish()
 }

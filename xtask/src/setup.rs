@@ -31,7 +31,10 @@ const ADAPTERS: &[Component] = &[
         name: "Vulkan software adapter (lavapipe)",
         present: || {
             has_library("libvulkan.so.1")
-                && any_exists(&["/usr/share/vulkan/icd.d/lvp_icd.x86_64.json", "/usr/share/vulkan/icd.d/lvp_icd.aarch64.json"])
+                && any_exists(&[
+                    "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json",
+                    "/usr/share/vulkan/icd.d/lvp_icd.aarch64.json",
+                ])
         },
         packages: &["mesa-vulkan-drivers", "libvulkan1"],
     },
@@ -39,19 +42,29 @@ const ADAPTERS: &[Component] = &[
         name: "GL software adapter (llvmpipe through EGL)",
         present: || {
             has_library("libEGL.so.1")
-                && any_exists(&["/usr/lib/x86_64-linux-gnu/dri/swrast_dri.so", "/usr/lib/aarch64-linux-gnu/dri/swrast_dri.so"])
+                && any_exists(&[
+                    "/usr/lib/x86_64-linux-gnu/dri/swrast_dri.so",
+                    "/usr/lib/aarch64-linux-gnu/dri/swrast_dri.so",
+                ])
         },
         packages: &["libegl1", "libgl1-mesa-dri"],
     },
 ];
 
 fn is_root() -> bool {
-    Command::new("id").arg("-u").output().map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0").unwrap_or(false)
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false)
 }
 
 /// Installs Debian `packages` when root with apt-get; otherwise prints the command and fails.
 pub(crate) fn apt_install(what: &str, packages: &[&str]) -> bool {
-    let line = format!("apt-get update && apt-get install -y {}", packages.join(" "));
+    let line = format!(
+        "apt-get update && apt-get install -y {}",
+        packages.join(" ")
+    );
     if !(is_root() && Path::new("/usr/bin/apt-get").exists()) {
         eprintln!("missing: {what}\n  install it with (as root, on Debian/Ubuntu):\n    {line}");
         return false;
@@ -81,7 +94,11 @@ pub(crate) fn ensure_adapters() -> bool {
         ok &= apt_install(c.name, c.packages) && {
             let now = (c.present)();
             if !now {
-                eprintln!("{} still missing after installing {}", c.name, c.packages.join(" "));
+                eprintln!(
+                    "{} still missing after installing {}",
+                    c.name,
+                    c.packages.join(" ")
+                );
             }
             now
         };
@@ -94,7 +111,11 @@ pub(crate) fn ensure_rust_target(target: &str) -> bool {
     let installed = Command::new("rustup")
         .args(["target", "list", "--installed"])
         .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).lines().any(|l| l.trim() == target))
+        .map(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .any(|l| l.trim() == target)
+        })
         .unwrap_or(false);
     installed || command(Command::new("rustup").args(["target", "add", target]))
 }

@@ -12,7 +12,11 @@ pub(crate) struct Stages {
 
 impl Stages {
     pub(crate) fn new(title: &'static str) -> Self {
-        Self { title, started: Instant::now(), done: Vec::new() }
+        Self {
+            title,
+            started: Instant::now(),
+            done: Vec::new(),
+        }
     }
 
     /// Runs a stage, printing its name before and its time after.
@@ -21,7 +25,10 @@ impl Stages {
         let t = Instant::now();
         let ok = f();
         let secs = t.elapsed().as_secs_f64();
-        eprintln!("==> {name}: {} in {secs:.1} s", if ok { "ok" } else { "FAILED" });
+        eprintln!(
+            "==> {name}: {} in {secs:.1} s",
+            if ok { "ok" } else { "FAILED" }
+        );
         self.done.push((name.to_string(), ok, secs));
         ok
     }
@@ -29,9 +36,16 @@ impl Stages {
     /// Prints the summary; true when every stage passed.
     pub(crate) fn finish(self) -> bool {
         let ok = self.done.iter().all(|d| d.1);
-        eprintln!("\n{} — {}", self.title, if ok { "all stages passed" } else { "FAILED" });
+        eprintln!(
+            "\n{} — {}",
+            self.title,
+            if ok { "all stages passed" } else { "FAILED" }
+        );
         for (name, passed, secs) in &self.done {
-            eprintln!("  {:<6} {secs:>7.1} s  {name}", if *passed { "ok" } else { "FAILED" });
+            eprintln!(
+                "  {:<6} {secs:>7.1} s  {name}",
+                if *passed { "ok" } else { "FAILED" }
+            );
         }
         eprintln!("  total  {:>7.1} s", self.started.elapsed().as_secs_f64());
         ok
@@ -62,14 +76,22 @@ pub(crate) fn cargo(args: &[&str], env: &[(&str, &str)]) -> bool {
 /// succeeded.
 pub(crate) fn cargo_output(args: &[&str], env: &[(&str, &str)]) -> Option<String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let out = match Command::new(cargo).args(args).envs(env.iter().copied()).output() {
+    let out = match Command::new(cargo)
+        .args(args)
+        .envs(env.iter().copied())
+        .output()
+    {
         Ok(out) => out,
         Err(e) => {
             eprintln!("cannot run cargo: {e}");
             return None;
         }
     };
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stderr), String::from_utf8_lossy(&out.stdout));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout)
+    );
     eprint!("{text}");
     out.status.success().then_some(text)
 }

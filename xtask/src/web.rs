@@ -55,17 +55,31 @@ fn first_existing(paths: &[&str]) -> Option<PathBuf> {
 
 /// Headless Chromium and chromium-driver (Debian packages `chromium chromium-driver`).
 fn ensure_chromium() -> Option<(PathBuf, PathBuf)> {
-    let found = || Some((first_existing(CHROMIUM_PATHS)?, first_existing(CHROMEDRIVER_PATHS)?));
+    let found = || {
+        Some((
+            first_existing(CHROMIUM_PATHS)?,
+            first_existing(CHROMEDRIVER_PATHS)?,
+        ))
+    };
     if let Some((chromium, driver)) = found() {
-        eprintln!("found: Chromium ({}) and its WebDriver ({})", chromium.display(), driver.display());
+        eprintln!(
+            "found: Chromium ({}) and its WebDriver ({})",
+            chromium.display(),
+            driver.display()
+        );
         return Some((chromium, driver));
     }
-    if !apt_install("headless Chromium with WebGPU and its WebDriver", &["chromium", "chromium-driver"]) {
+    if !apt_install(
+        "headless Chromium with WebGPU and its WebDriver",
+        &["chromium", "chromium-driver"],
+    ) {
         return None;
     }
     let now = found();
     if now.is_none() {
-        eprintln!("chromium or chromedriver still missing after installing chromium chromium-driver");
+        eprintln!(
+            "chromium or chromedriver still missing after installing chromium chromium-driver"
+        );
     }
     now
 }
@@ -73,23 +87,32 @@ fn ensure_chromium() -> Option<(PathBuf, PathBuf)> {
 /// The `wasm-bindgen` version Cargo.lock holds: the CLI must be exactly that version.
 fn locked_wasm_bindgen_version(root: &Path) -> Result<String, String> {
     let lock = root.join("Cargo.lock");
-    let text = std::fs::read_to_string(&lock).map_err(|e| format!("cannot read {}: {e}", lock.display()))?;
+    let text = std::fs::read_to_string(&lock)
+        .map_err(|e| format!("cannot read {}: {e}", lock.display()))?;
     let mut lines = text.lines();
     while let Some(line) = lines.next() {
         if line.trim() == "name = \"wasm-bindgen\""
-            && let Some(version) = lines.next().and_then(|l| l.trim().strip_prefix("version = \""))
+            && let Some(version) = lines
+                .next()
+                .and_then(|l| l.trim().strip_prefix("version = \""))
         {
             return Ok(version.trim_end_matches('"').to_string());
         }
     }
-    Err(format!("{} has no wasm-bindgen package: nothing to run the browser tests with", lock.display()))
+    Err(format!(
+        "{} has no wasm-bindgen package: nothing to run the browser tests with",
+        lock.display()
+    ))
 }
 
 /// The version a wasm-bindgen tool reports (`wasm-bindgen-test-runner 0.2.130`), if it runs.
 fn tool_version(tool: &Path) -> Option<String> {
     let out = Command::new(tool).arg("--version").output().ok()?;
     let text = String::from_utf8_lossy(&out.stdout);
-    out.status.success().then(|| text.split_whitespace().nth(1).map(str::to_string)).flatten()
+    out.status
+        .success()
+        .then(|| text.split_whitespace().nth(1).map(str::to_string))
+        .flatten()
 }
 
 /// Where `cargo install` puts binaries.
@@ -104,32 +127,55 @@ fn cargo_bin_dir() -> Option<PathBuf> {
 /// Every `wasm-bindgen-test-runner` on PATH and in cargo's bin directory, in that order.
 fn runner_candidates() -> Vec<PathBuf> {
     let name = format!("wasm-bindgen-test-runner{}", std::env::consts::EXE_SUFFIX);
-    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH").map(|p| std::env::split_paths(&p).collect()).unwrap_or_default();
+    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect())
+        .unwrap_or_default();
     dirs.extend(cargo_bin_dir());
-    dirs.into_iter().map(|d| d.join(&name)).filter(|p| p.is_file()).collect()
+    dirs.into_iter()
+        .map(|d| d.join(&name))
+        .filter(|p| p.is_file())
+        .collect()
 }
 
 /// wasm-bindgen-cli at exactly `version`, installed with cargo when missing or at another
 /// version. Returns the test runner's path.
 fn ensure_wasm_bindgen_cli(version: &str) -> Option<PathBuf> {
-    let matching = || runner_candidates().into_iter().find(|r| tool_version(r).as_deref() == Some(version));
+    let matching = || {
+        runner_candidates()
+            .into_iter()
+            .find(|r| tool_version(r).as_deref() == Some(version))
+    };
     if let Some(runner) = matching() {
-        eprintln!("found: wasm-bindgen-test-runner {version} ({})", runner.display());
+        eprintln!(
+            "found: wasm-bindgen-test-runner {version} ({})",
+            runner.display()
+        );
         return Some(runner);
     }
-    match runner_candidates().first().and_then(|r| tool_version(r).map(|v| (r.clone(), v))) {
-        Some((r, v)) => eprintln!("{} is version {v}; Cargo.lock has wasm-bindgen {version}", r.display()),
+    match runner_candidates()
+        .first()
+        .and_then(|r| tool_version(r).map(|v| (r.clone(), v)))
+    {
+        Some((r, v)) => eprintln!(
+            "{} is version {v}; Cargo.lock has wasm-bindgen {version}",
+            r.display()
+        ),
         None => eprintln!("missing: wasm-bindgen-test-runner (wasm-bindgen-cli {version})"),
     }
     // Not `--locked`: one of wasm-bindgen-cli's locked dependencies is missing from the registry.
-    eprintln!("installing: cargo install wasm-bindgen-cli --version {version} (a few minutes, once)");
+    eprintln!(
+        "installing: cargo install wasm-bindgen-cli --version {version} (a few minutes, once)"
+    );
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     if !command(Command::new(cargo).args(["install", "wasm-bindgen-cli", "--version", version])) {
         return None;
     }
     let now = matching();
     if now.is_none() {
-        eprintln!("wasm-bindgen-test-runner {version} still not found on PATH or in {:?}", cargo_bin_dir());
+        eprintln!(
+            "wasm-bindgen-test-runner {version} still not found on PATH or in {:?}",
+            cargo_bin_dir()
+        );
     }
     now
 }
@@ -146,19 +192,31 @@ impl BrowserTools {
                 None
             }
         };
-        let ((chromium, chromedriver), test_runner, true) = (chromium?, runner?, target) else { return None };
-        Some(Self { chromedriver, chromium, test_runner })
+        let ((chromium, chromedriver), test_runner, true) = (chromium?, runner?, target) else {
+            return None;
+        };
+        Some(Self {
+            chromedriver,
+            chromium,
+            test_runner,
+        })
     }
 
     /// The environment of a `cargo test --target wasm32-unknown-unknown` that runs every test
     /// binary in headless Chromium through [`wasm_runner`].
     pub(crate) fn cargo_env(&self, work: &Path) -> Result<Vec<(String, String)>, String> {
-        let xtask = std::env::current_exe().map_err(|e| format!("cannot find the xtask binary: {e}"))?;
-        std::fs::create_dir_all(work).map_err(|e| format!("cannot create {}: {e}", work.display()))?;
-        let timeout = std::env::var("WASM_BINDGEN_TEST_TIMEOUT").unwrap_or_else(|_| TEST_TIMEOUT_SECS.into());
+        let xtask =
+            std::env::current_exe().map_err(|e| format!("cannot find the xtask binary: {e}"))?;
+        std::fs::create_dir_all(work)
+            .map_err(|e| format!("cannot create {}: {e}", work.display()))?;
+        let timeout =
+            std::env::var("WASM_BINDGEN_TEST_TIMEOUT").unwrap_or_else(|_| TEST_TIMEOUT_SECS.into());
         let path = |p: &Path| p.display().to_string();
         Ok(vec![
-            ("CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER".into(), format!("{} wasm-runner", path(&xtask))),
+            (
+                "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER".into(),
+                format!("{} wasm-runner", path(&xtask)),
+            ),
             ("SHOAL_WASM_TEST_RUNNER".into(), path(&self.test_runner)),
             ("SHOAL_CHROMIUM".into(), path(&self.chromium)),
             ("SHOAL_WEB_WORK_DIR".into(), path(work)),
@@ -176,10 +234,14 @@ impl BrowserTools {
 /// and removes the profile again.
 pub(crate) fn wasm_runner(args: &[String]) -> ExitCode {
     let var = |name: &str| std::env::var_os(name).map(PathBuf::from);
-    let (Some(runner), Some(chromium), Some(work)) =
-        (var("SHOAL_WASM_TEST_RUNNER"), var("SHOAL_CHROMIUM"), var("SHOAL_WEB_WORK_DIR"))
-    else {
-        eprintln!("xtask wasm-runner is the wasm32 test runner of `cargo xtask test`; run that instead");
+    let (Some(runner), Some(chromium), Some(work)) = (
+        var("SHOAL_WASM_TEST_RUNNER"),
+        var("SHOAL_CHROMIUM"),
+        var("SHOAL_WEB_WORK_DIR"),
+    ) else {
+        eprintln!(
+            "xtask wasm-runner is the wasm32 test runner of `cargo xtask test`; run that instead"
+        );
         return ExitCode::FAILURE;
     };
     let dir = match fresh_dir(&work) {
@@ -196,7 +258,11 @@ pub(crate) fn wasm_runner(args: &[String]) -> ExitCode {
     let json = format!(
         "{{\n  \"goog:chromeOptions\": {{\n    \"binary\": {},\n    \"args\": [{}]\n  }}\n}}\n",
         json_string(&chromium.display().to_string()),
-        flags.iter().map(|f| json_string(f)).collect::<Vec<_>>().join(", ")
+        flags
+            .iter()
+            .map(|f| json_string(f))
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     let status = std::fs::write(&webdriver_json, json)
         .map_err(|e| format!("cannot write {}: {e}", webdriver_json.display()))
@@ -211,7 +277,12 @@ pub(crate) fn wasm_runner(args: &[String]) -> ExitCode {
     let _ = std::fs::remove_dir_all(&dir);
     match status {
         Ok(s) if s.success() => ExitCode::SUCCESS,
-        Ok(s) => ExitCode::from(s.code().and_then(|c| u8::try_from(c).ok()).filter(|&c| c != 0).unwrap_or(1)),
+        Ok(s) => ExitCode::from(
+            s.code()
+                .and_then(|c| u8::try_from(c).ok())
+                .filter(|&c| c != 0)
+                .unwrap_or(1),
+        ),
         Err(e) => {
             eprintln!("{e}");
             ExitCode::FAILURE
@@ -221,7 +292,10 @@ pub(crate) fn wasm_runner(args: &[String]) -> ExitCode {
 
 /// A new, empty directory under `work` for one browser.
 fn fresh_dir(work: &Path) -> Result<PathBuf, String> {
-    let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
     let dir = work.join(format!("browser-{}-{stamp}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     Ok(dir)

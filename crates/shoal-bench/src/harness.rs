@@ -63,15 +63,25 @@ impl Row {
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
-    if v.is_empty() { f64::NAN } else { v[v.len() / 2] }
+    if v.is_empty() {
+        f64::NAN
+    } else {
+        v[v.len() / 2]
+    }
 }
 
 /// GPU nanoseconds of one profiled batch, and whether they came from timestamps.
-fn timed(gpu: &Gpu, record: &mut dyn FnMut(&mut Commands) -> Result<(), shoal::Error>) -> Result<(f64, bool), String> {
+fn timed(
+    gpu: &Gpu,
+    record: &mut dyn FnMut(&mut Commands) -> Result<(), shoal::Error>,
+) -> Result<(f64, bool), String> {
     let mut commands = gpu.commands().profiled();
     record(&mut commands).map_err(|e| e.to_string())?;
-    let timings = pollster::block_on(commands.submit().map_err(|e| e.to_string())?.timings()).map_err(|e| e.to_string())?;
-    let stamped = timings.iter().all(|t| t.source == TimingSource::GpuTimestamp);
+    let timings = pollster::block_on(commands.submit().map_err(|e| e.to_string())?.timings())
+        .map_err(|e| e.to_string())?;
+    let stamped = timings
+        .iter()
+        .all(|t| t.source == TimingSource::GpuTimestamp);
     Ok((timings.iter().map(|t| t.nanos).sum(), stamped))
 }
 
@@ -100,9 +110,17 @@ impl Copy {
     /// Median GPU milliseconds to copy `bytes`.
     pub(crate) fn millis(&self, gpu: &Gpu, bytes: u64) -> Result<f64, String> {
         let len = bytes.div_ceil(16);
-        let src = gpu.buffer_from(&(0..len as u32).map(|i| UVec4::splat(i)).collect::<Vec<_>>()).map_err(|e| e.to_string())?;
+        let src = gpu
+            .buffer_from(&(0..len as u32).map(|i| UVec4::splat(i)).collect::<Vec<_>>())
+            .map_err(|e| e.to_string())?;
         let dst = gpu.buffer_zeroed::<UVec4>(len).map_err(|e| e.to_string())?;
-        let mut record = |c: &mut Commands| self.kernel.bind("src", &src).bind("dst", &dst).invocations(len).record(c);
+        let mut record = |c: &mut Commands| {
+            self.kernel
+                .bind("src", &src)
+                .bind("dst", &dst)
+                .invocations(len)
+                .record(c)
+        };
         timed(gpu, &mut record)?;
         let mut times = Vec::new();
         for _ in 0..RUNS {
@@ -121,7 +139,10 @@ pub(crate) fn run(gpu: &Gpu, entries: &[Entry], sizes: &[u32]) -> Result<Vec<Row
     let copy = Copy::new(gpu).map_err(|e| e.to_string())?;
     let mut copies = std::collections::HashMap::new();
     let mut rows = Vec::new();
-    let total = entries.iter().map(|e| sizes.iter().filter(|&&s| s <= e.max_log2).count()).sum::<usize>();
+    let total = entries
+        .iter()
+        .map(|e| sizes.iter().filter(|&&s| s <= e.max_log2).count())
+        .sum::<usize>();
     let mut done = 0;
     for entry in entries {
         for &log2 in sizes.iter().filter(|&&s| s <= entry.max_log2) {
@@ -140,7 +161,8 @@ pub(crate) fn run(gpu: &Gpu, entries: &[Entry], sizes: &[u32]) -> Result<Vec<Row
             };
             let mut case = (entry.setup)(gpu, n)?;
             let (_, stamped) = timed(gpu, &mut |c| case.record(c))?;
-            case.verify().map_err(|e| format!("{} at n = {n}: {e}", entry.name))?;
+            case.verify()
+                .map_err(|e| format!("{} at n = {n}: {e}", entry.name))?;
             let mut times = Vec::new();
             for _ in 0..RUNS {
                 times.push(timed(gpu, &mut |c| case.record(c))?.0);
@@ -184,7 +206,10 @@ fn ratio(a: f64, b: f64) -> String {
 
 /// Prints the table and writes CSV, JSON and SVG under `target/shoal/bench/`.
 pub(crate) fn report(gpu: &Gpu, rows: &[Row]) -> Result<PathBuf, String> {
-    println!("\nkernels on {} (GPU time: median of {RUNS} runs after a warm-up)\n", gpu.adapter_details());
+    println!(
+        "\nkernels on {} (GPU time: median of {RUNS} runs after a warm-up)\n",
+        gpu.adapter_details()
+    );
     println!(
         "{:<30} {:>6} {:>10} {:>12} {:>9} {:>9} {:>10} {:>11}",
         "primitive", "n", "GPU ms", "elements/s", "x copy", "CPU/GPU", "peer ms", "peer/shoal"
@@ -198,22 +223,44 @@ pub(crate) fn report(gpu: &Gpu, rows: &[Row]) -> Result<PathBuf, String> {
             r.per_second(),
             ratio(r.gpu_ms, r.copy_ms),
             ratio(r.cpu_ms, r.gpu_ms),
-            r.peer_ms.map(|p| format!("{p:.3}")).unwrap_or_else(|| "-".into()),
-            r.peer_ms.map(|p| ratio(p, r.gpu_ms)).unwrap_or_else(|| "-".into()),
+            r.peer_ms
+                .map(|p| format!("{p:.3}"))
+                .unwrap_or_else(|| "-".into()),
+            r.peer_ms
+                .map(|p| ratio(p, r.gpu_ms))
+                .unwrap_or_else(|| "-".into()),
         );
     }
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/shoal/bench");
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let backend = format!("{:?}", gpu.adapter_details().backend).to_lowercase();
     let stem = dir.join(format!("primitives-{backend}"));
-    let mut csv = String::from("primitive,n,gpu_ms,copy_ms,cpu_ms,peer_ms,elements_per_s,x_copy,cpu_over_gpu,peer_over_shoal,timing\n");
-    let mut json = format!("{{\"adapter\": {:?}, \"runs\": {RUNS}, \"rows\": [\n", gpu.adapter_details().to_string());
+    let mut csv = String::from(
+        "primitive,n,gpu_ms,copy_ms,cpu_ms,peer_ms,elements_per_s,x_copy,cpu_over_gpu,peer_over_shoal,timing\n",
+    );
+    let mut json = format!(
+        "{{\"adapter\": {:?}, \"runs\": {RUNS}, \"rows\": [\n",
+        gpu.adapter_details().to_string()
+    );
     for (i, r) in rows.iter().enumerate() {
         let peer = r.peer_ms.map(|p| p.to_string()).unwrap_or_default();
-        let peer_ratio = r.peer_ms.map(|p| (p / r.gpu_ms).to_string()).unwrap_or_default();
+        let peer_ratio = r
+            .peer_ms
+            .map(|p| (p / r.gpu_ms).to_string())
+            .unwrap_or_default();
         csv.push_str(&format!(
             "{},{},{},{},{},{},{},{},{},{},{}\n",
-            r.name, r.n, r.gpu_ms, r.copy_ms, r.cpu_ms, peer, r.per_second(), r.gpu_ms / r.copy_ms, r.cpu_ms / r.gpu_ms, peer_ratio, r.timing
+            r.name,
+            r.n,
+            r.gpu_ms,
+            r.copy_ms,
+            r.cpu_ms,
+            peer,
+            r.per_second(),
+            r.gpu_ms / r.copy_ms,
+            r.cpu_ms / r.gpu_ms,
+            peer_ratio,
+            r.timing
         ));
         json.push_str(&format!(
             "  {{\"primitive\": {:?}, \"n\": {}, \"gpu_ms\": {}, \"copy_ms\": {}, \"cpu_ms\": {}, \"peer_ms\": {}, \"timing\": {:?}}}{}\n",
@@ -249,12 +296,24 @@ fn svg(rows: &[Row], adapter: &str) -> String {
         v
     });
     let xs: Vec<f64> = rows.iter().map(|r| (r.n as f64).log2()).collect();
-    let ys: Vec<f64> = rows.iter().map(|r| (r.gpu_ms / r.copy_ms).log10()).collect();
-    let (x0, x1) = (xs.iter().copied().fold(f64::MAX, f64::min) - 0.5, xs.iter().copied().fold(f64::MIN, f64::max) + 0.5);
-    let (y0, y1) = (ys.iter().copied().fold(0.0, f64::min).floor(), ys.iter().copied().fold(1.0, f64::max).ceil());
+    let ys: Vec<f64> = rows
+        .iter()
+        .map(|r| (r.gpu_ms / r.copy_ms).log10())
+        .collect();
+    let (x0, x1) = (
+        xs.iter().copied().fold(f64::MAX, f64::min) - 0.5,
+        xs.iter().copied().fold(f64::MIN, f64::max) + 0.5,
+    );
+    let (y0, y1) = (
+        ys.iter().copied().fold(0.0, f64::min).floor(),
+        ys.iter().copied().fold(1.0, f64::max).ceil(),
+    );
     let px = |x: f64| left + (x - x0) / (x1 - x0) * (w - left - right);
     let py = |y: f64| h - bottom - (y - y0) / (y1 - y0) * (h - top - bottom);
-    let colours = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#666666", "#1f78b4", "#b2df8a"];
+    let colours = [
+        "#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#666666",
+        "#1f78b4", "#b2df8a",
+    ];
     let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n\
          <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
@@ -273,9 +332,17 @@ fn svg(rows: &[Row], adapter: &str) -> String {
         decade += 1.0;
     }
     for x in (x0.ceil() as u32)..=(x1.floor() as u32) {
-        s.push_str(&format!("<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">2^{x}</text>\n", px(x as f64), h - bottom + 18.0));
+        s.push_str(&format!(
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">2^{x}</text>\n",
+            px(x as f64),
+            h - bottom + 18.0
+        ));
     }
-    s.push_str(&format!("<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">n (elements)</text>\n", (left + w - right) / 2.0, h - 10.0));
+    s.push_str(&format!(
+        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">n (elements)</text>\n",
+        (left + w - right) / 2.0,
+        h - 10.0
+    ));
     for (k, name) in names.iter().enumerate() {
         let colour = colours[k % colours.len()];
         let points: Vec<String> = rows
@@ -284,10 +351,15 @@ fn svg(rows: &[Row], adapter: &str) -> String {
             .filter(|(r, _)| r.name == *name)
             .map(|(_, (&x, &y))| format!("{:.1},{:.1}", px(x), py(y)))
             .collect();
-        s.push_str(&format!("<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" points=\"{}\"/>\n", points.join(" ")));
+        s.push_str(&format!(
+            "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" points=\"{}\"/>\n",
+            points.join(" ")
+        ));
         for p in &points {
             let (x, y) = p.split_once(',').unwrap_or(("0", "0"));
-            s.push_str(&format!("<circle cx=\"{x}\" cy=\"{y}\" r=\"3\" fill=\"{colour}\"/>\n"));
+            s.push_str(&format!(
+                "<circle cx=\"{x}\" cy=\"{y}\" r=\"3\" fill=\"{colour}\"/>\n"
+            ));
         }
         let ly = top + 10.0 + k as f64 * 18.0;
         s.push_str(&format!(

@@ -49,12 +49,19 @@ pub(crate) fn run(gpu: &Gpu) -> Result<(), shoal::Error> {
     let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some("raw"),
         layout: &pipeline.get_bind_group_layout(0),
-        entries: &[wgpu::BindGroupEntry { binding: 0, resource: raw_buffer.as_entire_binding() }],
+        entries: &[wgpu::BindGroupEntry {
+            binding: 0,
+            resource: raw_buffer.as_entire_binding(),
+        }],
     });
     let raw = || {
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        let mut encoder =
+            device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
         {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: None, timestamp_writes: None });
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: None,
+                timestamp_writes: None,
+            });
             pass.set_pipeline(&pipeline);
             pass.set_bind_group(0, &bind_group, &[]);
             pass.dispatch_workgroups(1, 1, 1);
@@ -102,10 +109,15 @@ pub(crate) fn run(gpu: &Gpu) -> Result<(), shoal::Error> {
         v[v.len() / 2]
     };
     let (r, s) = (median(&mut raw_us), median(&mut shoal_us));
-    println!("\nhost overhead of one tiny dispatch (bind + encode + submit, no GPU wait), median of {BLOCKS} blocks of {PER_BLOCK}:");
+    println!(
+        "\nhost overhead of one tiny dispatch (bind + encode + submit, no GPU wait), median of {BLOCKS} blocks of {PER_BLOCK}:"
+    );
     println!("  raw wgpu (pipeline and bind group reused)   {r:8.2} us");
     println!("  shoal (bind by name, checks, cached groups) {s:8.2} us");
-    println!("  ratio shoal / raw                            {:8.3}x  (goal: <= 1.10x)", s / r);
+    println!(
+        "  ratio shoal / raw                            {:8.3}x  (goal: <= 1.10x)",
+        s / r
+    );
     let count = values.read_blocking()?[0];
     println!("  (the Shoal side ran {count} times; every one was read back)");
     Ok(())

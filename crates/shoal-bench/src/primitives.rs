@@ -5,24 +5,74 @@ use std::time::Instant;
 
 use shoal::{Buffer, Commands, Gpu};
 use shoal_kernels::{
-    Compact, CompactCount, Histogram, Keep, Matmul, MatmulKernel, Op, RadixSort, Reduce, Scan, ScanSpec, Strategy,
-    WorkgroupScan, histogram_cpu, matmul_cpu, scan_cpu, workgroup_scan_cpu,
+    Compact, CompactCount, Histogram, Keep, Matmul, MatmulKernel, Op, RadixSort, Reduce, Scan,
+    ScanSpec, Strategy, WorkgroupScan, histogram_cpu, matmul_cpu, scan_cpu, workgroup_scan_cpu,
 };
 
 use crate::harness::{Case, Entry};
 
 /// Every primitive's entry.
 pub(crate) const ENTRIES: &[Entry] = &[
-    Entry { name: "scan u32 (look-back)", bytes_per_element: 4, max_log2: 24, setup: |g, n| scan_case(g, n, Strategy::LookBack) },
-    Entry { name: "scan u32 (multi-level)", bytes_per_element: 4, max_log2: 24, setup: |g, n| scan_case(g, n, Strategy::MultiLevel) },
-    Entry { name: "workgroup scan (000)", bytes_per_element: 4, max_log2: 24, setup: workgroup_scan_case },
-    Entry { name: "reduce u32 sum", bytes_per_element: 4, max_log2: 24, setup: reduce_case },
-    Entry { name: "compact u32 (half kept)", bytes_per_element: 4, max_log2: 24, setup: compact_case },
-    Entry { name: "histogram 256 bins", bytes_per_element: 4, max_log2: 24, setup: histogram_case },
-    Entry { name: "radix sort u32 keys", bytes_per_element: 4, max_log2: 24, setup: |g, n| sort_case(g, n, false) },
-    Entry { name: "radix sort u32 pairs", bytes_per_element: 8, max_log2: 24, setup: |g, n| sort_case(g, n, true) },
-    Entry { name: "matmul tiled (n = side^2)", bytes_per_element: 8, max_log2: 18, setup: |g, n| matmul_case(g, n, MatmulKernel::Tiled) },
-    Entry { name: "matmul naive (n = side^2)", bytes_per_element: 8, max_log2: 18, setup: |g, n| matmul_case(g, n, MatmulKernel::Naive) },
+    Entry {
+        name: "scan u32 (look-back)",
+        bytes_per_element: 4,
+        max_log2: 24,
+        setup: |g, n| scan_case(g, n, Strategy::LookBack),
+    },
+    Entry {
+        name: "scan u32 (multi-level)",
+        bytes_per_element: 4,
+        max_log2: 24,
+        setup: |g, n| scan_case(g, n, Strategy::MultiLevel),
+    },
+    Entry {
+        name: "workgroup scan (000)",
+        bytes_per_element: 4,
+        max_log2: 24,
+        setup: workgroup_scan_case,
+    },
+    Entry {
+        name: "reduce u32 sum",
+        bytes_per_element: 4,
+        max_log2: 24,
+        setup: reduce_case,
+    },
+    Entry {
+        name: "compact u32 (half kept)",
+        bytes_per_element: 4,
+        max_log2: 24,
+        setup: compact_case,
+    },
+    Entry {
+        name: "histogram 256 bins",
+        bytes_per_element: 4,
+        max_log2: 24,
+        setup: histogram_case,
+    },
+    Entry {
+        name: "radix sort u32 keys",
+        bytes_per_element: 4,
+        max_log2: 24,
+        setup: |g, n| sort_case(g, n, false),
+    },
+    Entry {
+        name: "radix sort u32 pairs",
+        bytes_per_element: 8,
+        max_log2: 24,
+        setup: |g, n| sort_case(g, n, true),
+    },
+    Entry {
+        name: "matmul tiled (n = side^2)",
+        bytes_per_element: 8,
+        max_log2: 18,
+        setup: |g, n| matmul_case(g, n, MatmulKernel::Tiled),
+    },
+    Entry {
+        name: "matmul naive (n = side^2)",
+        bytes_per_element: 8,
+        max_log2: 18,
+        setup: |g, n| matmul_case(g, n, MatmulKernel::Naive),
+    },
 ];
 
 fn err(e: impl std::fmt::Display) -> String {
@@ -138,10 +188,14 @@ fn workgroup_scan_case(gpu: &Gpu, n: u64) -> Result<Box<dyn Case>, String> {
 
 impl Case for WorkgroupScanCase {
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
-        self.scan.record(c, &self.input, &self.output, Op::Sum, true)
+        self.scan
+            .record(c, &self.input, &self.output, Op::Sum, true)
     }
     fn verify(&mut self) -> Result<(), String> {
-        same(&read(&self.output)?, &workgroup_scan_cpu(&self.host, self.scan.block() as usize, Op::Sum, true))
+        same(
+            &read(&self.output)?,
+            &workgroup_scan_cpu(&self.host, self.scan.block() as usize, Op::Sum, true),
+        )
     }
     fn cpu(&mut self) -> f64 {
         let block = self.scan.block() as usize;
@@ -192,9 +246,14 @@ impl Case for ReduceCase {
         };
         let n = self.host.len() as u32;
         Some(
-            pollster::block_on(self.peer.profile_reduce_gpu_to_gpu(self.input.raw(), out.raw(), n, lampshade::U32Reduction::Sum))
-                .map(|p| p.dispatch_time.as_nanos() as f64)
-                .map_err(err),
+            pollster::block_on(self.peer.profile_reduce_gpu_to_gpu(
+                self.input.raw(),
+                out.raw(),
+                n,
+                lampshade::U32Reduction::Sum,
+            ))
+            .map(|p| p.dispatch_time.as_nanos() as f64)
+            .map_err(err),
         )
     }
 }
@@ -224,7 +283,14 @@ fn compact_case(gpu: &Gpu, n: u64) -> Result<Box<dyn Case>, String> {
 
 impl Case for CompactCase {
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
-        self.compact.record(c, &self.input, Keep::Predicate(&self.keep), &self.output, &self.count, 0)
+        self.compact.record(
+            c,
+            &self.input,
+            Keep::Predicate(&self.keep),
+            &self.output,
+            &self.count,
+            0,
+        )
     }
     fn verify(&mut self) -> Result<(), String> {
         let want: Vec<u32> = self.host.iter().copied().filter(|x| x & 1 == 0).collect();
@@ -234,7 +300,13 @@ impl Case for CompactCase {
     }
     fn cpu(&mut self) -> f64 {
         nanos(|| {
-            std::hint::black_box(self.host.iter().copied().filter(|x| x & 1 == 0).collect::<Vec<_>>());
+            std::hint::black_box(
+                self.host
+                    .iter()
+                    .copied()
+                    .filter(|x| x & 1 == 0)
+                    .collect::<Vec<_>>(),
+            );
         })
     }
 }
@@ -286,7 +358,14 @@ fn sort_case(gpu: &Gpu, n: u64, pairs: bool) -> Result<Box<dyn Case>, String> {
         Some(a) => lampshade::Sorter::new_for_adapter(gpu.device(), gpu.queue(), &a.get_info()),
         None => lampshade::Sorter::new(gpu.device(), gpu.queue()),
     });
-    let values = if pairs { Some(gpu.buffer_from(&(0..n as u32).collect::<Vec<_>>()).map_err(err)?) } else { None };
+    let values = if pairs {
+        Some(
+            gpu.buffer_from(&(0..n as u32).collect::<Vec<_>>())
+                .map_err(err)?,
+        )
+    } else {
+        None
+    };
     Ok(Box::new(SortCase {
         gpu: gpu.clone(),
         sort: RadixSort::new(gpu).map_err(err)?,
@@ -315,7 +394,10 @@ impl Case for SortCase {
         if let Some(v) = &self.values {
             // Values are permuted with their keys (each value indexes the pristine keys).
             let v = read(v)?;
-            if v.iter().zip(&got).any(|(&i, &k)| self.host.get(i as usize) != Some(&k)) {
+            if v.iter()
+                .zip(&got)
+                .any(|(&i, &k)| self.host.get(i as usize) != Some(&k))
+            {
                 return Err("values did not follow their keys".into());
             }
         }
@@ -359,7 +441,11 @@ struct MatmulCase {
 
 fn matmul_case(gpu: &Gpu, n: u64, kernel: MatmulKernel) -> Result<Box<dyn Case>, String> {
     let side = (n as f64).sqrt() as u32;
-    let to_f = |v: Vec<u32>| v.into_iter().map(|x| x as f32 / 1000.0 - 0.5).collect::<Vec<f32>>();
+    let to_f = |v: Vec<u32>| {
+        v.into_iter()
+            .map(|x| x as f32 / 1000.0 - 0.5)
+            .collect::<Vec<f32>>()
+    };
     let (a_host, b_host) = (to_f(data(n, 1000)), to_f(data(n + 1, 1000)[1..].to_vec()));
     Ok(Box::new(MatmulCase {
         mm: Matmul::new(gpu).map_err(err)?,
@@ -376,7 +462,8 @@ fn matmul_case(gpu: &Gpu, n: u64, kernel: MatmulKernel) -> Result<Box<dyn Case>,
 impl Case for MatmulCase {
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
         let s = self.side;
-        self.mm.record(c, &self.a, &self.b, &self.c, [s, s, s], self.kernel)
+        self.mm
+            .record(c, &self.a, &self.b, &self.c, [s, s, s], self.kernel)
     }
     fn verify(&mut self) -> Result<(), String> {
         let s = self.side as usize;
@@ -384,7 +471,11 @@ impl Case for MatmulCase {
         let got = pollster::block_on(self.c.read()).map_err(err)?;
         // Entries are sums of s products of magnitude <= 0.25.
         let bound = (s as f32 + 2.0) * f32::EPSILON * 0.25 * s as f32;
-        match got.iter().zip(&want).position(|(g, w)| (g - w).abs() > bound) {
+        match got
+            .iter()
+            .zip(&want)
+            .position(|(g, w)| (g - w).abs() > bound)
+        {
             Some(i) => Err(format!("index {i}: gpu {} cpu {}", got[i], want[i])),
             None => Ok(()),
         }

@@ -19,14 +19,20 @@ use shoal_kernels::waves::{self, WaveParams, Waves};
 
 /// The median GPU time in milliseconds of `reps` repetitions of what `record` records, after
 /// one warm-up repetition, and whether it came from GPU timestamps.
-fn gpu_millis(gpu: &Gpu, reps: usize, mut record: impl FnMut(&mut Commands) -> Result<()>) -> Result<(f64, bool)> {
+fn gpu_millis(
+    gpu: &Gpu,
+    reps: usize,
+    mut record: impl FnMut(&mut Commands) -> Result<()>,
+) -> Result<(f64, bool)> {
     let mut times = Vec::with_capacity(reps);
     let mut timestamps = true;
     for rep in 0..=reps {
         let mut commands = gpu.commands().profiled();
         record(&mut commands)?;
         let timings = pollster::block_on(commands.submit()?.timings())?;
-        timestamps &= timings.iter().all(|t| t.source == TimingSource::GpuTimestamp);
+        timestamps &= timings
+            .iter()
+            .all(|t| t.source == TimingSource::GpuTimestamp);
         if rep > 0 {
             times.push(timings.iter().map(|t| t.millis()).sum::<f64>());
         }
@@ -48,7 +54,11 @@ fn cpu_millis(reps: usize, mut f: impl FnMut()) -> f64 {
 }
 
 fn source(timestamps: bool) -> &'static str {
-    if timestamps { "GPU timestamps" } else { "wall clock" }
+    if timestamps {
+        "GPU timestamps"
+    } else {
+        "wall clock"
+    }
 }
 
 /// Boids: one step of the document's 16384 members, tiled against naive, and a CPU step.
@@ -66,14 +76,22 @@ fn boids(gpu: &Gpu) -> Result<()> {
             flock.record_steps(c, &[time])
         })?;
         results.push(ms);
-        println!("  boids {n} members, {variant:?}: {ms:9.2} ms/step  {:8.2} steps/s  ({})", 1e3 / ms, source(ts));
+        println!(
+            "  boids {n} members, {variant:?}: {ms:9.2} ms/step  {:8.2} steps/s  ({})",
+            1e3 / ms,
+            source(ts)
+        );
     }
     let params = boids::Params::at(0.0, &boids::Rules::default());
     let cpu = cpu_millis(1, || {
         std::hint::black_box(boids::cpu::boids_step(&start, &params));
     });
     println!("  boids {n} members, CPU twin (1 thread): {cpu:9.2} ms/step");
-    println!("  boids naive / tiled = {:.2}x; CPU / tiled = {:.2}x", results[1] / results[0], cpu / results[0]);
+    println!(
+        "  boids naive / tiled = {:.2}x; CPU / tiled = {:.2}x",
+        results[1] / results[0],
+        cpu / results[0]
+    );
     Ok(())
 }
 
@@ -90,13 +108,22 @@ fn blur(gpu: &Gpu) -> Result<()> {
         let (ms, ts) = gpu_millis(gpu, 3, |c| filter.record(c, &image, 1))?;
         results.push(ms);
         let texels_per_s = (w * h) as f64 / (ms / 1e3);
-        println!("  blur {w}x{h} r=15, {variant:?} (N = {}): {ms:9.2} ms/pass  {:8.1} Mtexel/s  ({})", filter.workgroup_size(), texels_per_s / 1e6, source(ts));
+        println!(
+            "  blur {w}x{h} r=15, {variant:?} (N = {}): {ms:9.2} ms/pass  {:8.1} Mtexel/s  ({})",
+            filter.workgroup_size(),
+            texels_per_s / 1e6,
+            source(ts)
+        );
     }
     let cpu = cpu_millis(1, || {
         std::hint::black_box(blur::cpu::gaussian_blur(&src, w, h, filter.weights(), 1));
     });
     println!("  blur {w}x{h} r=15, CPU twin (1 thread): {cpu:9.2} ms/pass");
-    println!("  blur naive / cached = {:.2}x; CPU / cached = {:.2}x", results[1] / results[0], cpu / results[0]);
+    println!(
+        "  blur naive / cached = {:.2}x; CPU / cached = {:.2}x",
+        results[1] / results[0],
+        cpu / results[0]
+    );
     Ok(())
 }
 
@@ -111,7 +138,11 @@ fn sobel_entry(gpu: &Gpu) -> Result<()> {
     let cpu = cpu_millis(1, || {
         std::hint::black_box(sobel::cpu::sobel(&src, w, h));
     });
-    println!("  sobel {w}x{h}: {ms:9.2} ms  ({}); CPU twin {cpu:.2} ms = {:.2}x", source(ts), cpu / ms);
+    println!(
+        "  sobel {w}x{h}: {ms:9.2} ms  ({}); CPU twin {cpu:.2} ms = {:.2}x",
+        source(ts),
+        cpu / ms
+    );
     Ok(())
 }
 
@@ -121,13 +152,20 @@ fn bilateral_entry(gpu: &Gpu) -> Result<()> {
     let src = test_image(w, h);
     let image = gpu.image_from(w, h, TextureFormat::Rgba32Float, &src)?;
     let out = gpu.image(w, h, TextureFormat::Rgba32Float)?;
-    let params = BilateralParams { spatial_sigma: 2.0, range_sigma: 0.2 };
+    let params = BilateralParams {
+        spatial_sigma: 2.0,
+        range_sigma: 0.2,
+    };
     let filter = Bilateral::new(gpu, params)?;
     let (ms, ts) = gpu_millis(gpu, 3, |c| filter.record(c, &image, &out))?;
     let cpu = cpu_millis(1, || {
         std::hint::black_box(bilateral::cpu::bilateral(&src, w, h, &params));
     });
-    println!("  bilateral {w}x{h} 9x9: {ms:9.2} ms  ({}); CPU twin {cpu:.2} ms = {:.2}x", source(ts), cpu / ms);
+    println!(
+        "  bilateral {w}x{h} 9x9: {ms:9.2} ms  ({}); CPU twin {cpu:.2} ms = {:.2}x",
+        source(ts),
+        cpu / ms
+    );
     Ok(())
 }
 
@@ -142,8 +180,12 @@ fn waves_entry(gpu: &Gpu) -> Result<()> {
     let mut cpu_surface = waves::cpu::WavesCpu::new(size, size, surface.constants());
     cpu_surface.disturb(256, 256, 1.0);
     let cpu = cpu_millis(3, || cpu_surface.step());
-    println!("  waves {size}x{size}: {per_step:9.3} ms/step  {:8.1} steps/s  ({}); CPU twin {cpu:.3} ms/step = {:.2}x",
-        1e3 / per_step, source(ts), cpu / per_step);
+    println!(
+        "  waves {size}x{size}: {per_step:9.3} ms/step  {:8.1} steps/s  ({}); CPU twin {cpu:.3} ms/step = {:.2}x",
+        1e3 / per_step,
+        source(ts),
+        cpu / per_step
+    );
     Ok(())
 }
 

@@ -27,7 +27,10 @@ impl PassTimer {
             ty: wgpu::QueryType::Timestamp,
             count: 2,
         });
-        Ok(Self { queries, resolved: gpu.buffer_zeroed_with(2, Usage::QUERY_RESOLVE)? })
+        Ok(Self {
+            queries,
+            resolved: gpu.buffer_zeroed_with(2, Usage::QUERY_RESOLVE)?,
+        })
     }
 
     fn writes(&self) -> Option<wgpu::RenderPassTimestampWrites<'_>> {
@@ -39,7 +42,9 @@ impl PassTimer {
     }
 
     fn resolve(&self, commands: &mut shoal::Commands) {
-        commands.encoder().resolve_query_set(&self.queries, 0..2, self.resolved.raw(), 0);
+        commands
+            .encoder()
+            .resolve_query_set(&self.queries, 0..2, self.resolved.raw(), 0);
     }
 
     fn millis(&self, gpu: &Gpu) -> Result<f64, shoal::Error> {
@@ -51,7 +56,13 @@ impl PassTimer {
 }
 
 /// GPU time of the rasterized particles (one render pass).
-fn raster_ms(gpu: &Gpu, splat: &Splat, target: &SplatTarget, scene: &shoal_kernels::splat::Scene, timer: &PassTimer) -> Result<f64, shoal::Error> {
+fn raster_ms(
+    gpu: &Gpu,
+    splat: &Splat,
+    target: &SplatTarget,
+    scene: &shoal_kernels::splat::Scene,
+    timer: &PassTimer,
+) -> Result<f64, shoal::Error> {
     let mut commands = gpu.commands();
     splat.record_geometry(&mut commands, target, scene)?;
     splat.record_raster(&mut commands, target, scene, timer.writes())?;
@@ -87,7 +98,9 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// Runs the table on `gpu` and prints it.
 pub(crate) fn run(gpu: &Gpu) -> Result<(), shoal::Error> {
     if !gpu.has_timestamps() {
-        println!("splat: this adapter has no timestamp queries; the table needs GPU times, skipped");
+        println!(
+            "splat: this adapter has no timestamp queries; the table needs GPU times, skipped"
+        );
         return Ok(());
     }
     let mut splats = vec![Splat::new(gpu, Some(Packing::TwoU32))?];
@@ -96,14 +109,22 @@ pub(crate) fn run(gpu: &Gpu) -> Result<(), shoal::Error> {
     }
     let target = splats[0].target(WIDTH, HEIGHT)?;
     let timer = PassTimer::new(gpu)?;
-    println!("\nparticle splatting: {PARTICLES} particles at {WIDTH}x{HEIGHT}, GPU ms (median of {REPEATS}), % change vs rasterization");
+    println!(
+        "\nparticle splatting: {PARTICLES} particles at {WIDTH}x{HEIGHT}, GPU ms (median of {REPEATS}), % change vs rasterization"
+    );
     let mut rows: Vec<(String, Vec<f64>)> = vec![("rasterization".into(), Vec::new())];
-    rows.extend(splats.iter().map(|s| (s.packing().name().to_string(), Vec::new())));
+    rows.extend(
+        splats
+            .iter()
+            .map(|s| (s.packing().name().to_string(), Vec::new())),
+    );
     let mut parts_note = Vec::new();
     for kind in SceneKind::ALL {
         let scene = splats[0].upload(&SceneData::generate(kind, WIDTH, HEIGHT, PARTICLES, 1))?;
         raster_ms(gpu, &splats[0], &target, &scene, &timer)?;
-        let raster: Vec<f64> = (0..REPEATS).map(|_| raster_ms(gpu, &splats[0], &target, &scene, &timer)).collect::<Result<_, _>>()?;
+        let raster: Vec<f64> = (0..REPEATS)
+            .map(|_| raster_ms(gpu, &splats[0], &target, &scene, &timer))
+            .collect::<Result<_, _>>()?;
         rows[0].1.push(median(raster));
         for (i, splat) in splats.iter().enumerate() {
             compute_ms(gpu, splat, &target, &scene, &timer)?;
@@ -125,15 +146,27 @@ pub(crate) fn run(gpu: &Gpu) -> Result<(), shoal::Error> {
             ));
         }
     }
-    println!("  {:<22}{:>20}{:>20}{:>20}", "", "'normal'", "'spread'", "'clumpy'");
+    println!(
+        "  {:<22}{:>20}{:>20}{:>20}",
+        "", "'normal'", "'spread'", "'clumpy'"
+    );
     let raster = rows[0].1.clone();
     for (name, cells) in &rows {
         let text: Vec<String> = cells
             .iter()
             .zip(&raster)
-            .map(|(ms, r)| if name == "rasterization" { format!("{ms:.2} ms") } else { format!("{ms:.2} ms ({:+.0}%)", (ms / r - 1.0) * 100.0) })
+            .map(|(ms, r)| {
+                if name == "rasterization" {
+                    format!("{ms:.2} ms")
+                } else {
+                    format!("{ms:.2} ms ({:+.0}%)", (ms / r - 1.0) * 100.0)
+                }
+            })
             .collect();
-        println!("  {:<22}{:>20}{:>20}{:>20}", name, text[0], text[1], text[2]);
+        println!(
+            "  {:<22}{:>20}{:>20}{:>20}",
+            name, text[0], text[1], text[2]
+        );
     }
     println!("  compute parts:");
     for line in parts_note {

@@ -42,10 +42,18 @@ impl BilateralParams {
             })
         };
         if !(self.spatial_sigma > 0.0 && (2.0 * self.spatial_sigma).ceil() <= MAX_RADIUS as f32) {
-            return bad("spatial_sigma", self.spatial_sigma, "must be > 0 with a radius ceil(2 sigma) <= 15");
+            return bad(
+                "spatial_sigma",
+                self.spatial_sigma,
+                "must be > 0 with a radius ceil(2 sigma) <= 15",
+            );
         }
         if !(self.range_sigma > 0.0 && self.range_sigma.is_finite()) {
-            return bad("range_sigma", self.range_sigma, "must be a finite number > 0");
+            return bad(
+                "range_sigma",
+                self.range_sigma,
+                "must be a finite number > 0",
+            );
         }
         Ok(())
     }
@@ -73,8 +81,17 @@ impl Bilateral {
         params.check()?;
         let kernel = gpu.kernel(shoal::wgsl!("../../../wgsl/bilateral.wgsl"))?;
         let (spatial, range) = params.coefficients();
-        let uniform = gpu.uniform(&BilateralUniform { spatial, range, radius: params.radius() as i32 })?;
-        Ok(Self { gpu: gpu.clone(), kernel, params, uniform })
+        let uniform = gpu.uniform(&BilateralUniform {
+            spatial,
+            range,
+            radius: params.radius() as i32,
+        })?;
+        Ok(Self {
+            gpu: gpu.clone(),
+            kernel,
+            params,
+            uniform,
+        })
     }
 
     /// The sigmas.
@@ -85,7 +102,12 @@ impl Bilateral {
     /// Records the filtered `src` into `dst` (same size).
     pub fn record(&self, commands: &mut Commands, src: &Image, dst: &Image) -> Result<()> {
         crate::same_size("Bilateral", src, dst)?;
-        self.kernel.bind("src", src).bind("dst", dst).bind("params", &self.uniform).invocations_2d(src.size()).record(commands)
+        self.kernel
+            .bind("src", src)
+            .bind("dst", dst)
+            .bind("params", &self.uniform)
+            .invocations_2d(src.size())
+            .record(commands)
     }
 
     /// Filters `src` into `dst`, submitted on its own.

@@ -41,12 +41,16 @@ pub fn gaussian_weights(sigma: f32) -> Result<Vec<f32>> {
             kernel: "GaussianBlur".into(),
             parameter: "sigma".into(),
             value: sigma.to_string(),
-            rule: format!("sigma must be > 0 and give a radius ceil(2 sigma) <= {MAX_RADIUS} (sigma <= 7.5), the cache's margin"),
+            rule: format!(
+                "sigma must be > 0 and give a radius ceil(2 sigma) <= {MAX_RADIUS} (sigma <= 7.5), the cache's margin"
+            ),
         });
     }
     let r = radius as i32;
     let two_sigma2 = 2.0 * sigma * sigma;
-    let g: Vec<f32> = (-r..=r).map(|x| (-((x * x) as f32) / two_sigma2).exp()).collect();
+    let g: Vec<f32> = (-r..=r)
+        .map(|x| (-((x * x) as f32) / two_sigma2).exp())
+        .collect();
     let sum: f32 = g.iter().sum();
     Ok(g.into_iter().map(|w| w / sum).collect())
 }
@@ -86,7 +90,9 @@ impl GaussianBlur {
     /// as many as the device allows.
     pub fn new(gpu: &Gpu, sigma: f32) -> Result<Self> {
         let l = gpu.limits();
-        let n = gpu.max_workgroup_1d(DOCUMENT_N).min(l.max_compute_work_group_size[1]);
+        let n = gpu
+            .max_workgroup_1d(DOCUMENT_N)
+            .min(l.max_compute_work_group_size[1]);
         Self::with_workgroup_size(gpu, sigma, n)
     }
 
@@ -96,17 +102,26 @@ impl GaussianBlur {
     pub fn with_workgroup_size(gpu: &Gpu, sigma: f32, n: u32) -> Result<Self> {
         let weights = gaussian_weights(sigma)?;
         let build = |entry: &str| {
-            gpu.kernel_builder(shoal::wgsl!("../../../wgsl/blur.wgsl")).entry(entry).constant("N", n).build()
+            gpu.kernel_builder(shoal::wgsl!("../../../wgsl/blur.wgsl"))
+                .entry(entry)
+                .constant("N", n)
+                .build()
         };
         let cached = [build("blur_horizontal")?, build("blur_vertical")?];
-        let naive = [build("blur_naive_horizontal")?, build("blur_naive_vertical")?];
+        let naive = [
+            build("blur_naive_horizontal")?,
+            build("blur_naive_vertical")?,
+        ];
         let mut blur = Self {
             gpu: gpu.clone(),
             n,
             cached,
             naive,
             weights: Vec::new(),
-            uniform: gpu.uniform(&BlurUniform { weights: [Vec4::ZERO; 8], radius: 0 })?,
+            uniform: gpu.uniform(&BlurUniform {
+                weights: [Vec4::ZERO; 8],
+                radius: 0,
+            })?,
             scratch: None,
             variant: BlurVariant::Cached,
         };
@@ -126,7 +141,10 @@ impl GaussianBlur {
                 kernel: "GaussianBlur".into(),
                 parameter: "radius".into(),
                 value: radius.to_string(),
-                rule: format!("the first and last R of the {} invocations of a work group load the margins: R <= N", self.n),
+                rule: format!(
+                    "the first and last R of the {} invocations of a work group load the margins: R <= N",
+                    self.n
+                ),
             });
         }
         let mut packed = [Vec4::ZERO; 8];
@@ -134,7 +152,10 @@ impl GaussianBlur {
             packed[i / 4][i % 4] = *w;
         }
         // A fresh buffer, not a write into the old one: batches recorded earlier keep theirs.
-        self.uniform = self.gpu.uniform(&BlurUniform { weights: packed, radius: radius as i32 })?;
+        self.uniform = self.gpu.uniform(&BlurUniform {
+            weights: packed,
+            radius: radius as i32,
+        })?;
         self.weights = weights;
         Ok(())
     }
@@ -162,10 +183,19 @@ impl GaussianBlur {
     /// Records `passes` blur passes of `image` (an `rgba32float` image usable as a storage
     /// image), in place: each pass blurs horizontally into the scratch image and vertically back.
     pub fn record(&mut self, commands: &mut Commands, image: &Image, passes: u32) -> Result<()> {
-        if self.scratch.as_ref().is_none_or(|s| s.size() != image.size() || s.format() != image.format()) {
-            self.scratch = Some(self.gpu.image(image.width(), image.height(), image.format())?);
+        if self
+            .scratch
+            .as_ref()
+            .is_none_or(|s| s.size() != image.size() || s.format() != image.format())
+        {
+            self.scratch = Some(
+                self.gpu
+                    .image(image.width(), image.height(), image.format())?,
+            );
         }
-        let Some(scratch) = &self.scratch else { return Ok(()) };
+        let Some(scratch) = &self.scratch else {
+            return Ok(());
+        };
         let [horizontal, vertical] = match self.variant {
             BlurVariant::Cached => &self.cached,
             BlurVariant::Naive => &self.naive,

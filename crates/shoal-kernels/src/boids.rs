@@ -114,7 +114,11 @@ impl Params {
 /// `(sin 0.34t, cos 0.29t, sin 0.12t · cos 0.5t) × (35, 25, 60)`.
 pub fn goal_at(time: f32) -> Vec3 {
     let t = time;
-    Vec3::new((t * 0.34).sin(), (t * 0.29).cos(), (t * 0.12).sin() * (t * 0.5).cos()) * Vec3::new(35.0, 25.0, 60.0)
+    Vec3::new(
+        (t * 0.34).sin(),
+        (t * 0.29).cos(),
+        (t * 0.12).sin() * (t * 0.5).cos(),
+    ) * Vec3::new(35.0, 25.0, 60.0)
 }
 
 /// The document's starting flock of `n` members: its `randomFloat` generator (seed 0x13371337),
@@ -172,7 +176,9 @@ impl Boids {
         let wg = WORKGROUP_SIZE as u64;
         if n == 0 || !n.is_multiple_of(wg) {
             return Err(Error::Length {
-                what: format!("boids: the flock must be a nonzero multiple of the work-group size {wg} members"),
+                what: format!(
+                    "boids: the flock must be a nonzero multiple of the work-group size {wg} members"
+                ),
                 expected: n.div_ceil(wg).max(1) * wg,
                 got: n,
             });
@@ -188,7 +194,16 @@ impl Boids {
         let flock = [gpu.buffer_from(members)?, gpu.buffer_zeroed(n)?];
         let rules = Rules::default();
         let params = gpu.uniform(&Params::at(0.0, &rules))?;
-        Ok(Self { gpu: gpu.clone(), tiled, naive, flock, current: 0, params, rules, variant: Variant::Tiled })
+        Ok(Self {
+            gpu: gpu.clone(),
+            tiled,
+            naive,
+            flock,
+            current: 0,
+            params,
+            rules,
+            variant: Variant::Tiled,
+        })
     }
 
     /// Replaces the rule constants (the defaults are the document's).
@@ -224,7 +239,11 @@ impl Boids {
     /// Overwrites the flock (same number of members).
     pub fn write(&mut self, members: &[Member]) -> Result<()> {
         if members.len() as u64 != self.len() {
-            return Err(Error::Length { what: "boids: writing the flock".into(), expected: self.len(), got: members.len() as u64 });
+            return Err(Error::Length {
+                what: "boids: writing the flock".into(),
+                expected: self.len(),
+                got: members.len() as u64,
+            });
         }
         self.flock[self.current].write(members)
     }

@@ -7,8 +7,8 @@ use std::pin::Pin;
 use shoal::Gpu;
 
 use crate::{
-    Compact, CompactCount, Histogram, Keep, Matmul, MatmulKernel, Op, RadixSort, Reduce, Scan, ScanSpec, Strategy,
-    compact_cpu, histogram_cpu, matmul_cpu, reduce_cpu, scan_cpu,
+    Compact, CompactCount, Histogram, Keep, Matmul, MatmulKernel, Op, RadixSort, Reduce, Scan,
+    ScanSpec, Strategy, compact_cpu, histogram_cpu, matmul_cpu, reduce_cpu, scan_cpu,
 };
 
 /// What a check verified, or what went wrong.
@@ -19,12 +19,24 @@ pub type Check = for<'a> fn(&'a Gpu) -> Pin<Box<dyn Future<Output = Outcome> + '
 
 /// Every primitive's check, by name.
 pub const ALL: &[(&str, Check)] = &[
-    ("scan, multi-level (1,000,003 u32)", |g| Box::pin(scan(g, Strategy::MultiLevel))),
-    ("scan, decoupled look-back (1,000,003 u32)", |g| Box::pin(scan(g, Strategy::LookBack))),
-    ("reduce sum/min/max (1,000,003 u32)", |g| Box::pin(reduce(g))),
-    ("compaction -> indirect dispatch count", |g| Box::pin(compact(g))),
-    ("histogram, 256 bins (1,000,003)", |g| Box::pin(histogram(g))),
-    ("radix sort of pairs, stable (300,007)", |g| Box::pin(sort(g))),
+    ("scan, multi-level (1,000,003 u32)", |g| {
+        Box::pin(scan(g, Strategy::MultiLevel))
+    }),
+    ("scan, decoupled look-back (1,000,003 u32)", |g| {
+        Box::pin(scan(g, Strategy::LookBack))
+    }),
+    ("reduce sum/min/max (1,000,003 u32)", |g| {
+        Box::pin(reduce(g))
+    }),
+    ("compaction -> indirect dispatch count", |g| {
+        Box::pin(compact(g))
+    }),
+    ("histogram, 256 bins (1,000,003)", |g| {
+        Box::pin(histogram(g))
+    }),
+    ("radix sort of pairs, stable (300,007)", |g| {
+        Box::pin(sort(g))
+    }),
     ("tiled matmul 129x67x131", |g| Box::pin(matmul(g))),
 ];
 
@@ -33,18 +45,31 @@ fn e(err: shoal::Error) -> String {
 }
 
 fn data(n: u32, bound: u32) -> Vec<u32> {
-    (0..n).map(|i| i.wrapping_mul(2_654_435_761).rotate_left(7) % bound).collect()
+    (0..n)
+        .map(|i| i.wrapping_mul(2_654_435_761).rotate_left(7) % bound)
+        .collect()
 }
 
 async fn scan(gpu: &Gpu, strategy: Strategy) -> Outcome {
     let host = data(1_000_003, 1000);
     let scan = Scan::<u32>::new(gpu).map_err(e)?;
-    let (input, output) = (gpu.buffer_from(&host).map_err(e)?, gpu.buffer_zeroed::<u32>(host.len() as u64).map_err(e)?);
-    scan.run(&input, &output, ScanSpec::exclusive(Op::Sum).with_strategy(strategy)).map_err(e)?;
+    let (input, output) = (
+        gpu.buffer_from(&host).map_err(e)?,
+        gpu.buffer_zeroed::<u32>(host.len() as u64).map_err(e)?,
+    );
+    scan.run(
+        &input,
+        &output,
+        ScanSpec::exclusive(Op::Sum).with_strategy(strategy),
+    )
+    .map_err(e)?;
     if output.read().await.map_err(e)? != scan_cpu(&host, Op::Sum, false) {
         return Err("scan differs from the CPU".into());
     }
-    Ok(format!("exclusive sums equal the CPU's, {} tiles", host.len().div_ceil(scan.tile() as usize)))
+    Ok(format!(
+        "exclusive sums equal the CPU's, {} tiles",
+        host.len().div_ceil(scan.tile() as usize)
+    ))
 }
 
 async fn reduce(gpu: &Gpu) -> Outcome {
@@ -63,26 +88,52 @@ async fn compact(gpu: &Gpu) -> Outcome {
     let host = data(500_000, 1000);
     let compact = Compact::new(gpu).map_err(e)?;
     let keep = compact.predicate("x < 100u").map_err(e)?;
-    let (input, output) = (gpu.buffer_from(&host).map_err(e)?, gpu.buffer_zeroed::<u32>(host.len() as u64).map_err(e)?);
+    let (input, output) = (
+        gpu.buffer_from(&host).map_err(e)?,
+        gpu.buffer_zeroed::<u32>(host.len() as u64).map_err(e)?,
+    );
     let count = CompactCount::new(gpu).map_err(e)?;
     let mut commands = gpu.commands();
-    compact.record(&mut commands, &input, Keep::Predicate(&keep), &output, &count, 64).map_err(e)?;
+    compact
+        .record(
+            &mut commands,
+            &input,
+            Keep::Predicate(&keep),
+            &output,
+            &count,
+            64,
+        )
+        .map_err(e)?;
     commands.submit().map_err(e)?;
     let want = compact_cpu(&host, |x, _| x < 100);
     let args = count.read_args().await.map_err(e)?;
-    if count.read().await.map_err(e)? as usize != want.len() || args.x as usize != want.len().div_ceil(64) {
-        return Err(format!("count or arguments wrong: {args:?} for {}", want.len()));
+    if count.read().await.map_err(e)? as usize != want.len()
+        || args.x as usize != want.len().div_ceil(64)
+    {
+        return Err(format!(
+            "count or arguments wrong: {args:?} for {}",
+            want.len()
+        ));
     }
     if output.read_range(0..want.len() as u64).await.map_err(e)? != want {
         return Err("kept elements differ from the CPU".into());
     }
-    Ok(format!("{} kept in order; indirect args {}x{}x{} left on the GPU", want.len(), args.x, args.y, args.z))
+    Ok(format!(
+        "{} kept in order; indirect args {}x{}x{} left on the GPU",
+        want.len(),
+        args.x,
+        args.y,
+        args.z
+    ))
 }
 
 async fn histogram(gpu: &Gpu) -> Outcome {
     let host = data(1_000_003, 256);
     let hist = Histogram::new(gpu).map_err(e)?;
-    let (input, counts) = (gpu.buffer_from(&host).map_err(e)?, gpu.buffer_zeroed::<u32>(256).map_err(e)?);
+    let (input, counts) = (
+        gpu.buffer_from(&host).map_err(e)?,
+        gpu.buffer_zeroed::<u32>(256).map_err(e)?,
+    );
     hist.run(&input, &counts).map_err(e)?;
     if counts.read().await.map_err(e)? != histogram_cpu(&host, 256) {
         return Err("counts differ from the CPU".into());
@@ -94,7 +145,10 @@ async fn sort(gpu: &Gpu) -> Outcome {
     let keys = data(300_007, 5000);
     let values: Vec<u32> = (0..keys.len() as u32).collect();
     let sort = RadixSort::new(gpu).map_err(e)?;
-    let (kb, vb) = (gpu.buffer_from(&keys).map_err(e)?, gpu.buffer_from(&values).map_err(e)?);
+    let (kb, vb) = (
+        gpu.buffer_from(&keys).map_err(e)?,
+        gpu.buffer_from(&values).map_err(e)?,
+    );
     sort.run_pairs(&kb, &vb).map_err(e)?;
     let (want_k, want_v) = crate::sort_pairs_cpu(&keys, &values);
     if kb.read().await.map_err(e)? != want_k || vb.read().await.map_err(e)? != want_v {
@@ -105,14 +159,31 @@ async fn sort(gpu: &Gpu) -> Outcome {
 
 async fn matmul(gpu: &Gpu) -> Outcome {
     let [m, k, n] = [129u32, 67, 131];
-    let a: Vec<f32> = data(m * k, 200).into_iter().map(|x| x as f32 / 100.0 - 1.0).collect();
-    let b: Vec<f32> = data(k * n + 1, 200)[1..].iter().map(|&x| x as f32 / 100.0 - 1.0).collect();
+    let a: Vec<f32> = data(m * k, 200)
+        .into_iter()
+        .map(|x| x as f32 / 100.0 - 1.0)
+        .collect();
+    let b: Vec<f32> = data(k * n + 1, 200)[1..]
+        .iter()
+        .map(|&x| x as f32 / 100.0 - 1.0)
+        .collect();
     let mm = Matmul::new(gpu).map_err(e)?;
-    let (ab, bb) = (gpu.buffer_from(&a).map_err(e)?, gpu.buffer_from(&b).map_err(e)?);
+    let (ab, bb) = (
+        gpu.buffer_from(&a).map_err(e)?,
+        gpu.buffer_from(&b).map_err(e)?,
+    );
     let c = gpu.buffer_zeroed::<f32>((m * n) as u64).map_err(e)?;
-    mm.run(&ab, &bb, &c, [m, k, n], MatmulKernel::Tiled).map_err(e)?;
+    mm.run(&ab, &bb, &c, [m, k, n], MatmulKernel::Tiled)
+        .map_err(e)?;
     let want = matmul_cpu(&a, &b, [m as usize, k as usize, n as usize]);
-    let worst = c.read().await.map_err(e)?.iter().zip(&want).map(|(g, w)| (g - w).abs()).fold(0f32, f32::max);
+    let worst = c
+        .read()
+        .await
+        .map_err(e)?
+        .iter()
+        .zip(&want)
+        .map(|(g, w)| (g - w).abs())
+        .fold(0f32, f32::max);
     // Entries sum 67 products of magnitude <= 1: f32 rounding stays far below 1e-3.
     if worst > 1e-3 {
         return Err(format!("largest difference {worst}"));

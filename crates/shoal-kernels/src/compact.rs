@@ -45,12 +45,20 @@ impl CompactCount {
 
     /// A count buffer for `gpu`.
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        Ok(Self { buffer: gpu.buffer_zeroed_with::<u32>(4, Usage::STORAGE | Usage::INDIRECT)? })
+        Ok(Self {
+            buffer: gpu.buffer_zeroed_with::<u32>(4, Usage::STORAGE | Usage::INDIRECT)?,
+        })
     }
 
     /// Reads the count back (a synchronisation point: use only where the host needs it).
     pub async fn read(&self) -> Result<u32> {
-        Ok(self.buffer.read_range(0..1).await?.first().copied().unwrap_or(0))
+        Ok(self
+            .buffer
+            .read_range(0..1)
+            .await?
+            .first()
+            .copied()
+            .unwrap_or(0))
     }
 
     /// Reads the indirect arguments back.
@@ -76,7 +84,13 @@ impl Compact {
     /// Compaction for `gpu`, with the flag kernels compiled.
     pub fn new(gpu: &Gpu) -> Result<Self> {
         let wg = wgsl::plan_workgroup(gpu, 256);
-        let build = |entry| gpu.kernel_builder(SOURCE).entry(entry).constant("WG", wg).constant("PER", PER).build();
+        let build = |entry| {
+            gpu.kernel_builder(SOURCE)
+                .entry(entry)
+                .constant("WG", wg)
+                .constant("PER", PER)
+                .build()
+        };
         Ok(Self {
             gpu: gpu.clone(),
             wg,
@@ -94,9 +108,18 @@ impl Compact {
         let body = format!("fn keep(x: u32, i: u32) -> bool {{\n    return {expression};\n}}");
         let source = wgsl::specialise(&SOURCE, &[("keep", &body)])?;
         let build = |entry| {
-            self.gpu.kernel_builder(source.clone()).entry(entry).constant("WG", self.wg).constant("PER", PER).build()
+            self.gpu
+                .kernel_builder(source.clone())
+                .entry(entry)
+                .constant("WG", self.wg)
+                .constant("PER", PER)
+                .build()
         };
-        Ok(Predicate { expression: expression.to_string(), count: build("count_tiles")?, scatter: build("scatter_tiles")? })
+        Ok(Predicate {
+            expression: expression.to_string(),
+            count: build("count_tiles")?,
+            scatter: build("scatter_tiles")?,
+        })
     }
 
     fn scratch(&self, name: &'static str, len: u64) -> Result<Buffer<u32>> {
@@ -133,27 +156,55 @@ impl Compact {
         let counts = self.scratch("counts", tiles as u64)?;
         let offsets = self.scratch("offsets", tiles as u64)?;
         let max_x = self.gpu.limits().max_compute_work_group_count[0];
-        let params = self.uniforms.get(&self.gpu, [n, tiles, next_workgroup, max_x])?;
+        let params = self
+            .uniforms
+            .get(&self.gpu, [n, tiles, next_workgroup, max_x])?;
         let groups = tiles as u64 * self.wg as u64;
         // A predicate kernel reads no flags, so reflection gives it no such binding.
         let by_flags = matches!(keep, Keep::Flags(_));
-        fn with_flags<'a>(d: shoal::Dispatch<'a>, flags: &'a Buffer<u32>, by_flags: bool) -> shoal::Dispatch<'a> {
+        fn with_flags<'a>(
+            d: shoal::Dispatch<'a>,
+            flags: &'a Buffer<u32>,
+            by_flags: bool,
+        ) -> shoal::Dispatch<'a> {
             if by_flags { d.bind("flags", flags) } else { d }
         }
-        with_flags(counter.bind("params", &params).bind("values", values).bind("tile_counts", &counts), flags, by_flags)
-            .invocations(groups)
-            .record(commands)?;
-        self.scan.record(commands, &counts, &offsets, ScanSpec::exclusive(Op::Sum).with_strategy(Strategy::MultiLevel))?;
-        with_flags(scatter.bind("params", &params).bind("values", values), flags, by_flags)
-            .bind("tile_offsets", &offsets)
-            .bind("output", output)
-            .bind("count_args", &count.buffer)
-            .invocations(groups)
-            .record(commands)
+        with_flags(
+            counter
+                .bind("params", &params)
+                .bind("values", values)
+                .bind("tile_counts", &counts),
+            flags,
+            by_flags,
+        )
+        .invocations(groups)
+        .record(commands)?;
+        self.scan.record(
+            commands,
+            &counts,
+            &offsets,
+            ScanSpec::exclusive(Op::Sum).with_strategy(Strategy::MultiLevel),
+        )?;
+        with_flags(
+            scatter.bind("params", &params).bind("values", values),
+            flags,
+            by_flags,
+        )
+        .bind("tile_offsets", &offsets)
+        .bind("output", output)
+        .bind("count_args", &count.buffer)
+        .invocations(groups)
+        .record(commands)
     }
 
     /// Compacts and submits; returns nothing to read until the caller reads `output` or `count`.
-    pub fn run(&self, values: &Buffer<u32>, keep: Keep<'_>, output: &Buffer<u32>, count: &CompactCount) -> Result<shoal::Submission> {
+    pub fn run(
+        &self,
+        values: &Buffer<u32>,
+        keep: Keep<'_>,
+        output: &Buffer<u32>,
+        count: &CompactCount,
+    ) -> Result<shoal::Submission> {
         let mut commands = self.gpu.commands();
         self.record(&mut commands, values, keep, output, count, 0)?;
         commands.submit()
@@ -169,5 +220,10 @@ impl Predicate {
 
 /// The CPU twin of [`Compact`]: the kept values in order.
 pub fn compact_cpu(values: &[u32], keep: impl Fn(u32, usize) -> bool) -> Vec<u32> {
-    values.iter().enumerate().filter(|&(i, &x)| keep(x, i)).map(|(_, &x)| x).collect()
+    values
+        .iter()
+        .enumerate()
+        .filter(|&(i, &x)| keep(x, i))
+        .map(|(_, &x)| x)
+        .collect()
 }

@@ -27,7 +27,9 @@ pub struct Grid {
 impl Grid {
     /// Compiles the kernel (16 x 16 work groups: the pattern is made of them).
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        Ok(Self { kernel: gpu.kernel(shoal::wgsl!("../../../wgsl/grid.wgsl"))? })
+        Ok(Self {
+            kernel: gpu.kernel(shoal::wgsl!("../../../wgsl/grid.wgsl"))?,
+        })
     }
 
     /// Work groups for a `width` x `height` image: (80, 45, 1) for the document's 1280 x 720.
@@ -37,7 +39,10 @@ impl Grid {
 
     /// Records drawing the grid into `image` (rgba32float, any size).
     pub fn record(&self, commands: &mut Commands, image: &Image) -> Result<()> {
-        self.kernel.bind("img_output", image).groups(Self::groups(image.width(), image.height())).record(commands)
+        self.kernel
+            .bind("img_output", image)
+            .groups(Self::groups(image.width(), image.height()))
+            .record(commands)
     }
 
     /// Draws it on its own.
@@ -52,7 +57,13 @@ impl Grid {
 pub fn grid_cpu(width: u32, height: u32) -> Vec<[f32; 4]> {
     (0..height)
         .flat_map(|y| (0..width).map(move |x| (x / PATCH, y / PATCH)))
-        .map(|(wx, wy)| if ((wx & 1) != 1) != ((wy & 1) == 1) { ORANGE } else { BLUE })
+        .map(|(wx, wy)| {
+            if ((wx & 1) != 1) != ((wy & 1) == 1) {
+                ORANGE
+            } else {
+                BLUE
+            }
+        })
         .collect()
 }
 

@@ -25,7 +25,12 @@ pub struct Histogram {
 impl Histogram {
     /// A histogram for `gpu`; kernels are compiled per bin count on first use.
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        Ok(Self { gpu: gpu.clone(), wg: wgsl::plan_workgroup(gpu, 256), kernels: Mutex::new(HashMap::new()), uniforms: Uniforms::default() })
+        Ok(Self {
+            gpu: gpu.clone(),
+            wg: wgsl::plan_workgroup(gpu, 256),
+            kernels: Mutex::new(HashMap::new()),
+            uniforms: Uniforms::default(),
+        })
     }
 
     /// The most bins one work group counts in shared memory on this device: what its shared
@@ -36,22 +41,44 @@ impl Histogram {
     }
 
     fn kernel(&self, bins: u32) -> Result<Kernel> {
-        if let Some(k) = self.kernels.lock().map_err(|_| wgsl::poisoned())?.get(&bins) {
+        if let Some(k) = self
+            .kernels
+            .lock()
+            .map_err(|_| wgsl::poisoned())?
+            .get(&bins)
+        {
             return Ok(k.clone());
         }
-        let k = self.gpu.kernel_builder(SOURCE).constant("WG", self.wg).constant("PER", PER).constant("BINS", bins).build()?;
-        self.kernels.lock().map_err(|_| wgsl::poisoned())?.insert(bins, k.clone());
+        let k = self
+            .gpu
+            .kernel_builder(SOURCE)
+            .constant("WG", self.wg)
+            .constant("PER", PER)
+            .constant("BINS", bins)
+            .build()?;
+        self.kernels
+            .lock()
+            .map_err(|_| wgsl::poisoned())?
+            .insert(bins, k.clone());
         Ok(k)
     }
 
     /// Records zeroing `counts` and counting every value of `input` into it; the number of bins
     /// is `counts.len()`, between 1 and [`Histogram::max_bins`].
-    pub fn record(&self, commands: &mut Commands, input: &Buffer<u32>, counts: &Buffer<u32>) -> Result<()> {
+    pub fn record(
+        &self,
+        commands: &mut Commands,
+        input: &Buffer<u32>,
+        counts: &Buffer<u32>,
+    ) -> Result<()> {
         let n = wgsl::count_u32("histogram", input.len())?;
         let bins = counts.len();
         if bins == 0 || bins > self.max_bins() as u64 {
             return Err(Error::WorkgroupMemory {
-                kernel: format!("histogram of {bins} bins (1 to {} on this device)", self.max_bins()),
+                kernel: format!(
+                    "histogram of {bins} bins (1 to {} on this device)",
+                    self.max_bins()
+                ),
                 bytes: (bins * 4).min(u32::MAX as u64) as u32,
                 limit: self.gpu.limits().max_compute_shared_memory_size,
             });

@@ -24,7 +24,11 @@ impl Invert {
     /// Records `output = 1 - input` (two rgba32float images of the same size).
     pub fn record(&self, commands: &mut Commands, input: &Image, output: &Image) -> Result<()> {
         crate::same_size(self.kernel.name(), input, output)?;
-        self.kernel.bind("img_input", input).bind("img_output", output).invocations_2d(output.size()).record(commands)
+        self.kernel
+            .bind("img_input", input)
+            .bind("img_output", output)
+            .invocations_2d(output.size())
+            .record(commands)
     }
 
     /// Runs it on its own.

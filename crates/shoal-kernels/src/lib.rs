@@ -31,7 +31,6 @@ pub use reduce::{Reduce, reduce_cpu};
 pub use scan::{Scan, ScanSpec, Strategy, WorkgroupScan, scan_cpu, workgroup_scan_cpu};
 pub use wgsl::{Op, Scalar};
 
-
 pub mod grid;
 pub mod invert;
 pub mod raytrace;
@@ -77,7 +76,13 @@ pub(crate) fn same_size(kernel: &str, a: &Image, b: &Image) -> Result<()> {
         return Ok(());
     }
     Err(Error::Length {
-        what: format!("{kernel}: images of {}x{} and {}x{} (they must be the same size)", a.width(), a.height(), b.width(), b.height()),
+        what: format!(
+            "{kernel}: images of {}x{} and {}x{} (they must be the same size)",
+            a.width(),
+            a.height(),
+            b.width(),
+            b.height()
+        ),
         expected: a.texels() as u64,
         got: b.texels() as u64,
     })

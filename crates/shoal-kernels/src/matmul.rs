@@ -33,13 +33,31 @@ impl Matmul {
     /// Both kernels for `gpu`, with 16 × 16 work groups (8 × 8 where the device allows fewer
     /// than 256 invocations).
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        let tile = if gpu.limits().max_compute_work_group_invocations >= 256 { 16 } else { 8 };
-        let build = |entry| gpu.kernel_builder(SOURCE).entry(entry).constant("TILE", tile).build();
-        Ok(Self { gpu: gpu.clone(), tile, tiled: build("matmul_tiled")?, naive: build("matmul_naive")?, uniforms: Uniforms::default() })
+        let tile = if gpu.limits().max_compute_work_group_invocations >= 256 {
+            16
+        } else {
+            8
+        };
+        let build = |entry| {
+            gpu.kernel_builder(SOURCE)
+                .entry(entry)
+                .constant("TILE", tile)
+                .build()
+        };
+        Ok(Self {
+            gpu: gpu.clone(),
+            tile,
+            tiled: build("matmul_tiled")?,
+            naive: build("matmul_naive")?,
+            uniforms: Uniforms::default(),
+        })
     }
 
     /// Records `c = a × b` where `a` is `m × k` and `b` is `k × n` (row-major), `c` is `m × n`.
-    #[allow(clippy::too_many_arguments, reason = "three matrices and their three dimensions")]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "three matrices and their three dimensions"
+    )]
     pub fn record(
         &self,
         commands: &mut Commands,
@@ -52,7 +70,11 @@ impl Matmul {
         let dims = |what: &str, buffer: &Buffer<f32>, rows: u32, cols: u32| {
             let want = rows as u64 * cols as u64;
             if buffer.len() != want {
-                return Err(Error::Length { what: format!("matmul: {what} is {rows} x {cols}"), expected: want, got: buffer.len() });
+                return Err(Error::Length {
+                    what: format!("matmul: {what} is {rows} x {cols}"),
+                    expected: want,
+                    got: buffer.len(),
+                });
             }
             Ok(())
         };
@@ -81,7 +103,14 @@ impl Matmul {
     }
 
     /// Multiplies and submits.
-    pub fn run(&self, a: &Buffer<f32>, b: &Buffer<f32>, c: &Buffer<f32>, mkn: [u32; 3], kernel: MatmulKernel) -> Result<shoal::Submission> {
+    pub fn run(
+        &self,
+        a: &Buffer<f32>,
+        b: &Buffer<f32>,
+        c: &Buffer<f32>,
+        mkn: [u32; 3],
+        kernel: MatmulKernel,
+    ) -> Result<shoal::Submission> {
         let mut commands = self.gpu.commands();
         self.record(&mut commands, a, b, c, mkn, kernel)?;
         commands.submit()
@@ -93,7 +122,9 @@ pub fn matmul_cpu(a: &[f32], b: &[f32], [m, k, n]: [usize; 3]) -> Vec<f32> {
     let mut c = vec![0f32; m * n];
     for i in 0..m {
         for j in 0..n {
-            c[i * n + j] = (0..k).map(|p| a[i * k + p] as f64 * b[p * n + j] as f64).sum::<f64>() as f32;
+            c[i * n + j] = (0..k)
+                .map(|p| a[i * k + p] as f64 * b[p * n + j] as f64)
+                .sum::<f64>() as f32;
         }
     }
     c

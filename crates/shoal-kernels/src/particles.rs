@@ -26,7 +26,9 @@ pub mod cpu;
 
 use encase::ShaderType;
 use glam::Vec3;
-use shoal::{AppendBuffer, Buffer, Commands, DispatchArgs, Element, Error, Gpu, Kernel, Result, Usage};
+use shoal::{
+    AppendBuffer, Buffer, Commands, DispatchArgs, Element, Error, Gpu, Kernel, Result, Usage,
+};
 
 /// The document's time step.
 pub const DOCUMENT_TIME_STEP: f32 = 1.0 / 60.0;
@@ -62,7 +64,12 @@ pub struct Emitter {
 impl Emitter {
     /// A fountain at `position`: upwards at 5 units/s, ±1.5 jitter, gravity.
     pub fn fountain(position: Vec3) -> Self {
-        Self { position, velocity: Vec3::new(0.0, 5.0, 0.0), acceleration: Vec3::new(0.0, -9.8, 0.0), spread: 1.5 }
+        Self {
+            position,
+            velocity: Vec3::new(0.0, 5.0, 0.0),
+            acceleration: Vec3::new(0.0, -9.8, 0.0),
+            spread: 1.5,
+        }
     }
 }
 
@@ -94,7 +101,12 @@ pub struct ParticleSettings {
 
 impl Default for ParticleSettings {
     fn default() -> Self {
-        Self { dt: DOCUMENT_TIME_STEP, lifetime: f32::MAX, emit_per_emitter: 0, emitters: Vec::new() }
+        Self {
+            dt: DOCUMENT_TIME_STEP,
+            lifetime: f32::MAX,
+            emit_per_emitter: 0,
+            emitters: Vec::new(),
+        }
     }
 }
 
@@ -118,7 +130,12 @@ pub struct Particles {
 impl Particles {
     /// Uploads `initial` particles into buffers of `capacity` (which must hold the live
     /// particles plus one step's emissions; going over is reported by [`Particles::count`]).
-    pub fn new(gpu: &Gpu, initial: &[Particle], capacity: u64, settings: ParticleSettings) -> Result<Self> {
+    pub fn new(
+        gpu: &Gpu,
+        initial: &[Particle],
+        capacity: u64,
+        settings: ParticleSettings,
+    ) -> Result<Self> {
         if !(settings.dt > 0.0 && settings.dt.is_finite()) {
             return Err(Error::InvalidParameter {
                 kernel: "Particles".into(),
@@ -129,15 +146,25 @@ impl Particles {
         }
         let wg = gpu.max_workgroup_1d(64);
         let build = |entry: &str| {
-            gpu.kernel_builder(shoal::wgsl!("../../../wgsl/particles.wgsl")).entry(entry).constant("WG", wg).build()
+            gpu.kernel_builder(shoal::wgsl!("../../../wgsl/particles.wgsl"))
+                .entry(entry)
+                .constant("WG", wg)
+                .build()
         };
-        let buffers = [gpu.append_buffer_from(initial, capacity)?, gpu.append_buffer(capacity)?];
+        let buffers = [
+            gpu.append_buffer_from(initial, capacity)?,
+            gpu.append_buffer(capacity)?,
+        ];
         let emitters = if settings.emitters.is_empty() {
             gpu.buffer_zeroed(1)?
         } else {
             gpu.buffer_from(&settings.emitters)?
         };
-        let next_id = initial.iter().map(|p| p.id.saturating_add(1)).max().unwrap_or(0);
+        let next_id = initial
+            .iter()
+            .map(|p| p.id.saturating_add(1))
+            .max()
+            .unwrap_or(0);
         Ok(Self {
             gpu: gpu.clone(),
             wg,
@@ -146,7 +173,12 @@ impl Particles {
             buffers,
             current: 0,
             args: gpu.buffer_zeroed_with(1, Usage::STORAGE | Usage::INDIRECT)?,
-            step: gpu.uniform(&Step { dt: settings.dt, lifetime: settings.lifetime, first_id: 0, emit_per_emitter: 0 })?,
+            step: gpu.uniform(&Step {
+                dt: settings.dt,
+                lifetime: settings.lifetime,
+                first_id: 0,
+                emit_per_emitter: 0,
+            })?,
             emitters,
             settings,
             next_id,
@@ -181,7 +213,10 @@ impl Particles {
         }
         let emitted = self.settings.emitters.len() as u32 * self.settings.emit_per_emitter;
         let schedule: Vec<Step> = (0..steps)
-            .map(|s| Step { first_id: self.next_id.wrapping_add(s * emitted), ..self.next_step() })
+            .map(|s| Step {
+                first_id: self.next_id.wrapping_add(s * emitted),
+                ..self.next_step()
+            })
             .collect();
         let schedule = self.gpu.buffer_from_with(&schedule, Usage::empty())?;
         for s in 0..steps as u64 {

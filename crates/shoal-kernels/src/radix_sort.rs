@@ -32,8 +32,17 @@ impl RadixSort {
         let shared = gpu.limits().max_compute_shared_memory_size;
         // RADIX counts plus two scan slots per invocation, plus the 16 digit totals.
         let per_invocation = (RADIX + 2) * 4;
-        let wg = wgsl::plan_workgroup(gpu, 256.min((shared.saturating_sub(RADIX * 4) / per_invocation).max(1)));
-        let build = |entry| gpu.kernel_builder(SOURCE).entry(entry).constant("WG", wg).constant("PER", PER).build();
+        let wg = wgsl::plan_workgroup(
+            gpu,
+            256.min((shared.saturating_sub(RADIX * 4) / per_invocation).max(1)),
+        );
+        let build = |entry| {
+            gpu.kernel_builder(SOURCE)
+                .entry(entry)
+                .constant("WG", wg)
+                .constant("PER", PER)
+                .build()
+        };
         Ok(Self {
             gpu: gpu.clone(),
             wg,
@@ -52,9 +61,18 @@ impl RadixSort {
 
     /// Records sorting `keys` in place, ascending, moving `values` with them; equal keys keep
     /// their order (stable).
-    pub fn record_pairs(&self, commands: &mut Commands, keys: &Buffer<u32>, values: &Buffer<u32>) -> Result<()> {
+    pub fn record_pairs(
+        &self,
+        commands: &mut Commands,
+        keys: &Buffer<u32>,
+        values: &Buffer<u32>,
+    ) -> Result<()> {
         if values.len() != keys.len() {
-            return Err(Error::Length { what: "radix sort: values (one per key)".into(), expected: keys.len(), got: values.len() });
+            return Err(Error::Length {
+                what: "radix sort: values (one per key)".into(),
+                expected: keys.len(),
+                got: values.len(),
+            });
         }
         if values.raw() == keys.raw() {
             return Err(Error::BindingKind {
@@ -67,7 +85,12 @@ impl RadixSort {
         self.record_impl(commands, keys, Some(values))
     }
 
-    fn record_impl(&self, commands: &mut Commands, keys: &Buffer<u32>, values: Option<&Buffer<u32>>) -> Result<()> {
+    fn record_impl(
+        &self,
+        commands: &mut Commands,
+        keys: &Buffer<u32>,
+        values: Option<&Buffer<u32>>,
+    ) -> Result<()> {
         let n = wgsl::count_u32("radix sort", keys.len())?;
         if n <= 1 {
             return Ok(());
@@ -82,7 +105,10 @@ impl RadixSort {
         // (two of them: one buffer may not be read and written by the same dispatch).
         let (values_tmp, stand_in) = match values {
             Some(_) => (self.scratch.get(&self.gpu, "values", n as u64)?, None),
-            None => (self.scratch.get(&self.gpu, "no values", 1)?, Some(self.scratch.get(&self.gpu, "no values either", 1)?)),
+            None => (
+                self.scratch.get(&self.gpu, "no values", 1)?,
+                Some(self.scratch.get(&self.gpu, "no values either", 1)?),
+            ),
         };
         let with_values = values.is_some() as u32;
         let values = match (values, &stand_in) {
@@ -93,15 +119,22 @@ impl RadixSort {
         let groups = tiles as u64 * self.wg as u64;
         // 32 / BITS = 8 passes, an even number: the keys end where they started.
         for pass in 0..32 / BITS {
-            let (src, dst) = if pass % 2 == 0 { ((keys, values), (&keys_tmp, &values_tmp)) } else { ((&keys_tmp, &values_tmp), (keys, values)) };
-            let params = self.uniforms.get(&self.gpu, [n, pass * BITS, tiles, with_values])?;
+            let (src, dst) = if pass % 2 == 0 {
+                ((keys, values), (&keys_tmp, &values_tmp))
+            } else {
+                ((&keys_tmp, &values_tmp), (keys, values))
+            };
+            let params = self
+                .uniforms
+                .get(&self.gpu, [n, pass * BITS, tiles, with_values])?;
             self.count
                 .bind("params", &params)
                 .bind("keys_in", src.0)
                 .bind("counts", &counts)
                 .invocations(groups)
                 .record(commands)?;
-            self.scan.record(commands, &counts, &offsets, ScanSpec::exclusive(Op::Sum))?;
+            self.scan
+                .record(commands, &counts, &offsets, ScanSpec::exclusive(Op::Sum))?;
             self.scatter
                 .bind("params", &params)
                 .bind("keys_in", src.0)

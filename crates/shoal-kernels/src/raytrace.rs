@@ -65,7 +65,12 @@ pub struct Scene {
 impl Default for Scene {
     /// Three spheres (one a mirror) on a checkerboard under a low sun.
     fn default() -> Self {
-        let sphere = |center: Vec3, radius, color: Vec3, reflectivity| Sphere { center, radius, color, reflectivity };
+        let sphere = |center: Vec3, radius, color: Vec3, reflectivity| Sphere {
+            center,
+            radius,
+            color,
+            reflectivity,
+        };
         Self {
             eye: vec3(0.0, 1.2, 4.5),
             fov_y: 50f32.to_radians(),
@@ -108,19 +113,34 @@ impl RayTracer {
                 .constant("WY", side)
                 .build()
         };
-        Ok(Self { ortho: build("raytrace_ortho")?, scene: build("raytrace_scene")? })
+        Ok(Self {
+            ortho: build("raytrace_ortho")?,
+            scene: build("raytrace_scene")?,
+        })
     }
 
     /// Records the document's orthographic sphere into `image` (rgba32float, any size; the
     /// document's is 512 x 512).
     pub fn record_ortho(&self, commands: &mut Commands, image: &Image) -> Result<()> {
-        self.ortho.bind("img_output", image).invocations_2d(image.size()).record(commands)
+        self.ortho
+            .bind("img_output", image)
+            .invocations_2d(image.size())
+            .record(commands)
     }
 
     /// Records `scene` rendered into `image` (rgba32float); `scene` is a uniform made with
     /// [`RayTracer::scene_uniform`].
-    pub fn record_scene(&self, commands: &mut Commands, image: &Image, scene: &Buffer<Scene>) -> Result<()> {
-        self.scene.bind("img_output", image).bind("scene", scene).invocations_2d(image.size()).record(commands)
+    pub fn record_scene(
+        &self,
+        commands: &mut Commands,
+        image: &Image,
+        scene: &Buffer<Scene>,
+    ) -> Result<()> {
+        self.scene
+            .bind("img_output", image)
+            .bind("scene", scene)
+            .invocations_2d(image.size())
+            .record(commands)
     }
 
     /// The uniform holding `scene`, to record with (and rewrite with `write` between frames).
@@ -176,7 +196,12 @@ struct Hit {
 const FAR: f32 = 1e30;
 
 fn nearest(s: &Scene, o: Vec3, d: Vec3, t_min: f32) -> Hit {
-    let mut hit = Hit { t: FAR, normal: Vec3::ZERO, color: s.sky, reflectivity: 0.0 };
+    let mut hit = Hit {
+        t: FAR,
+        normal: Vec3::ZERO,
+        color: s.sky,
+        reflectivity: 0.0,
+    };
     for sp in &s.spheres[..(s.sphere_count as usize).min(MAX_SPHERES)] {
         let omc = o - sp.center;
         let b = d.dot(omc);
@@ -191,7 +216,12 @@ fn nearest(s: &Scene, o: Vec3, d: Vec3, t_min: f32) -> Hit {
             t = -b + root;
         }
         if t > t_min && t < hit.t {
-            hit = Hit { t, normal: (o + t * d - sp.center) / sp.radius, color: sp.color, reflectivity: sp.reflectivity };
+            hit = Hit {
+                t,
+                normal: (o + t * d - sp.center) / sp.radius,
+                color: sp.color,
+                reflectivity: sp.reflectivity,
+            };
         }
     }
     if d.y.abs() > 1e-6 {
@@ -200,7 +230,12 @@ fn nearest(s: &Scene, o: Vec3, d: Vec3, t_min: f32) -> Hit {
             let p = o + t * d;
             let checker = (p.x.floor() as i32 + p.z.floor() as i32) & 1;
             let color = if checker == 1 { s.plane_b } else { s.plane_a };
-            hit = Hit { t, normal: Vec3::Y, color, reflectivity: s.plane_reflectivity };
+            hit = Hit {
+                t,
+                normal: Vec3::Y,
+                color,
+                reflectivity: s.plane_reflectivity,
+            };
         }
     }
     hit

@@ -24,12 +24,21 @@ impl<T: Scalar> Reduce<T> {
 
     /// A reduction whose invocations fold `per` elements each (even, at least 2; 16 by default).
     pub fn with_coarsening(gpu: &Gpu, per: u32) -> Result<Self> {
-        Ok(Self { kernels: ScanKernels::new(gpu, per)?, levels: Mutex::new(Vec::new()) })
+        Ok(Self {
+            kernels: ScanKernels::new(gpu, per)?,
+            levels: Mutex::new(Vec::new()),
+        })
     }
 
     /// Records writing `op` over every element of `input` (the identity when it is empty) to
     /// `output[0]`.
-    pub fn record(&self, commands: &mut Commands, input: &Buffer<T>, output: &Buffer<T>, op: Op) -> Result<()> {
+    pub fn record(
+        &self,
+        commands: &mut Commands,
+        input: &Buffer<T>,
+        output: &Buffer<T>,
+        op: Op,
+    ) -> Result<()> {
         let n = wgsl::count_u32("reduce", input.len())?;
         wgsl::at_least("reduce: output buffer", 1, output.len())?;
         let tile = self.kernels.tile();
@@ -44,7 +53,11 @@ impl<T: Scalar> Reduce<T> {
             for (i, &len) in lens.iter().enumerate() {
                 if kept.get(i).is_none_or(|b| b.len() < len as u64) {
                     let b = self.kernels.gpu().buffer_zeroed::<T>(len as u64)?;
-                    if i < kept.len() { kept[i] = b } else { kept.push(b) }
+                    if i < kept.len() {
+                        kept[i] = b
+                    } else {
+                        kept.push(b)
+                    }
                 }
             }
             kept[..lens.len()].to_vec()
@@ -60,10 +73,12 @@ impl<T: Scalar> Reduce<T> {
         };
         let mut below = (input, n);
         for (len, partials) in lens.iter().zip(&scratch) {
-            self.kernels.record_reduce_tiles(commands, op, below.0, below.1, partials)?;
+            self.kernels
+                .record_reduce_tiles(commands, op, below.0, below.1, partials)?;
             below = (partials, *len);
         }
-        self.kernels.record_reduce_tiles(commands, op, below.0, below.1, output)
+        self.kernels
+            .record_reduce_tiles(commands, op, below.0, below.1, output)
     }
 
     /// Reduces `input` with `op` and reads the value back.

@@ -56,12 +56,20 @@ pub struct ScanSpec {
 impl ScanSpec {
     /// An inclusive scan with `op`.
     pub fn inclusive(op: Op) -> Self {
-        Self { op, inclusive: true, strategy: Strategy::Auto }
+        Self {
+            op,
+            inclusive: true,
+            strategy: Strategy::Auto,
+        }
     }
 
     /// An exclusive scan with `op`.
     pub fn exclusive(op: Op) -> Self {
-        Self { op, inclusive: false, strategy: Strategy::Auto }
+        Self {
+            op,
+            inclusive: false,
+            strategy: Strategy::Auto,
+        }
     }
 
     /// The same scan with `strategy` forced.
@@ -129,8 +137,17 @@ impl<T: Scalar> ScanKernels<T> {
             blocks.push(("group_reduce", GROUP_REDUCE_PORTABLE));
         }
         let source = wgsl::specialise(&SOURCE, &blocks)?;
-        let kernel = self.gpu.kernel_builder(source).entry(entry).constant("WG", wg).constant("PER", self.per).build()?;
-        self.kernels.lock().map_err(|_| wgsl::poisoned())?.insert(key, kernel.clone());
+        let kernel = self
+            .gpu
+            .kernel_builder(source)
+            .entry(entry)
+            .constant("WG", wg)
+            .constant("PER", self.per)
+            .build()?;
+        self.kernels
+            .lock()
+            .map_err(|_| wgsl::poisoned())?
+            .insert(key, kernel.clone());
         Ok(kernel)
     }
 
@@ -166,7 +183,10 @@ impl<T: Scalar> ScanKernels<T> {
         carries: Option<&Buffer<T>>,
     ) -> Result<()> {
         let kernel = self.kernel(op, "scan_tiles", self.wg)?;
-        let params = self.uniforms.get(&self.gpu, [n, inclusive as u32, carries.is_some() as u32, 0])?;
+        let params = self.uniforms.get(
+            &self.gpu,
+            [n, inclusive as u32, carries.is_some() as u32, 0],
+        )?;
         let groups = n.div_ceil(self.tile()).max(1);
         kernel
             .bind("params", &params)
@@ -194,13 +214,19 @@ const GROUP_REDUCE_PORTABLE: &str = "fn group_reduce(x: T, lane: Lane) -> T {
 }";
 
 /// Checks a scan's buffers: `output` other than `input` and at least as long.
-pub(crate) fn check_pair<T: Scalar>(what: &str, input: &Buffer<T>, output: &Buffer<T>) -> Result<u32> {
+pub(crate) fn check_pair<T: Scalar>(
+    what: &str,
+    input: &Buffer<T>,
+    output: &Buffer<T>,
+) -> Result<u32> {
     let n = wgsl::count_u32(what, input.len())?;
     if input.raw() == output.raw() {
         return Err(Error::BindingKind {
             kernel: what.to_string(),
             binding: "output".into(),
-            expected: "a buffer other than the input (the kernels read one while writing the other)".into(),
+            expected:
+                "a buffer other than the input (the kernels read one while writing the other)"
+                    .into(),
             got: "the input buffer itself".into(),
         });
     }
@@ -233,7 +259,11 @@ impl<T: Scalar> Scan<T> {
     /// smaller tiles mean more work groups and more levels for the same input, which is how the
     /// tests cross thousands of work groups cheaply.
     pub fn with_coarsening(gpu: &Gpu, per: u32) -> Result<Self> {
-        Ok(Self { kernels: ScanKernels::new(gpu, per)?, levels: Mutex::new(Vec::new()), state: Mutex::new(None) })
+        Ok(Self {
+            kernels: ScanKernels::new(gpu, per)?,
+            levels: Mutex::new(Vec::new()),
+            state: Mutex::new(None),
+        })
     }
 
     /// Elements per tile (one work group's share): WG × elements per invocation.
@@ -256,7 +286,13 @@ impl<T: Scalar> Scan<T> {
 
     /// Records the scan of every element of `input` into the first `input.len()` elements of
     /// `output`, after what `commands` already holds.
-    pub fn record(&self, commands: &mut Commands, input: &Buffer<T>, output: &Buffer<T>, spec: ScanSpec) -> Result<()> {
+    pub fn record(
+        &self,
+        commands: &mut Commands,
+        input: &Buffer<T>,
+        output: &Buffer<T>,
+        spec: ScanSpec,
+    ) -> Result<()> {
         let n = check_pair("scan", input, output)?;
         if n == 0 {
             return Ok(());
@@ -269,7 +305,12 @@ impl<T: Scalar> Scan<T> {
 
     /// Scans `input` into `output` and submits the work (await [`shoal::Submission::wait`] or
     /// simply read `output`, which waits).
-    pub fn run(&self, input: &Buffer<T>, output: &Buffer<T>, spec: ScanSpec) -> Result<shoal::Submission> {
+    pub fn run(
+        &self,
+        input: &Buffer<T>,
+        output: &Buffer<T>,
+        spec: ScanSpec,
+    ) -> Result<shoal::Submission> {
         let mut commands = self.kernels.gpu().commands();
         self.record(&mut commands, input, output, spec)?;
         commands.submit()
@@ -289,7 +330,10 @@ impl<T: Scalar> Scan<T> {
         let gpu = self.kernels.gpu();
         for (i, &len) in lens.iter().enumerate() {
             if kept.get(i).is_none_or(|(p, _)| p.len() < len as u64) {
-                let pair = (gpu.buffer_zeroed::<T>(len as u64)?, gpu.buffer_zeroed::<T>(len as u64)?);
+                let pair = (
+                    gpu.buffer_zeroed::<T>(len as u64)?,
+                    gpu.buffer_zeroed::<T>(len as u64)?,
+                );
                 if i < kept.len() {
                     kept[i] = pair;
                 } else {
@@ -297,14 +341,32 @@ impl<T: Scalar> Scan<T> {
                 }
             }
         }
-        Ok(lens.iter().zip(kept.iter()).map(|(&len, (p, o))| (len, p.clone(), o.clone())).collect())
+        Ok(lens
+            .iter()
+            .zip(kept.iter())
+            .map(|(&len, (p, o))| (len, p.clone(), o.clone()))
+            .collect())
     }
 
-    fn record_multilevel(&self, commands: &mut Commands, input: &Buffer<T>, output: &Buffer<T>, n: u32, spec: ScanSpec) -> Result<()> {
+    fn record_multilevel(
+        &self,
+        commands: &mut Commands,
+        input: &Buffer<T>,
+        output: &Buffer<T>,
+        n: u32,
+        spec: ScanSpec,
+    ) -> Result<()> {
         let k = &self.kernels;
         let levels = self.levels_for(n)?;
         let Some((top_len, top_partials, top_offsets)) = levels.last() else {
-            return k.record_scan_tiles(commands, spec.op, (input, output), n, spec.inclusive, None);
+            return k.record_scan_tiles(
+                commands,
+                spec.op,
+                (input, output),
+                n,
+                spec.inclusive,
+                None,
+            );
         };
         // Up: the totals of each level's tiles become the next level.
         let mut below = (input, n);
@@ -313,16 +375,44 @@ impl<T: Scalar> Scan<T> {
             below = (partials, *len);
         }
         // Top: one tile, scanned exclusively into offsets.
-        k.record_scan_tiles(commands, spec.op, (top_partials, top_offsets), *top_len, false, None)?;
+        k.record_scan_tiles(
+            commands,
+            spec.op,
+            (top_partials, top_offsets),
+            *top_len,
+            false,
+            None,
+        )?;
         // Down: each level's tiles start from the offsets of the level above.
         for i in (0..levels.len() - 1).rev() {
             let (len, partials, offsets) = &levels[i];
-            k.record_scan_tiles(commands, spec.op, (partials, offsets), *len, false, Some(&levels[i + 1].2))?;
+            k.record_scan_tiles(
+                commands,
+                spec.op,
+                (partials, offsets),
+                *len,
+                false,
+                Some(&levels[i + 1].2),
+            )?;
         }
-        k.record_scan_tiles(commands, spec.op, (input, output), n, spec.inclusive, Some(&levels[0].2))
+        k.record_scan_tiles(
+            commands,
+            spec.op,
+            (input, output),
+            n,
+            spec.inclusive,
+            Some(&levels[0].2),
+        )
     }
 
-    fn record_lookback(&self, commands: &mut Commands, input: &Buffer<T>, output: &Buffer<T>, n: u32, spec: ScanSpec) -> Result<()> {
+    fn record_lookback(
+        &self,
+        commands: &mut Commands,
+        input: &Buffer<T>,
+        output: &Buffer<T>,
+        n: u32,
+        spec: ScanSpec,
+    ) -> Result<()> {
         let k = &self.kernels;
         let tiles = n.div_ceil(self.tile());
         let words = 1 + 4 * tiles as u64;
@@ -340,7 +430,9 @@ impl<T: Scalar> Scan<T> {
         // Stale states from the previous run would be read as published: start from zero.
         commands.clear(&state);
         let kernel = k.kernel(spec.op, "scan_lookback", k.workgroup())?;
-        let params = k.uniforms.get(k.gpu(), [n, spec.inclusive as u32, 0, tiles])?;
+        let params = k
+            .uniforms
+            .get(k.gpu(), [n, spec.inclusive as u32, 0, tiles])?;
         kernel
             .bind("params", &params)
             .bind("input", input)
@@ -362,7 +454,10 @@ pub struct WorkgroupScan<T> {
 impl<T: Scalar> WorkgroupScan<T> {
     /// The kernel planned for `gpu`.
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        Ok(Self { kernels: ScanKernels::new(gpu, PER)?, wg: wgsl::plan_workgroup(gpu, 1024) })
+        Ok(Self {
+            kernels: ScanKernels::new(gpu, PER)?,
+            wg: wgsl::plan_workgroup(gpu, 1024),
+        })
     }
 
     /// Elements per block: 2 × WG (2048 where 1024 invocations are allowed, as in the document).
@@ -371,13 +466,23 @@ impl<T: Scalar> WorkgroupScan<T> {
     }
 
     /// Records the scan of each block of `input` into `output`.
-    pub fn record(&self, commands: &mut Commands, input: &Buffer<T>, output: &Buffer<T>, op: Op, inclusive: bool) -> Result<()> {
+    pub fn record(
+        &self,
+        commands: &mut Commands,
+        input: &Buffer<T>,
+        output: &Buffer<T>,
+        op: Op,
+        inclusive: bool,
+    ) -> Result<()> {
         let n = check_pair("workgroup scan", input, output)?;
         if n == 0 {
             return Ok(());
         }
         let kernel = self.kernels.kernel(op, "scan_workgroup", self.wg)?;
-        let params = self.kernels.uniforms.get(self.kernels.gpu(), [n, inclusive as u32, 0, 0])?;
+        let params = self
+            .kernels
+            .uniforms
+            .get(self.kernels.gpu(), [n, inclusive as u32, 0, 0])?;
         kernel
             .bind("params", &params)
             .bind("input", input)
@@ -387,7 +492,13 @@ impl<T: Scalar> WorkgroupScan<T> {
     }
 
     /// Scans each block and submits.
-    pub fn run(&self, input: &Buffer<T>, output: &Buffer<T>, op: Op, inclusive: bool) -> Result<shoal::Submission> {
+    pub fn run(
+        &self,
+        input: &Buffer<T>,
+        output: &Buffer<T>,
+        op: Op,
+        inclusive: bool,
+    ) -> Result<shoal::Submission> {
         let mut commands = self.kernels.gpu().commands();
         self.record(&mut commands, input, output, op, inclusive)?;
         commands.submit()
@@ -409,5 +520,8 @@ pub fn scan_cpu<T: Scalar>(input: &[T], op: Op, inclusive: bool) -> Vec<T> {
 
 /// The CPU twin of [`WorkgroupScan`]: each block of `block` elements scanned on its own.
 pub fn workgroup_scan_cpu<T: Scalar>(input: &[T], block: usize, op: Op, inclusive: bool) -> Vec<T> {
-    input.chunks(block.max(1)).flat_map(|c| scan_cpu(c, op, inclusive)).collect()
+    input
+        .chunks(block.max(1))
+        .flat_map(|c| scan_cpu(c, op, inclusive))
+        .collect()
 }

@@ -17,11 +17,15 @@ pub type Check = for<'a> fn(&'a Gpu) -> Pin<Box<dyn Future<Output = Outcome> + '
 /// Every check, by name.
 pub const ALL: &[(&str, Check)] = &[
     ("invert (000)", |g| Box::pin(invert(g))),
-    ("grid 1280x720, (80, 45, 1) groups (000)", |g| Box::pin(grid(g))),
+    ("grid 1280x720, (80, 45, 1) groups (000)", |g| {
+        Box::pin(grid(g))
+    }),
     ("texture add (002 §13.2)", |g| Box::pin(texture_add(g))),
     ("sphere ray tracer 512x512 (000)", |g| Box::pin(ortho(g))),
     ("shaded ray tracer (beyond 000)", |g| Box::pin(scene(g))),
-    ("vector lengths, append/consume (002 ex. 3)", |g| Box::pin(lengths(g))),
+    ("vector lengths, append/consume (002 ex. 3)", |g| {
+        Box::pin(lengths(g))
+    }),
 ];
 
 fn err(e: impl std::fmt::Display) -> String {
@@ -29,64 +33,131 @@ fn err(e: impl std::fmt::Display) -> String {
 }
 
 fn pattern(w: u32, h: u32) -> Vec<[f32; 4]> {
-    (0..w * h).map(|i| [(i % 97) as f32 / 97.0, (i % 13) as f32 * 0.25, -(i as f32), 0.5]).collect()
+    (0..w * h)
+        .map(|i| {
+            [
+                (i % 97) as f32 / 97.0,
+                (i % 13) as f32 * 0.25,
+                -(i as f32),
+                0.5,
+            ]
+        })
+        .collect()
 }
 
 async fn invert(gpu: &Gpu) -> Outcome {
     let (w, h) = (320, 200);
     let texels = pattern(w, h);
-    let input = gpu.image_from(w, h, TextureFormat::Rgba32Float, &texels).map_err(err)?;
+    let input = gpu
+        .image_from(w, h, TextureFormat::Rgba32Float, &texels)
+        .map_err(err)?;
     let output = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
-    crate::Invert::new(gpu).map_err(err)?.run(&input, &output).map_err(err)?;
+    crate::Invert::new(gpu)
+        .map_err(err)?
+        .run(&input, &output)
+        .map_err(err)?;
     let ok = output.read::<[f32; 4]>().await.map_err(err)? == invert::invert_cpu(&texels);
-    if ok { Ok(format!("{w}x{h} rgba32float, every pixel exact")) } else { Err("pixels differ from the CPU".into()) }
+    if ok {
+        Ok(format!("{w}x{h} rgba32float, every pixel exact"))
+    } else {
+        Err("pixels differ from the CPU".into())
+    }
 }
 
 async fn grid(gpu: &Gpu) -> Outcome {
     let [w, h] = grid::SIZE;
     let image = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
-    crate::Grid::new(gpu).map_err(err)?.run(&image).map_err(err)?;
+    crate::Grid::new(gpu)
+        .map_err(err)?
+        .run(&image)
+        .map_err(err)?;
     let ok = image.read::<[f32; 4]>().await.map_err(err)? == grid::grid_cpu(w, h);
-    if ok { Ok(format!("{w}x{h}, every pixel exact; work group (0,0) orange")) } else { Err("pixels differ from the CPU".into()) }
+    if ok {
+        Ok(format!(
+            "{w}x{h}, every pixel exact; work group (0,0) orange"
+        ))
+    } else {
+        Err("pixels differ from the CPU".into())
+    }
 }
 
 async fn texture_add(gpu: &Gpu) -> Outcome {
     let (w, h) = (256, 144);
     let a = pattern(w, h);
     let b: Vec<[f32; 4]> = a.iter().map(|t| t.map(|c| c * 0.5 + 1.0)).collect();
-    let ia = gpu.image_from(w, h, TextureFormat::Rgba32Float, &a).map_err(err)?;
-    let ib = gpu.image_from(w, h, TextureFormat::Rgba32Float, &b).map_err(err)?;
+    let ia = gpu
+        .image_from(w, h, TextureFormat::Rgba32Float, &a)
+        .map_err(err)?;
+    let ib = gpu
+        .image_from(w, h, TextureFormat::Rgba32Float, &b)
+        .map_err(err)?;
     let out = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
-    crate::TextureAdd::new(gpu).map_err(err)?.run(&ia, &ib, &out).map_err(err)?;
+    crate::TextureAdd::new(gpu)
+        .map_err(err)?
+        .run(&ia, &ib, &out)
+        .map_err(err)?;
     let ok = out.read::<[f32; 4]>().await.map_err(err)? == texture_add::texture_add_cpu(&a, &b);
-    if ok { Ok(format!("{w}x{h}, every pixel exact")) } else { Err("pixels differ from the CPU".into()) }
+    if ok {
+        Ok(format!("{w}x{h}, every pixel exact"))
+    } else {
+        Err("pixels differ from the CPU".into())
+    }
 }
 
 async fn ortho(gpu: &Gpu) -> Outcome {
     let n = raytrace::ORTHO_SIZE;
     let image = gpu.image(n, n, TextureFormat::Rgba32Float).map_err(err)?;
-    crate::RayTracer::new(gpu).map_err(err)?.run_ortho(&image).map_err(err)?;
+    crate::RayTracer::new(gpu)
+        .map_err(err)?
+        .run_ortho(&image)
+        .map_err(err)?;
     let got = image.read::<[f32; 4]>().await.map_err(err)?;
-    let differ = got.iter().zip(raytrace::ortho_cpu(n, n)).filter(|(g, c)| **g != *c).count();
-    if differ <= 8 { Ok(format!("{n}x{n} hit mask, {differ} edge pixels differ (8 allowed)")) } else { Err(format!("{differ} pixels differ")) }
+    let differ = got
+        .iter()
+        .zip(raytrace::ortho_cpu(n, n))
+        .filter(|(g, c)| **g != *c)
+        .count();
+    if differ <= 8 {
+        Ok(format!(
+            "{n}x{n} hit mask, {differ} edge pixels differ (8 allowed)"
+        ))
+    } else {
+        Err(format!("{differ} pixels differ"))
+    }
 }
 
 async fn scene(gpu: &Gpu) -> Outcome {
     let (w, h) = (160, 120);
     let s = raytrace::Scene::default();
     let image = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
-    crate::RayTracer::new(gpu).map_err(err)?.run_scene(&image, &s).map_err(err)?;
+    crate::RayTracer::new(gpu)
+        .map_err(err)?
+        .run_scene(&image, &s)
+        .map_err(err)?;
     let got = image.read::<[f32; 4]>().await.map_err(err)?;
-    let off = got.iter().zip(raytrace::scene_cpu(&s, w, h)).filter(|(g, c)| (0..4).any(|k| (g[k] - c[k]).abs() > 2e-3)).count();
+    let off = got
+        .iter()
+        .zip(raytrace::scene_cpu(&s, w, h))
+        .filter(|(g, c)| (0..4).any(|k| (g[k] - c[k]).abs() > 2e-3))
+        .count();
     let allowed = (w * h) as usize / 200;
-    if off <= allowed { Ok(format!("{w}x{h}, {off} pixels beyond 2e-3 ({allowed} allowed)")) } else { Err(format!("{off} pixels beyond 2e-3")) }
+    if off <= allowed {
+        Ok(format!(
+            "{w}x{h}, {off} pixels beyond 2e-3 ({allowed} allowed)"
+        ))
+    } else {
+        Err(format!("{off} pixels beyond 2e-3"))
+    }
 }
 
 async fn lengths(gpu: &Gpu) -> Outcome {
     let input = vector_lengths::exercise_vectors(64, 64);
     let vectors = gpu.append_buffer_from(&input, 64).map_err(err)?;
     let out: AppendBuffer<f32> = gpu.append_buffer(64).map_err(err)?;
-    crate::VectorLengths::new(gpu).map_err(err)?.run(&vectors, &out).map_err(err)?;
+    crate::VectorLengths::new(gpu)
+        .map_err(err)?
+        .run(&vectors, &out)
+        .map_err(err)?;
     let got = vector_lengths::sorted(out.read().await.map_err(err)?);
     if got == vector_lengths::sorted(vector_lengths::vector_lengths_cpu(&input)) {
         Ok("64 vectors, multiset of lengths equal, all in [1, 10]".into())

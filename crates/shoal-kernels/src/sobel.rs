@@ -23,21 +23,44 @@ pub struct Sobel {
 impl Sobel {
     /// Compiles both kernels.
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        let build = |entry: &str| gpu.kernel_builder(shoal::wgsl!("../../../wgsl/sobel.wgsl")).entry(entry).build();
-        Ok(Self { gpu: gpu.clone(), sobel: build("sobel")?, multiply: build("composite_multiply")? })
+        let build = |entry: &str| {
+            gpu.kernel_builder(shoal::wgsl!("../../../wgsl/sobel.wgsl"))
+                .entry(entry)
+                .build()
+        };
+        Ok(Self {
+            gpu: gpu.clone(),
+            sobel: build("sobel")?,
+            multiply: build("composite_multiply")?,
+        })
     }
 
     /// Records the inverted edge image of `src` into `dst` (both `rgba32float`, same size).
     pub fn record_edges(&self, commands: &mut Commands, src: &Image, dst: &Image) -> Result<()> {
         crate::same_size("Sobel", src, dst)?;
-        self.sobel.bind("src", src).bind("dst", dst).invocations_2d(src.size()).record(commands)
+        self.sobel
+            .bind("src", src)
+            .bind("dst", dst)
+            .invocations_2d(src.size())
+            .record(commands)
     }
 
     /// Records `dst = base × edges`.
-    pub fn record_multiply(&self, commands: &mut Commands, base: &Image, edges: &Image, dst: &Image) -> Result<()> {
+    pub fn record_multiply(
+        &self,
+        commands: &mut Commands,
+        base: &Image,
+        edges: &Image,
+        dst: &Image,
+    ) -> Result<()> {
         crate::same_size("Sobel (multiply)", base, edges)?;
         crate::same_size("Sobel (multiply)", base, dst)?;
-        self.multiply.bind("base", base).bind("edges", edges).bind("dst", dst).invocations_2d(base.size()).record(commands)
+        self.multiply
+            .bind("base", base)
+            .bind("edges", edges)
+            .bind("dst", dst)
+            .invocations_2d(base.size())
+            .record(commands)
     }
 
     /// Writes the inverted edge image of `src` into `dst`, submitted on its own.
@@ -65,17 +88,29 @@ impl Cartoon {
     /// A cartoon filter blurring with `sigma` for `passes` passes first (0 passes: edges of
     /// the original, as the exercise's first version).
     pub fn new(gpu: &Gpu, sigma: f32, passes: u32) -> Result<Self> {
-        Ok(Self { gpu: gpu.clone(), blur: GaussianBlur::new(gpu, sigma)?, sobel: Sobel::new(gpu)?, passes, scratch: None })
+        Ok(Self {
+            gpu: gpu.clone(),
+            blur: GaussianBlur::new(gpu, sigma)?,
+            sobel: Sobel::new(gpu)?,
+            passes,
+            scratch: None,
+        })
     }
 
     /// Records the cartoon of `src` into `dst` (`src` is left as it was).
     pub fn record(&mut self, commands: &mut Commands, src: &Image, dst: &Image) -> Result<()> {
-        if self.scratch.as_ref().is_none_or(|(b, _)| b.size() != src.size() || b.format() != src.format()) {
+        if self
+            .scratch
+            .as_ref()
+            .is_none_or(|(b, _)| b.size() != src.size() || b.format() != src.format())
+        {
             let blurred = self.gpu.image(src.width(), src.height(), src.format())?;
             let edges = self.gpu.image(src.width(), src.height(), src.format())?;
             self.scratch = Some((blurred, edges));
         }
-        let Some((blurred, edges)) = &self.scratch else { return Ok(()) };
+        let Some((blurred, edges)) = &self.scratch else {
+            return Ok(());
+        };
         copy_image(commands, src, blurred);
         self.blur.record(commands, blurred, self.passes)?;
         self.sobel.record_edges(commands, blurred, edges)?;
@@ -93,8 +128,16 @@ impl Cartoon {
 
 /// Records a copy of `src` into `dst`, which has its size and format (made by the caller).
 fn copy_image(commands: &mut Commands, src: &Image, dst: &Image) {
-    let size = shoal::wgpu::Extent3d { width: src.width(), height: src.height(), depth_or_array_layers: 1 };
-    commands.encoder().copy_texture_to_texture(src.raw().as_image_copy(), dst.raw().as_image_copy(), size);
+    let size = shoal::wgpu::Extent3d {
+        width: src.width(),
+        height: src.height(),
+        depth_or_array_layers: 1,
+    };
+    commands.encoder().copy_texture_to_texture(
+        src.raw().as_image_copy(),
+        dst.raw().as_image_copy(),
+        size,
+    );
 }
 
 #[cfg(test)]

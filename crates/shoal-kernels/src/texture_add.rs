@@ -23,10 +23,21 @@ impl TextureAdd {
 
     /// Records `output = a + b`: `a` and `b` any float format, `output` rgba32float, all of the
     /// same size.
-    pub fn record(&self, commands: &mut Commands, a: &Image, b: &Image, output: &Image) -> Result<()> {
+    pub fn record(
+        &self,
+        commands: &mut Commands,
+        a: &Image,
+        b: &Image,
+        output: &Image,
+    ) -> Result<()> {
         crate::same_size(self.kernel.name(), a, b)?;
         crate::same_size(self.kernel.name(), a, output)?;
-        self.kernel.bind("input_a", a).bind("input_b", b).bind("output", output).invocations_2d(output.size()).record(commands)
+        self.kernel
+            .bind("input_a", a)
+            .bind("input_b", b)
+            .bind("output", output)
+            .invocations_2d(output.size())
+            .record(commands)
     }
 
     /// Runs it on its own.
@@ -39,7 +50,10 @@ impl TextureAdd {
 
 /// The CPU twin: the per-channel sum.
 pub fn texture_add_cpu(a: &[[f32; 4]], b: &[[f32; 4]]) -> Vec<[f32; 4]> {
-    a.iter().zip(b).map(|(a, b)| std::array::from_fn(|k| a[k] + b[k])).collect()
+    a.iter()
+        .zip(b)
+        .map(|(a, b)| std::array::from_fn(|k| a[k] + b[k]))
+        .collect()
 }
 
 #[cfg(test)]

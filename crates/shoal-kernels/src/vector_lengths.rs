@@ -22,8 +22,17 @@ impl VectorLengths {
 
     /// Records consuming every vector of `vectors` (one invocation per slot of its capacity)
     /// and appending each length to `lengths`.
-    pub fn record(&self, commands: &mut Commands, vectors: &AppendBuffer<Vec3>, lengths: &AppendBuffer<f32>) -> Result<()> {
-        self.kernel.bind("vectors", vectors).bind("lengths", lengths).invocations(vectors.capacity()).record(commands)
+    pub fn record(
+        &self,
+        commands: &mut Commands,
+        vectors: &AppendBuffer<Vec3>,
+        lengths: &AppendBuffer<f32>,
+    ) -> Result<()> {
+        self.kernel
+            .bind("vectors", vectors)
+            .bind("lengths", lengths)
+            .invocations(vectors.capacity())
+            .record(commands)
     }
 
     /// Runs it on its own.
@@ -36,7 +45,10 @@ impl VectorLengths {
 
 /// The CPU twin: the lengths, computed as the WGSL does.
 pub fn vector_lengths_cpu(vectors: &[Vec3]) -> Vec<f32> {
-    vectors.iter().map(|v| (v.x * v.x + v.y * v.y + v.z * v.z).sqrt()).collect()
+    vectors
+        .iter()
+        .map(|v| (v.x * v.x + v.y * v.y + v.z * v.z).sqrt())
+        .collect()
 }
 
 /// The exercise's input: `n` vectors in random directions with lengths in [1, 10].

@@ -42,16 +42,31 @@ pub struct WaveParams {
 
 impl Default for WaveParams {
     fn default() -> Self {
-        Self { spatial_step: 1.0, time_step: 0.03, speed: 4.0, damping: 0.2 }
+        Self {
+            spatial_step: 1.0,
+            time_step: 0.03,
+            speed: 4.0,
+            damping: 0.2,
+        }
     }
 }
 
 impl WaveParams {
     /// k1, k2, k3, or why the parameters break the scheme.
     pub fn constants(&self) -> Result<[f32; 3]> {
-        let Self { spatial_step: dx, time_step: dt, speed: c, damping: mu } = *self;
+        let Self {
+            spatial_step: dx,
+            time_step: dt,
+            speed: c,
+            damping: mu,
+        } = *self;
         let bad = |parameter: &str, value: f32, rule: String| {
-            Err(Error::InvalidParameter { kernel: "Waves".into(), parameter: parameter.into(), value: value.to_string(), rule })
+            Err(Error::InvalidParameter {
+                kernel: "Waves".into(),
+                parameter: parameter.into(),
+                value: value.to_string(),
+                rule,
+            })
         };
         if !(dx > 0.0 && dx.is_finite()) {
             return bad("spatial_step", dx, "must be a finite number > 0".into());
@@ -120,7 +135,11 @@ impl Waves {
                 rule: "the grid needs an interior: at least 3x3".into(),
             });
         }
-        let build = |entry: &str| gpu.kernel_builder(shoal::wgsl!("../../../wgsl/waves.wgsl")).entry(entry).build();
+        let build = |entry: &str| {
+            gpu.kernel_builder(shoal::wgsl!("../../../wgsl/waves.wgsl"))
+                .entry(entry)
+                .build()
+        };
         let image = || gpu.image(width, height, TextureFormat::R32Float);
         Ok(Self {
             gpu: gpu.clone(),
@@ -130,7 +149,11 @@ impl Waves {
             roles: [0, 1, 2],
             params,
             k,
-            uniform: gpu.uniform(&WaveUniform { k1: k[0], k2: k[1], k3: k[2] })?,
+            uniform: gpu.uniform(&WaveUniform {
+                k1: k[0],
+                k2: k[1],
+                k3: k[2],
+            })?,
         })
     }
 
@@ -180,14 +203,24 @@ impl Waves {
     }
 
     /// Records a disturbance of the current surface at interior texel (`x`, `y`).
-    pub fn record_disturb(&mut self, commands: &mut Commands, x: u32, y: u32, magnitude: f32) -> Result<()> {
+    pub fn record_disturb(
+        &mut self,
+        commands: &mut Commands,
+        x: u32,
+        y: u32,
+        magnitude: f32,
+    ) -> Result<()> {
         let [w, h] = self.current().size();
         if !(1..w - 1).contains(&x) || !(1..h - 1).contains(&y) {
             return Err(Error::InvalidParameter {
                 kernel: "Waves".into(),
                 parameter: "disturbance position".into(),
                 value: format!("({x}, {y})"),
-                rule: format!("must be an interior texel of the {w}x{h} grid, 1..={} x 1..={}", w - 2, h - 2),
+                rule: format!(
+                    "must be an interior texel of the {w}x{h} grid, 1..={} x 1..={}",
+                    w - 2,
+                    h - 2
+                ),
             });
         }
         // Its own small uniform, so several disturbances recorded in one batch keep theirs.

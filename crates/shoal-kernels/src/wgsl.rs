@@ -10,7 +10,9 @@ use shoal::{Buffer, Element, Error, Gpu, Result, Source};
 
 /// An element type the scan, reduce and compaction kernels are specialised for: `u32`, `i32`
 /// or `f32`.
-pub trait Scalar: Element + Copy + PartialEq + std::fmt::Debug + Send + Sync + sealed::Sealed + 'static {
+pub trait Scalar:
+    Element + Copy + PartialEq + std::fmt::Debug + Send + Sync + sealed::Sealed + 'static
+{
     /// The WGSL type.
     const WGSL: &'static str;
     /// The additive identity.
@@ -91,7 +93,11 @@ impl Scalar for f32 {
     }
     fn wgsl_identities() -> [&'static str; 3] {
         // WGSL has no infinity literal; the bit patterns of +inf and -inf.
-        ["0.0f", "bitcast<f32>(0x7f800000u)", "bitcast<f32>(0xff800000u)"]
+        [
+            "0.0f",
+            "bitcast<f32>(0x7f800000u)",
+            "bitcast<f32>(0xff800000u)",
+        ]
     }
 }
 
@@ -140,7 +146,9 @@ impl Op {
             T::WGSL
         );
         if subgroups {
-            s.push_str(&format!("fn subgroup_combine(x: T) -> T {{ return {subgroup}(x); }}\n"));
+            s.push_str(&format!(
+                "fn subgroup_combine(x: T) -> T {{ return {subgroup}(x); }}\n"
+            ));
         }
         s
     }
@@ -212,18 +220,29 @@ impl Uniforms {
 
 /// A lock was poisoned by a panic in another thread.
 pub(crate) fn poisoned() -> Error {
-    Error::Wgpu { context: "shoal-kernels".into(), message: "a lock was poisoned by a panic on another thread".into() }
+    Error::Wgpu {
+        context: "shoal-kernels".into(),
+        message: "a lock was poisoned by a panic on another thread".into(),
+    }
 }
 
 /// Elements as a `u32` count the kernels index with, or a [`Error::Length`] that says why not.
 pub(crate) fn count_u32(what: &str, n: u64) -> Result<u32> {
-    u32::try_from(n).map_err(|_| Error::Length { what: format!("{what}: kernels index with u32"), expected: u32::MAX as u64, got: n })
+    u32::try_from(n).map_err(|_| Error::Length {
+        what: format!("{what}: kernels index with u32"),
+        expected: u32::MAX as u64,
+        got: n,
+    })
 }
 
 /// Checks that `got` elements are at least `needed`.
 pub(crate) fn at_least(what: &str, needed: u64, got: u64) -> Result<()> {
     if got < needed {
-        return Err(Error::Length { what: what.to_string(), expected: needed, got });
+        return Err(Error::Length {
+            what: what.to_string(),
+            expected: needed,
+            got,
+        });
     }
     Ok(())
 }

@@ -6,19 +6,32 @@ use common::{SIZES, first_difference, random_sizes, random_u32};
 use shoal::{Gpu, Usage};
 use shoal_conformance::rng::Rng;
 use shoal_kernels::{
-    Compact, CompactCount, Histogram, Keep, Matmul, MatmulKernel, RadixSort, compact_cpu, histogram_cpu, matmul_cpu,
-    sort_pairs_cpu,
+    Compact, CompactCount, Histogram, Keep, Matmul, MatmulKernel, RadixSort, compact_cpu,
+    histogram_cpu, matmul_cpu, sort_pairs_cpu,
 };
 
 async fn check_sort_pairs(gpu: &Gpu, sort: &RadixSort, keys: &[u32], label: &str) {
     let values: Vec<u32> = (0..keys.len() as u32).collect();
-    let (kb, vb) = (gpu.buffer_from(keys).expect("keys"), gpu.buffer_from(&values).expect("values"));
+    let (kb, vb) = (
+        gpu.buffer_from(keys).expect("keys"),
+        gpu.buffer_from(&values).expect("values"),
+    );
     sort.run_pairs(&kb, &vb).expect("sort");
     let (want_k, want_v) = sort_pairs_cpu(keys, &values);
     let got_k = kb.read().await.expect("keys");
-    assert_eq!(first_difference(&got_k, &want_k), None, "{label}: n = {} keys", keys.len());
+    assert_eq!(
+        first_difference(&got_k, &want_k),
+        None,
+        "{label}: n = {} keys",
+        keys.len()
+    );
     // The values are the original indices: equal keys must keep them ascending (stability).
-    assert_eq!(first_difference(&vb.read().await.expect("values"), &want_v), None, "{label}: n = {} values", keys.len());
+    assert_eq!(
+        first_difference(&vb.read().await.expect("values"), &want_v),
+        None,
+        "{label}: n = {} values",
+        keys.len()
+    );
 }
 
 shoal_conformance::gpu_test! {

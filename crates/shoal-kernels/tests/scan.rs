@@ -5,7 +5,10 @@ mod common;
 use common::{SIZES, first_difference, random_sizes, random_u32};
 use shoal::Gpu;
 use shoal_conformance::rng::Rng;
-use shoal_kernels::{Op, Reduce, Scalar, Scan, ScanSpec, Strategy, WorkgroupScan, reduce_cpu, scan_cpu, workgroup_scan_cpu};
+use shoal_kernels::{
+    Op, Reduce, Scalar, Scan, ScanSpec, Strategy, WorkgroupScan, reduce_cpu, scan_cpu,
+    workgroup_scan_cpu,
+};
 
 const STRATEGIES: [Strategy; 2] = [Strategy::MultiLevel, Strategy::LookBack];
 

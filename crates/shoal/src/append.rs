@@ -11,7 +11,7 @@ use std::marker::PhantomData;
 use std::sync::{Arc, OnceLock};
 
 use crate::binding::{Bindable, BufferResource, Resource};
-use crate::buffer::{next_id, Buffer, Usage};
+use crate::buffer::{Buffer, Usage, next_id};
 use crate::commands::Commands;
 use crate::dispatch::DispatchArgs;
 use crate::element::Element;
@@ -56,7 +56,10 @@ impl<T> Clone for AppendBuffer<T> {
 
 impl<T> std::fmt::Debug for AppendBuffer<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("AppendBuffer").field("item", &std::any::type_name::<T>()).field("capacity", &self.capacity).finish()
+        f.debug_struct("AppendBuffer")
+            .field("item", &std::any::type_name::<T>())
+            .field("capacity", &self.capacity)
+            .finish()
     }
 }
 
@@ -67,8 +70,13 @@ impl Gpu {
         let limit = self.limits().max_storage_buffer_binding_size;
         if bytes > limit {
             return Err(Error::Wgpu {
-                context: format!("creating an AppendBuffer<{}> of {capacity} items", T::type_name()),
-                message: format!("{bytes} bytes exceed the device's max_storage_buffer_binding_size of {limit}"),
+                context: format!(
+                    "creating an AppendBuffer<{}> of {capacity} items",
+                    T::type_name()
+                ),
+                message: format!(
+                    "{bytes} bytes exceed the device's max_storage_buffer_binding_size of {limit}"
+                ),
             });
         }
         let raw = self.scoped("creating an append buffer", || {
@@ -94,7 +102,11 @@ impl Gpu {
     }
 
     /// An append buffer for `capacity` items holding `items` (to be consumed).
-    pub fn append_buffer_from<T: Element>(&self, items: &[T], capacity: u64) -> Result<AppendBuffer<T>> {
+    pub fn append_buffer_from<T: Element>(
+        &self,
+        items: &[T],
+        capacity: u64,
+    ) -> Result<AppendBuffer<T>> {
         let buffer = self.append_buffer(capacity)?;
         buffer.fill(items)?;
         Ok(buffer)
@@ -129,7 +141,9 @@ impl<T: Element> AppendBuffer<T> {
         if !items.is_empty() {
             let mut bytes = Vec::with_capacity(items.len() * T::STRIDE as usize);
             T::encode(items, &mut bytes);
-            self.gpu.scoped("filling an append buffer", || self.gpu.queue().write_buffer(&self.raw, HEADER, &bytes))?;
+            self.gpu.scoped("filling an append buffer", || {
+                self.gpu.queue().write_buffer(&self.raw, HEADER, &bytes)
+            })?;
         }
         self.set_count(items.len() as u32)
     }
@@ -137,7 +151,9 @@ impl<T: Element> AppendBuffer<T> {
     fn set_count(&self, count: u32) -> Result<()> {
         let header = [count, self.capacity.min(u32::MAX as u64) as u32, 0, 0];
         self.gpu.scoped("writing an append buffer's counter", || {
-            self.gpu.queue().write_buffer(&self.raw, 0, bytemuck::cast_slice(&header))
+            self.gpu
+                .queue()
+                .write_buffer(&self.raw, 0, bytemuck::cast_slice(&header))
         })
     }
 
@@ -176,13 +192,22 @@ impl<T: Element> AppendBuffer<T> {
     /// a readback. `args` needs `Usage::STORAGE | Usage::INDIRECT`.
     ///
     /// [`Dispatch::invocations`]: crate::Dispatch::invocations
-    pub fn record_dispatch_args(&self, commands: &mut Commands, args: &Buffer<DispatchArgs>, items_per_group: u32) -> Result<()> {
+    pub fn record_dispatch_args(
+        &self,
+        commands: &mut Commands,
+        args: &Buffer<DispatchArgs>,
+        items_per_group: u32,
+    ) -> Result<()> {
         let max = self.gpu.limits().max_compute_work_group_count;
         let groups = self.capacity.div_ceil(items_per_group.max(1) as u64);
         if groups > max[0] as u64 * max[1] as u64 {
             return Err(Error::TooManyGroups {
                 kernel: "append_dispatch_args".into(),
-                groups: [max[0], groups.div_ceil(max[0] as u64).min(u32::MAX as u64) as u32, 1],
+                groups: [
+                    max[0],
+                    groups.div_ceil(max[0] as u64).min(u32::MAX as u64) as u32,
+                    1,
+                ],
                 dimension: 1,
                 limit: max[1],
             });
@@ -190,12 +215,21 @@ impl<T: Element> AppendBuffer<T> {
         let kernel = match self.args_kernel.get() {
             Some(k) => k,
             None => {
-                let built = self.gpu.kernel(crate::wgsl!("../../../wgsl/core/append_dispatch_args.wgsl"))?;
+                let built = self
+                    .gpu
+                    .kernel(crate::wgsl!("../../../wgsl/core/append_dispatch_args.wgsl"))?;
                 self.args_kernel.get_or_init(|| built)
             }
         };
-        let params = self.gpu.uniform(&glam::UVec4::new(items_per_group.max(1), max[0], 0, 0))?;
-        kernel.bind("header", &self.header).bind("params", &params).bind("args", args).groups([1, 1, 1]).record(commands)
+        let params = self
+            .gpu
+            .uniform(&glam::UVec4::new(items_per_group.max(1), max[0], 0, 0))?;
+        kernel
+            .bind("header", &self.header)
+            .bind("params", &params)
+            .bind("args", args)
+            .groups([1, 1, 1])
+            .record(commands)
     }
 }
 

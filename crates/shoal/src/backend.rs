@@ -38,7 +38,11 @@ impl BackendChoice {
             "metal" | "mtl" => Self::Metal,
             "dx12" | "d3d12" => Self::Dx12,
             "webgpu" | "browser" => Self::WebGpu,
-            _ => return Err(Error::UnknownBackend { value: value.to_string() }),
+            _ => {
+                return Err(Error::UnknownBackend {
+                    value: value.to_string(),
+                });
+            }
         })
     }
 
@@ -89,16 +93,25 @@ pub(crate) fn preference(info: &wgpu::AdapterInfo) -> (u8, u8) {
 #[cfg(test)]
 mod tests {
     // In wasm32 these run in the browser through wasm-bindgen-test (plain `#[test]`s would not run).
+    use super::*;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
-    use super::*;
 
     #[test]
     fn parses_every_name_and_rejects_others() {
-        assert_eq!(BackendChoice::parse("Vulkan").ok(), Some(BackendChoice::Vulkan));
+        assert_eq!(
+            BackendChoice::parse("Vulkan").ok(),
+            Some(BackendChoice::Vulkan)
+        );
         assert_eq!(BackendChoice::parse("gl").ok(), Some(BackendChoice::Gl));
         assert_eq!(BackendChoice::parse("").ok(), Some(BackendChoice::Auto));
-        assert_eq!(BackendChoice::parse("webgpu").ok(), Some(BackendChoice::WebGpu));
-        assert!(matches!(BackendChoice::parse("cuda"), Err(Error::UnknownBackend { .. })));
+        assert_eq!(
+            BackendChoice::parse("webgpu").ok(),
+            Some(BackendChoice::WebGpu)
+        );
+        assert!(matches!(
+            BackendChoice::parse("cuda"),
+            Err(Error::UnknownBackend { .. })
+        ));
     }
 }

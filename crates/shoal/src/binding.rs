@@ -140,7 +140,10 @@ pub(crate) fn texture_format(format: naga::StorageFormat) -> Option<wgpu::Textur
     })
 }
 
-pub(crate) fn view_dimension(dim: naga::ImageDimension, arrayed: bool) -> wgpu::TextureViewDimension {
+pub(crate) fn view_dimension(
+    dim: naga::ImageDimension,
+    arrayed: bool,
+) -> wgpu::TextureViewDimension {
     use naga::ImageDimension as D;
     use wgpu::TextureViewDimension as V;
     match (dim, arrayed) {
@@ -156,10 +159,15 @@ pub(crate) fn view_dimension(dim: naga::ImageDimension, arrayed: bool) -> wgpu::
 /// The layout entry derived from a reflected binding. `filtering` says, for a float texture,
 /// whether a filtering sampler samples it (then it must be filterable), and for a sampler whether
 /// it is bound as a filtering one.
-pub(crate) fn layout_entry(info: &BindingInfo, filtering: bool) -> Option<wgpu::BindGroupLayoutEntry> {
+pub(crate) fn layout_entry(
+    info: &BindingInfo,
+    filtering: bool,
+) -> Option<wgpu::BindGroupLayoutEntry> {
     let ty = match &info.kind {
         BindingKind::Storage { writable } => wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only: !writable },
+            ty: wgpu::BufferBindingType::Storage {
+                read_only: !writable,
+            },
             has_dynamic_offset: false,
             min_binding_size: None,
         },
@@ -168,8 +176,16 @@ pub(crate) fn layout_entry(info: &BindingInfo, filtering: bool) -> Option<wgpu::
             has_dynamic_offset: false,
             min_binding_size: None,
         },
-        BindingKind::StorageTexture { format, access, dim, arrayed } => wgpu::BindingType::StorageTexture {
-            access: match (access.contains(naga::StorageAccess::LOAD), access.contains(naga::StorageAccess::STORE)) {
+        BindingKind::StorageTexture {
+            format,
+            access,
+            dim,
+            arrayed,
+        } => wgpu::BindingType::StorageTexture {
+            access: match (
+                access.contains(naga::StorageAccess::LOAD),
+                access.contains(naga::StorageAccess::STORE),
+            ) {
                 (true, true) => wgpu::StorageTextureAccess::ReadWrite,
                 (true, false) => wgpu::StorageTextureAccess::ReadOnly,
                 _ => wgpu::StorageTextureAccess::WriteOnly,
@@ -177,12 +193,20 @@ pub(crate) fn layout_entry(info: &BindingInfo, filtering: bool) -> Option<wgpu::
             format: texture_format(*format)?,
             view_dimension: view_dimension(*dim, *arrayed),
         },
-        BindingKind::Texture { kind, depth, multisampled, dim, arrayed } => wgpu::BindingType::Texture {
+        BindingKind::Texture {
+            kind,
+            depth,
+            multisampled,
+            dim,
+            arrayed,
+        } => wgpu::BindingType::Texture {
             sample_type: match (depth, kind) {
                 (true, _) => wgpu::TextureSampleType::Depth,
                 (false, naga::ScalarKind::Sint) => wgpu::TextureSampleType::Sint,
                 (false, naga::ScalarKind::Uint) => wgpu::TextureSampleType::Uint,
-                (false, _) => wgpu::TextureSampleType::Float { filterable: filtering },
+                (false, _) => wgpu::TextureSampleType::Float {
+                    filterable: filtering,
+                },
             },
             view_dimension: view_dimension(*dim, *arrayed),
             multisampled: *multisampled,
@@ -213,28 +237,66 @@ pub(crate) fn check(kernel: &str, info: &BindingInfo, res: &Resource<'_>) -> Res
         got: res.describe(),
     };
     match (&info.kind, res) {
-        (BindingKind::Storage { .. } | BindingKind::Uniform, Resource::Buffer(b)) => check_buffer(kernel, info, b),
-        (BindingKind::StorageTexture { format, dim, arrayed, .. }, Resource::Texture(t)) => check_texture(
+        (BindingKind::Storage { .. } | BindingKind::Uniform, Resource::Buffer(b)) => {
+            check_buffer(kernel, info, b)
+        }
+        (
+            BindingKind::StorageTexture {
+                format,
+                dim,
+                arrayed,
+                ..
+            },
+            Resource::Texture(t),
+        ) => check_texture(
             kernel,
             info,
             t,
             texture_format(*format) == Some(t.format),
             view_dimension(*dim, *arrayed),
-            (wgpu::TextureUsages::STORAGE_BINDING, "STORAGE_BINDING",
-             "create the image with gpu.image(..) on a device where its format allows storage, or add the usage in gpu.image_with(..)"),
+            (
+                wgpu::TextureUsages::STORAGE_BINDING,
+                "STORAGE_BINDING",
+                "create the image with gpu.image(..) on a device where its format allows storage, or add the usage in gpu.image_with(..)",
+            ),
         ),
-        (BindingKind::Texture { kind, depth, dim, arrayed, .. }, Resource::Texture(t)) => {
+        (
+            BindingKind::Texture {
+                kind,
+                depth,
+                dim,
+                arrayed,
+                ..
+            },
+            Resource::Texture(t),
+        ) => {
             let fits = match t.format.sample_type(None, None) {
-                Some(wgpu::TextureSampleType::Float { .. }) => !depth && *kind == naga::ScalarKind::Float,
+                Some(wgpu::TextureSampleType::Float { .. }) => {
+                    !depth && *kind == naga::ScalarKind::Float
+                }
                 Some(wgpu::TextureSampleType::Depth) => *depth || *kind == naga::ScalarKind::Float,
                 Some(wgpu::TextureSampleType::Uint) => *kind == naga::ScalarKind::Uint,
                 Some(wgpu::TextureSampleType::Sint) => *kind == naga::ScalarKind::Sint,
                 None => false,
             };
-            check_texture(kernel, info, t, fits, view_dimension(*dim, *arrayed),
-                (wgpu::TextureUsages::TEXTURE_BINDING, "TEXTURE_BINDING", "create the image with sampled usage"))
+            check_texture(
+                kernel,
+                info,
+                t,
+                fits,
+                view_dimension(*dim, *arrayed),
+                (
+                    wgpu::TextureUsages::TEXTURE_BINDING,
+                    "TEXTURE_BINDING",
+                    "create the image with sampled usage",
+                ),
+            )
         }
-        (BindingKind::Sampler { comparison }, Resource::Sampler(s)) if *comparison == s.comparison => Ok(()),
+        (BindingKind::Sampler { comparison }, Resource::Sampler(s))
+            if *comparison == s.comparison =>
+        {
+            Ok(())
+        }
         _ => Err(kind_error()),
     }
 }
@@ -242,12 +304,21 @@ pub(crate) fn check(kernel: &str, info: &BindingInfo, res: &Resource<'_>) -> Res
 /// Which samplers of a dispatch must be laid out non-filtering (bit `i` for binding `i`, see
 /// `kernel::Variant`): those bound non-filtering that sample a texture whose format this device
 /// cannot filter. A filtering sampler on such a texture is an error that says what to change.
-pub(crate) fn filtering_mask(gpu: &Gpu, kernel: &str, r: &Reflection, resources: &[Resource<'_>]) -> Result<u64> {
+pub(crate) fn filtering_mask(
+    gpu: &Gpu,
+    kernel: &str,
+    r: &Reflection,
+    resources: &[Resource<'_>],
+) -> Result<u64> {
     let mut mask = 0u64;
     let find = |n: &str| r.bindings.iter().position(|b| b.name == n);
     for (texture, sampler) in &r.sampled_with {
-        let (Some(ti), Some(si)) = (find(texture), find(sampler)) else { continue };
-        let (Some(Resource::Texture(t)), Some(Resource::Sampler(s))) = (resources.get(ti), resources.get(si)) else {
+        let (Some(ti), Some(si)) = (find(texture), find(sampler)) else {
+            continue;
+        };
+        let (Some(Resource::Texture(t)), Some(Resource::Sampler(s))) =
+            (resources.get(ti), resources.get(si))
+        else {
             continue;
         };
         if gpu.is_filterable(t.format) {
@@ -295,7 +366,13 @@ fn check_texture(
         });
     }
     if !t.usage.contains(usage) {
-        return Err(missing_usage(kernel, &info.name, usage_name, &format!("{:?}", t.usage), fix));
+        return Err(missing_usage(
+            kernel,
+            &info.name,
+            usage_name,
+            &format!("{:?}", t.usage),
+            fix,
+        ));
     }
     Ok(())
 }
@@ -314,16 +391,28 @@ fn check_buffer(kernel: &str, info: &BindingInfo, b: &BufferResource<'_>) -> Res
     let usage = b.raw.usage();
     match info.kind {
         BindingKind::Uniform if !usage.contains(wgpu::BufferUsages::UNIFORM) => {
-            return Err(missing_usage(kernel, &info.name, "UNIFORM", &format!("{usage:?}"),
-                "create it with gpu.uniform(&value)"));
+            return Err(missing_usage(
+                kernel,
+                &info.name,
+                "UNIFORM",
+                &format!("{usage:?}"),
+                "create it with gpu.uniform(&value)",
+            ));
         }
         BindingKind::Storage { .. } if !usage.contains(wgpu::BufferUsages::STORAGE) => {
-            return Err(missing_usage(kernel, &info.name, "STORAGE", &format!("{usage:?}"),
-                "create it with gpu.buffer_from(..) or gpu.buffer_zeroed(..)"));
+            return Err(missing_usage(
+                kernel,
+                &info.name,
+                "STORAGE",
+                &format!("{usage:?}"),
+                "create it with gpu.buffer_from(..) or gpu.buffer_zeroed(..)",
+            ));
         }
         _ => {}
     }
-    let Some(shape) = &info.shape else { return Ok(()) };
+    let Some(shape) = &info.shape else {
+        return Ok(());
+    };
     let layout_error = |wgsl_type: &str, wgsl_bytes: u64| {
         let hint = if shape.has_vec3 && b.layout == LayoutKind::Pod {
             "; WGSL aligns vec3<f32> to 16 bytes: derive encase::ShaderType on the Rust type (with glam::Vec3) \

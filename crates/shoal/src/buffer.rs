@@ -32,7 +32,13 @@ pub struct Buffer<T> {
 
 impl<T> Clone for Buffer<T> {
     fn clone(&self) -> Self {
-        Self { gpu: self.gpu.clone(), raw: self.raw.clone(), len: self.len, id: self.id, _element: PhantomData }
+        Self {
+            gpu: self.gpu.clone(),
+            raw: self.raw.clone(),
+            len: self.len,
+            id: self.id,
+            _element: PhantomData,
+        }
     }
 }
 
@@ -75,7 +81,12 @@ impl Gpu {
         self.buffer_from_with(std::slice::from_ref(value), Usage::UNIFORM)
     }
 
-    fn create_buffer<T: Element>(&self, len: u64, usage: Usage, init: Option<&[u8]>) -> Result<Buffer<T>> {
+    fn create_buffer<T: Element>(
+        &self,
+        len: u64,
+        usage: Usage,
+        init: Option<&[u8]>,
+    ) -> Result<Buffer<T>> {
         let bytes = len * T::STRIDE;
         let limit = self.limits().max_buffer_size;
         if bytes > limit {
@@ -101,12 +112,21 @@ impl Gpu {
                 let mut view = raw
                     .slice(..)
                     .get_mapped_range_mut()
-                    .map_err(|e| Error::Wgpu { context: "filling a new buffer".into(), message: e.to_string() })?;
+                    .map_err(|e| Error::Wgpu {
+                        context: "filling a new buffer".into(),
+                        message: e.to_string(),
+                    })?;
                 view.slice(..init.len()).copy_from_slice(init);
             }
             raw.unmap();
         }
-        Ok(Buffer { gpu: self.clone(), raw, len, id: next_id(), _element: PhantomData })
+        Ok(Buffer {
+            gpu: self.clone(),
+            raw,
+            len,
+            id: next_id(),
+            _element: PhantomData,
+        })
     }
 }
 
@@ -114,9 +134,19 @@ impl<T: Element> Buffer<T> {
     /// Wraps a wgpu buffer created elsewhere as `len` elements of `T`.
     pub fn from_raw(gpu: &Gpu, raw: wgpu::Buffer, len: u64) -> Result<Self> {
         if len * T::STRIDE > raw.size() {
-            return Err(Error::Length { what: "Buffer::from_raw".into(), expected: raw.size() / T::STRIDE, got: len });
+            return Err(Error::Length {
+                what: "Buffer::from_raw".into(),
+                expected: raw.size() / T::STRIDE,
+                got: len,
+            });
         }
-        Ok(Self { gpu: gpu.clone(), raw, len, id: next_id(), _element: PhantomData })
+        Ok(Self {
+            gpu: gpu.clone(),
+            raw,
+            len,
+            id: next_id(),
+            _element: PhantomData,
+        })
     }
 
     /// Elements in the buffer.
@@ -169,7 +199,11 @@ impl<T: Element> Buffer<T> {
         let mut bytes = Vec::with_capacity(data.len() * T::STRIDE as usize);
         T::encode(data, &mut bytes);
         // write_buffer needs a multiple of 4 bytes; every WGSL stride is one.
-        self.gpu.scoped("writing a buffer", || self.gpu.queue().write_buffer(&self.raw, first * T::STRIDE, &bytes))
+        self.gpu.scoped("writing a buffer", || {
+            self.gpu
+                .queue()
+                .write_buffer(&self.raw, first * T::STRIDE, &bytes)
+        })
     }
 
     /// Copies every element of `src` into this buffer (same length), on the GPU.
@@ -188,7 +222,11 @@ impl<T: Element> Buffer<T> {
     /// Reads elements `range` back.
     pub async fn read_range(&self, range: std::ops::Range<u64>) -> Result<Vec<T>> {
         if range.start > range.end || range.end > self.len {
-            return Err(Error::Length { what: format!("reading {range:?}"), expected: self.len, got: range.end });
+            return Err(Error::Length {
+                what: format!("reading {range:?}"),
+                expected: self.len,
+                got: range.end,
+            });
         }
         let bytes = readback::read_bytes(
             &self.gpu,

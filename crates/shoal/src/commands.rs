@@ -33,8 +33,16 @@ struct Profiler {
 impl Gpu {
     /// Starts a batch.
     pub fn commands(&self) -> Commands {
-        let encoder = self.device().create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("shoal") });
-        Commands { gpu: self.clone(), encoder, profiler: None }
+        let encoder = self
+            .device()
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("shoal"),
+            });
+        Commands {
+            gpu: self.clone(),
+            encoder,
+            profiler: None,
+        }
     }
 }
 
@@ -42,13 +50,18 @@ impl Commands {
     /// Times each dispatch of this batch (read with [`Submission::timings`]).
     pub fn profiled(mut self) -> Self {
         let queries = self.gpu.has_timestamps().then(|| {
-            self.gpu.device().create_query_set(&wgpu::QuerySetDescriptor {
-                label: Some("shoal timestamps"),
-                ty: wgpu::QueryType::Timestamp,
-                count: MAX_TIMED * 2,
-            })
+            self.gpu
+                .device()
+                .create_query_set(&wgpu::QuerySetDescriptor {
+                    label: Some("shoal timestamps"),
+                    ty: wgpu::QueryType::Timestamp,
+                    count: MAX_TIMED * 2,
+                })
         });
-        self.profiler = Some(Profiler { queries, labels: Vec::new() });
+        self.profiler = Some(Profiler {
+            queries,
+            labels: Vec::new(),
+        });
         self
     }
 
@@ -61,10 +74,20 @@ impl Commands {
     /// Records a copy of every element of `src` into `dst` (same length).
     pub fn copy<T: Element>(&mut self, src: &Buffer<T>, dst: &Buffer<T>) -> Result<&mut Self> {
         if src.len() != dst.len() {
-            return Err(Error::Length { what: "copying between buffers".into(), expected: dst.len(), got: src.len() });
+            return Err(Error::Length {
+                what: "copying between buffers".into(),
+                expected: dst.len(),
+                got: src.len(),
+            });
         }
         if src.byte_len() > 0 {
-            self.encoder.copy_buffer_to_buffer(src.raw(), 0, dst.raw(), 0, src.byte_len().next_multiple_of(4));
+            self.encoder.copy_buffer_to_buffer(
+                src.raw(),
+                0,
+                dst.raw(),
+                0,
+                src.byte_len().next_multiple_of(4),
+            );
         }
         Ok(self)
     }
@@ -97,13 +120,22 @@ impl Commands {
             }
             None => None,
         };
-        let mut pass = self.encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(label), timestamp_writes });
+        let mut pass = self
+            .encoder
+            .begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some(label),
+                timestamp_writes,
+            });
         f(&mut pass);
     }
 
     /// Submits the batch.
     pub fn submit(self) -> Result<Submission> {
-        let Commands { gpu, mut encoder, profiler } = self;
+        let Commands {
+            gpu,
+            mut encoder,
+            profiler,
+        } = self;
         let mut resolve = None;
         let mut labels = Vec::new();
         if let Some(p) = profiler {
@@ -121,16 +153,27 @@ impl Commands {
             labels = p.labels;
         }
         let started = web_time::Instant::now();
-        let index = gpu.scoped("submitting commands", || gpu.queue().submit([encoder.finish()]))?;
+        let index = gpu.scoped("submitting commands", || {
+            gpu.queue().submit([encoder.finish()])
+        })?;
         gpu.check_uncaptured("submitting commands")?;
-        Ok(Submission { gpu, index, started, resolve, labels })
+        Ok(Submission {
+            gpu,
+            index,
+            started,
+            resolve,
+            labels,
+        })
     }
 }
 
 /// Work handed to the GPU: wait for it, or read the times of its dispatches.
 pub struct Submission {
     gpu: Gpu,
-    #[cfg_attr(target_arch = "wasm32", allow(dead_code, reason = "the browser tracks submissions itself"))]
+    #[cfg_attr(
+        target_arch = "wasm32",
+        allow(dead_code, reason = "the browser tracks submissions itself")
+    )]
     index: wgpu::SubmissionIndex,
     started: web_time::Instant,
     resolve: Option<wgpu::Buffer>,
@@ -143,8 +186,14 @@ impl Submission {
         #[cfg(not(target_arch = "wasm32"))]
         self.gpu
             .device()
-            .poll(wgpu::PollType::Wait { submission_index: Some(self.index.clone()), timeout: None })
-            .map_err(|e| Error::Wgpu { context: "waiting for the GPU".into(), message: e.to_string() })?;
+            .poll(wgpu::PollType::Wait {
+                submission_index: Some(self.index.clone()),
+                timeout: None,
+            })
+            .map_err(|e| Error::Wgpu {
+                context: "waiting for the GPU".into(),
+                message: e.to_string(),
+            })?;
         #[cfg(target_arch = "wasm32")]
         {
             let (sender, receiver) = oneshot_channel();
@@ -179,13 +228,18 @@ impl Submission {
             }]);
         };
         let bytes = readback::read_bytes(&self.gpu, resolve, 0, resolve.size()).await?;
-        let ticks: &[u64] = bytemuck::try_cast_slice(&bytes).map_err(|e| Error::Readback(e.to_string()))?;
+        let ticks: &[u64] =
+            bytemuck::try_cast_slice(&bytes).map_err(|e| Error::Readback(e.to_string()))?;
         let period = self.gpu.queue().get_timestamp_period() as f64;
         Ok(self
             .labels
             .into_iter()
             .zip(ticks.chunks_exact(2))
-            .map(|(label, t)| Timing { label, nanos: t[1].saturating_sub(t[0]) as f64 * period, source: TimingSource::GpuTimestamp })
+            .map(|(label, t)| Timing {
+                label,
+                nanos: t[1].saturating_sub(t[0]) as f64 * period,
+                source: TimingSource::GpuTimestamp,
+            })
             .collect())
     }
 }

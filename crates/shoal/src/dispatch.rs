@@ -10,7 +10,17 @@ use crate::profile::Timing;
 
 /// Indirect dispatch arguments, as the GPU reads them: work groups in x, y and z.
 #[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, bytemuck::Pod, bytemuck::Zeroable, encase::ShaderType)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    bytemuck::Pod,
+    bytemuck::Zeroable,
+    encase::ShaderType,
+)]
 pub struct DispatchArgs {
     /// Work groups in x.
     pub x: u32,
@@ -35,7 +45,10 @@ pub(crate) enum Grid<'a> {
     /// A 1D count of invocations, folded into y and z when x would exceed the limit.
     Linear(u64),
     Invocations([u32; 3]),
-    Indirect { buffer: &'a wgpu::Buffer, offset: u64 },
+    Indirect {
+        buffer: &'a wgpu::Buffer,
+        offset: u64,
+    },
 }
 
 /// A dispatch being put together: bindings by name, then a size, then [`run`](Self::run) or
@@ -61,11 +74,19 @@ impl Kernel {
         let mut bound = vec![None; bindings.len()];
         // The printf ring is the framework's: bound here, so the caller never names it.
         if let Some(ring) = &self.inner.printf {
-            if let Some(slot) = bindings.iter().position(|b| b.name == crate::printf::BINDING) {
+            if let Some(slot) = bindings
+                .iter()
+                .position(|b| b.name == crate::printf::BINDING)
+            {
                 bound[slot] = Some(ring.buffer.resource());
             }
         }
-        Dispatch { kernel: self, bound, grid: Grid::Unset, error: None }
+        Dispatch {
+            kernel: self,
+            bound,
+            grid: Grid::Unset,
+            error: None,
+        }
     }
 }
 
@@ -118,7 +139,10 @@ impl<'a> Dispatch<'a> {
     /// Takes the group counts from `args` at byte `offset` when the GPU runs the dispatch
     /// (`dispatch_workgroups_indirect`); `args` needs `Usage::INDIRECT`.
     pub fn indirect<T: Element>(mut self, args: &'a Buffer<T>, offset: u64) -> Self {
-        self.grid = Grid::Indirect { buffer: args.raw(), offset };
+        self.grid = Grid::Indirect {
+            buffer: args.raw(),
+            offset,
+        };
         self
     }
 
@@ -137,12 +161,20 @@ impl<'a> Dispatch<'a> {
         let mut commands = self.kernel.gpu().commands().profiled();
         self.record(&mut commands)?;
         let timings = commands.submit()?.timings().await?;
-        Ok(timings.into_iter().next().unwrap_or(Timing::nothing_ran(label)))
+        Ok(timings
+            .into_iter()
+            .next()
+            .unwrap_or(Timing::nothing_ran(label)))
     }
 
     /// Checks everything and records the dispatch into `commands`, after what is already there.
     pub fn record(self, commands: &mut Commands) -> Result<()> {
-        let Dispatch { kernel, bound, grid, error } = self;
+        let Dispatch {
+            kernel,
+            bound,
+            grid,
+            error,
+        } = self;
         if let Some(e) = error {
             return Err(e);
         }
@@ -163,11 +195,22 @@ impl<'a> Dispatch<'a> {
         let max = limits.max_compute_work_group_count;
         let size = r.workgroup_size;
         let groups = match grid {
-            Grid::Unset => return Err(Error::NoSize { kernel: name.to_string() }),
+            Grid::Unset => {
+                return Err(Error::NoSize {
+                    kernel: name.to_string(),
+                });
+            }
             Grid::Groups(g) => Some(g),
-            Grid::Linear(n) => Some(fold(n.div_ceil(r.workgroup_invocations() as u64), max).ok_or_else(|| {
-                Error::TooManyGroups { kernel: name.to_string(), groups: [u32::MAX; 3], dimension: 2, limit: max[2] }
-            })?),
+            Grid::Linear(n) => Some(
+                fold(n.div_ceil(r.workgroup_invocations() as u64), max).ok_or_else(|| {
+                    Error::TooManyGroups {
+                        kernel: name.to_string(),
+                        groups: [u32::MAX; 3],
+                        dimension: 2,
+                        limit: max[2],
+                    }
+                })?,
+            ),
             Grid::Invocations(n) => Some([0, 1, 2].map(|i| n[i].div_ceil(size[i]))),
             Grid::Indirect { buffer, offset } => {
                 check_indirect(name, buffer, offset)?;
@@ -176,7 +219,12 @@ impl<'a> Dispatch<'a> {
         };
         if let Some(g) = groups {
             if let Some(dimension) = (0..3).find(|&i| g[i] > max[i]) {
-                return Err(Error::TooManyGroups { kernel: name.to_string(), groups: g, dimension, limit: max[dimension] });
+                return Err(Error::TooManyGroups {
+                    kernel: name.to_string(),
+                    groups: g,
+                    dimension,
+                    limit: max[dimension],
+                });
             }
             if g.contains(&0) {
                 // The specification: a dispatch with a zero count in any dimension does nothing.
@@ -193,7 +241,9 @@ impl<'a> Dispatch<'a> {
             }
             match (groups, grid) {
                 (Some([x, y, z]), _) => pass.dispatch_workgroups(x, y, z),
-                (None, Grid::Indirect { buffer, offset }) => pass.dispatch_workgroups_indirect(buffer, offset),
+                (None, Grid::Indirect { buffer, offset }) => {
+                    pass.dispatch_workgroups_indirect(buffer, offset)
+                }
                 (None, _) => {}
             }
         });
@@ -222,10 +272,17 @@ pub(crate) fn fold(groups: u64, max: [u32; 3]) -> Option<[u32; 3]> {
 
 fn check_indirect(name: &str, buffer: &wgpu::Buffer, offset: u64) -> Result<()> {
     if !offset.is_multiple_of(4) {
-        return Err(Error::IndirectOffset { kernel: name.to_string(), offset });
+        return Err(Error::IndirectOffset {
+            kernel: name.to_string(),
+            offset,
+        });
     }
     if offset.checked_add(12).is_none_or(|end| end > buffer.size()) {
-        return Err(Error::IndirectOutOfBounds { kernel: name.to_string(), offset, buffer_bytes: buffer.size() });
+        return Err(Error::IndirectOutOfBounds {
+            kernel: name.to_string(),
+            offset,
+            buffer_bytes: buffer.size(),
+        });
     }
     if !buffer.usage().contains(wgpu::BufferUsages::INDIRECT) {
         return Err(Error::MissingUsage {
@@ -242,9 +299,9 @@ fn check_indirect(name: &str, buffer: &wgpu::Buffer, offset: u64) -> Result<()> 
 #[cfg(test)]
 mod tests {
     // In wasm32 these run in the browser through wasm-bindgen-test (plain `#[test]`s would not run).
+    use super::fold;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
-    use super::fold;
 
     #[test]
     fn folding_covers_every_group_within_limits() {
@@ -254,9 +311,15 @@ mod tests {
         for g in [65536u64, 65535 * 3 + 1, 1 << 32, 65535u64 * 65535 + 7] {
             let f = fold(g, max).expect("fits");
             assert!(f.iter().all(|&d| d <= 65535), "{f:?}");
-            assert!(f.iter().map(|&d| d as u64).product::<u64>() >= g, "{g} -> {f:?}");
+            assert!(
+                f.iter().map(|&d| d as u64).product::<u64>() >= g,
+                "{g} -> {f:?}"
+            );
         }
-        assert_eq!(fold(10, [4, 4, 4]).map(|f| f.iter().product::<u32>() >= 10), Some(true));
+        assert_eq!(
+            fold(10, [4, 4, 4]).map(|f| f.iter().product::<u32>() >= 10),
+            Some(true)
+        );
         assert_eq!(fold(65, [4, 4, 4]), None);
     }
 }

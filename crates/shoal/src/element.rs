@@ -50,7 +50,10 @@ where
         let mut bytes = StorageBuffer::new(std::mem::take(out));
         // Writing into a growable Vec cannot run out of room; the offset keeps what was there.
         if let Err(e) = bytes.write(items) {
-            log::error!("encase could not encode {}: {e}", std::any::type_name::<T>());
+            log::error!(
+                "encase could not encode {}: {e}",
+                std::any::type_name::<T>()
+            );
         }
         *out = bytes.into_inner();
         debug_assert!(out.len() >= start);
@@ -58,7 +61,9 @@ where
 
     fn decode(bytes: &[u8]) -> Vec<Self> {
         let whole = bytes.len() - bytes.len() % Self::STRIDE as usize;
-        StorageBuffer::new(&bytes[..whole]).create::<Vec<T>>().unwrap_or_default()
+        StorageBuffer::new(&bytes[..whole])
+            .create::<Vec<T>>()
+            .unwrap_or_default()
     }
 }
 
@@ -97,9 +102,9 @@ macro_rules! pod_element {
 #[cfg(test)]
 mod tests {
     // In wasm32 these run in the browser through wasm-bindgen-test (plain `#[test]`s would not run).
+    use super::*;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
-    use super::*;
 
     #[derive(ShaderType, Clone, Copy, Debug, PartialEq)]
     struct Data {
@@ -111,7 +116,10 @@ mod tests {
     fn vec3_struct_is_padded_as_wgsl_says() {
         // WGSL: vec3<f32> at 0 (align 16), vec2<f32> at 16, size 24 rounded to 32.
         assert_eq!(<Data as Element>::STRIDE, 32);
-        let items = [Data { v1: glam::vec3(1.0, 2.0, 3.0), v2: glam::vec2(4.0, 5.0) }];
+        let items = [Data {
+            v1: glam::vec3(1.0, 2.0, 3.0),
+            v2: glam::vec2(4.0, 5.0),
+        }];
         let mut out = Vec::new();
         Data::encode(&items, &mut out);
         assert_eq!(out.len(), 32);

@@ -13,7 +13,11 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[non_exhaustive]
 pub enum Error {
     /// No adapter matched the requested backend.
-    #[error("no {requested} adapter found; adapters found: {}{}", list_or_none(found), hint(requested))]
+    #[error(
+        "no {requested} adapter found; adapters found: {}{}",
+        list_or_none(found),
+        hint(requested)
+    )]
     NoAdapter {
         /// The backend that was asked for (`SHOAL_BACKEND` or [`crate::GpuOptions`]).
         requested: String,
@@ -84,7 +88,9 @@ pub enum Error {
         message: String,
     },
     /// The kernel needs a device feature the adapter does not have.
-    #[error("kernel `{kernel}` needs the device feature {feature}, which adapter {adapter} does not have")]
+    #[error(
+        "kernel `{kernel}` needs the device feature {feature}, which adapter {adapter} does not have"
+    )]
     MissingFeature {
         /// The kernel.
         kernel: String,
@@ -94,7 +100,9 @@ pub enum Error {
         adapter: String,
     },
     /// The work group is larger than the device allows (per dimension or in total).
-    #[error("kernel `{kernel}`: work group {size:?} = {invocations} invocations exceeds {limit_name} = {limit} on this device")]
+    #[error(
+        "kernel `{kernel}`: work group {size:?} = {invocations} invocations exceeds {limit_name} = {limit} on this device"
+    )]
     WorkgroupTooLarge {
         /// The kernel.
         kernel: String,
@@ -108,7 +116,9 @@ pub enum Error {
         limit: u32,
     },
     /// The kernel's `var<workgroup>` variables need more bytes than the device has.
-    #[error("kernel `{kernel}`: workgroup memory of {bytes} bytes exceeds MAX_COMPUTE_SHARED_MEMORY_SIZE = {limit} on this device")]
+    #[error(
+        "kernel `{kernel}`: workgroup memory of {bytes} bytes exceeds MAX_COMPUTE_SHARED_MEMORY_SIZE = {limit} on this device"
+    )]
     WorkgroupMemory {
         /// The kernel.
         kernel: String,
@@ -118,7 +128,9 @@ pub enum Error {
         limit: u32,
     },
     /// An explicit group count exceeds the per-dimension limit (the specification's INVALID_VALUE).
-    #[error("kernel `{kernel}`: dispatch of {groups:?} work groups exceeds MAX_COMPUTE_WORK_GROUP_COUNT = {limit} in dimension {dimension} (INVALID_VALUE); use .invocations(n), which folds large 1D counts")]
+    #[error(
+        "kernel `{kernel}`: dispatch of {groups:?} work groups exceeds MAX_COMPUTE_WORK_GROUP_COUNT = {limit} in dimension {dimension} (INVALID_VALUE); use .invocations(n), which folds large 1D counts"
+    )]
     TooManyGroups {
         /// The kernel.
         kernel: String,
@@ -130,7 +142,9 @@ pub enum Error {
         limit: u32,
     },
     /// A dispatch was run without saying how many work groups.
-    #[error("kernel `{kernel}`: no size given; call .groups([x, y, z]), .invocations(n) or .indirect(&args, offset) before .run()")]
+    #[error(
+        "kernel `{kernel}`: no size given; call .groups([x, y, z]), .invocations(n) or .indirect(&args, offset) before .run()"
+    )]
     NoSize {
         /// The kernel.
         kernel: String,
@@ -144,7 +158,9 @@ pub enum Error {
         offset: u64,
     },
     /// Indirect arguments that run past the end of their buffer (the specification's INVALID_OPERATION).
-    #[error("kernel `{kernel}`: indirect arguments at offset {offset} need 12 bytes, but the buffer has {buffer_bytes} bytes (INVALID_OPERATION)")]
+    #[error(
+        "kernel `{kernel}`: indirect arguments at offset {offset} need 12 bytes, but the buffer has {buffer_bytes} bytes (INVALID_OPERATION)"
+    )]
     IndirectOutOfBounds {
         /// The kernel.
         kernel: String,
@@ -154,7 +170,9 @@ pub enum Error {
         buffer_bytes: u64,
     },
     /// A buffer lacks the usage its role needs (INDIRECT for arguments, STORAGE or UNIFORM for a binding).
-    #[error("kernel `{kernel}`: {binding} needs a buffer with {usage} usage, but the buffer has {has}; {fix}")]
+    #[error(
+        "kernel `{kernel}`: {binding} needs a buffer with {usage} usage, but the buffer has {has}; {fix}"
+    )]
     MissingUsage {
         /// The kernel.
         kernel: String,
@@ -168,7 +186,9 @@ pub enum Error {
         fix: String,
     },
     /// A binding the kernel uses was not bound.
-    #[error("kernel `{kernel}`: binding `{binding}` (@group({group}) @binding({index})) was not bound; call .bind(\"{binding}\", ...)")]
+    #[error(
+        "kernel `{kernel}`: binding `{binding}` (@group({group}) @binding({index})) was not bound; call .bind(\"{binding}\", ...)"
+    )]
     Unbound {
         /// The kernel.
         kernel: String,
@@ -180,7 +200,10 @@ pub enum Error {
         index: u32,
     },
     /// `.bind(name, …)` with a name the kernel does not have.
-    #[error("kernel `{kernel}` has no binding `{binding}`; its bindings are: {}", list_or_none(available))]
+    #[error(
+        "kernel `{kernel}` has no binding `{binding}`; its bindings are: {}",
+        list_or_none(available)
+    )]
     UnknownBinding {
         /// The kernel.
         kernel: String,
@@ -202,7 +225,9 @@ pub enum Error {
         got: String,
     },
     /// The Rust element type does not have the layout of the WGSL type.
-    #[error("kernel `{kernel}`: binding `{binding}` expects `{wgsl_type}` ({wgsl_bytes} bytes per element) but got `Buffer<{rust_type}>` ({rust_bytes} bytes per element){hint}")]
+    #[error(
+        "kernel `{kernel}`: binding `{binding}` expects `{wgsl_type}` ({wgsl_bytes} bytes per element) but got `Buffer<{rust_type}>` ({rust_bytes} bytes per element){hint}"
+    )]
     ElementLayout {
         /// The kernel.
         kernel: String,
@@ -220,7 +245,9 @@ pub enum Error {
         hint: String,
     },
     /// The bound buffer is smaller than the WGSL type needs.
-    #[error("kernel `{kernel}`: binding `{binding}` needs at least {needed} bytes ({wgsl_type}) but the buffer has {got}")]
+    #[error(
+        "kernel `{kernel}`: binding `{binding}` needs at least {needed} bytes ({wgsl_type}) but the buffer has {got}"
+    )]
     BufferTooSmall {
         /// The kernel.
         kernel: String,
@@ -234,7 +261,9 @@ pub enum Error {
         got: u64,
     },
     /// An image of zero texels or larger than the device's `max_texture_dimension_2d`.
-    #[error("an image of {width}x{height} texels is not possible: each side must be between 1 and max_texture_dimension_2d = {limit} on this device")]
+    #[error(
+        "an image of {width}x{height} texels is not possible: each side must be between 1 and max_texture_dimension_2d = {limit} on this device"
+    )]
     ImageSize {
         /// The width asked for.
         width: u32,
@@ -263,7 +292,9 @@ pub enum Error {
     },
     /// The bound image's format is not the one the WGSL declares (storage) or its texels are of
     /// another kind (`texture_2d<u32>` with a float image).
-    #[error("kernel `{kernel}`: binding `{binding}` is {expected} but the image bound to it has format {got}")]
+    #[error(
+        "kernel `{kernel}`: binding `{binding}` is {expected} but the image bound to it has format {got}"
+    )]
     ImageFormat {
         /// The kernel.
         kernel: String,
@@ -275,7 +306,9 @@ pub enum Error {
         got: String,
     },
     /// The bound image's dimension (2D, 2D array, 3D, cube) is not the one the WGSL declares.
-    #[error("kernel `{kernel}`: binding `{binding}` is {expected} but the image bound to it has dimension {got}")]
+    #[error(
+        "kernel `{kernel}`: binding `{binding}` is {expected} but the image bound to it has dimension {got}"
+    )]
     ImageDimension {
         /// The kernel.
         kernel: String,
@@ -288,7 +321,9 @@ pub enum Error {
     },
     /// A storage image's access mode (read, write, read_write) is not allowed for its format on
     /// this device; found at kernel creation.
-    #[error("kernel `{kernel}`: binding `{binding}` is {declared}, but this format allows only {allowed} storage access on {adapter}; read_write needs r32float, r32uint or r32sint in WebGPU — use two images (read and write) instead")]
+    #[error(
+        "kernel `{kernel}`: binding `{binding}` is {declared}, but this format allows only {allowed} storage access on {adapter}; read_write needs r32float, r32uint or r32sint in WebGPU — use two images (read and write) instead"
+    )]
     StorageAccess {
         /// The kernel.
         kernel: String,
@@ -302,7 +337,9 @@ pub enum Error {
         adapter: String,
     },
     /// A filtering sampler samples a texture whose format this device cannot filter.
-    #[error("kernel `{kernel}`: texture `{binding}` has format {format}, which this device cannot filter, but it is sampled with the filtering sampler `{sampler}`; bind gpu.sampler_nearest() instead (32-bit float formats filter only with the FLOAT32_FILTERABLE feature)")]
+    #[error(
+        "kernel `{kernel}`: texture `{binding}` has format {format}, which this device cannot filter, but it is sampled with the filtering sampler `{sampler}`; bind gpu.sampler_nearest() instead (32-bit float formats filter only with the FLOAT32_FILTERABLE feature)"
+    )]
     Unfilterable {
         /// The kernel.
         kernel: String,
@@ -380,7 +417,11 @@ pub enum Error {
 }
 
 fn list_or_none(items: &[String]) -> String {
-    if items.is_empty() { "none".to_string() } else { items.join(", ") }
+    if items.is_empty() {
+        "none".to_string()
+    } else {
+        items.join(", ")
+    }
 }
 
 fn hint(requested: &str) -> &'static str {

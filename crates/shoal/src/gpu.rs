@@ -41,7 +41,10 @@ impl AdapterDetails {
     }
 
     fn from_device(device: &wgpu::Device) -> Self {
-        #[cfg_attr(not(target_arch = "wasm32"), expect(unused_mut, reason = "only the browser's name is filled in"))]
+        #[cfg_attr(
+            not(target_arch = "wasm32"),
+            expect(unused_mut, reason = "only the browser's name is filled in")
+        )]
         let mut details = Self::from_info(&device.adapter_info());
         #[cfg(target_arch = "wasm32")]
         if details.name.is_empty() {
@@ -56,13 +59,19 @@ impl AdapterDetails {
     pub fn is_software(&self) -> bool {
         let name = self.name.to_ascii_lowercase();
         self.device_type == wgpu::DeviceType::Cpu
-            || ["llvmpipe", "lavapipe", "swiftshader", "warp", "softpipe"].iter().any(|s| name.contains(s))
+            || ["llvmpipe", "lavapipe", "swiftshader", "warp", "softpipe"]
+                .iter()
+                .any(|s| name.contains(s))
     }
 }
 
 impl std::fmt::Display for AdapterDetails {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let kind = if self.is_software() { "software" } else { "hardware" };
+        let kind = if self.is_software() {
+            "software"
+        } else {
+            "hardware"
+        };
         write!(f, "{} ({:?}, {kind}", self.name, self.backend)?;
         if !self.driver.is_empty() {
             write!(f, ", {} {}", self.driver, self.driver_info)?;
@@ -77,7 +86,10 @@ impl std::fmt::Display for AdapterDetails {
 #[cfg(target_arch = "wasm32")]
 fn browser_adapter_name(device: &wgpu::Device) -> Option<String> {
     let info = device.as_webgpu()?.adapter_info();
-    let parts: Vec<String> = [info.vendor(), info.architecture(), info.device()].into_iter().filter(|s| !s.is_empty()).collect();
+    let parts: Vec<String> = [info.vendor(), info.architecture(), info.device()]
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect();
     (!parts.is_empty()).then(|| parts.join(" "))
 }
 
@@ -116,7 +128,9 @@ struct GpuInner {
 
 impl std::fmt::Debug for Gpu {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Gpu").field("adapter", &self.inner.details).finish_non_exhaustive()
+        f.debug_struct("Gpu")
+            .field("adapter", &self.inner.details)
+            .finish_non_exhaustive()
     }
 }
 
@@ -155,7 +169,10 @@ impl Gpu {
     /// Requests a device from `adapter` with the adapter's own limits and the features Shoal
     /// uses where they exist: what [`Gpu::new`] does, for callers that choose the adapter
     /// themselves (a window's surface, say).
-    pub async fn from_adapter(instance: Option<wgpu::Instance>, adapter: wgpu::Adapter) -> Result<Self> {
+    pub async fn from_adapter(
+        instance: Option<wgpu::Instance>,
+        adapter: wgpu::Adapter,
+    ) -> Result<Self> {
         let (device, queue) = request_device(&adapter).await?;
         Ok(Self::assemble(instance, Some(adapter), device, queue))
     }
@@ -233,7 +250,8 @@ impl Gpu {
 
     /// Whether 64-bit integer atomics (`atomic<u64>`, all operations) are available.
     pub fn has_int64_atomics(&self) -> bool {
-        self.features().contains(wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS)
+        self.features()
+            .contains(wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS)
     }
 
     /// Whether subgroup operations are available.
@@ -253,13 +271,20 @@ impl Gpu {
     /// Errors wgpu reported outside any Shoal check since the last call, emptied.
     pub(crate) fn take_uncaptured(&self) -> Option<String> {
         let mut v = self.inner.uncaptured.lock().ok()?;
-        if v.is_empty() { None } else { Some(std::mem::take(&mut *v).join("; ")) }
+        if v.is_empty() {
+            None
+        } else {
+            Some(std::mem::take(&mut *v).join("; "))
+        }
     }
 
     /// Fails with what wgpu reported since the last check, if anything.
     pub(crate) fn check_uncaptured(&self, context: &str) -> Result<()> {
         match self.take_uncaptured() {
-            Some(message) => Err(Error::Wgpu { context: context.to_string(), message }),
+            Some(message) => Err(Error::Wgpu {
+                context: context.to_string(),
+                message,
+            }),
             None => Ok(()),
         }
     }
@@ -297,7 +322,10 @@ impl Gpu {
         let o = now_or_later(oom.pop());
         let i = now_or_later(internal.pop());
         match v.or(o).or(i) {
-            Some(e) => Err(Error::Wgpu { context: context.to_string(), message: e.to_string() }),
+            Some(e) => Err(Error::Wgpu {
+                context: context.to_string(),
+                message: e.to_string(),
+            }),
             None => Ok(out),
         }
     }
@@ -305,7 +333,9 @@ impl Gpu {
 
 /// Polls a future once; wgpu-core resolves error scopes immediately.
 #[cfg(not(target_arch = "wasm32"))]
-fn now_or_later<F: std::future::Future<Output = Option<wgpu::Error>>>(fut: F) -> Option<wgpu::Error> {
+fn now_or_later<F: std::future::Future<Output = Option<wgpu::Error>>>(
+    fut: F,
+) -> Option<wgpu::Error> {
     let mut fut = std::pin::pin!(fut);
     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
     match fut.as_mut().poll(&mut cx) {
@@ -333,7 +363,10 @@ async fn pick_adapter(instance: &wgpu::Instance, choice: BackendChoice) -> Resul
                         format!("{} ({:?})", i.name, i.backend)
                     })
                     .collect();
-                Err(Error::NoAdapter { requested: choice.name().to_string(), found })
+                Err(Error::NoAdapter {
+                    requested: choice.name().to_string(),
+                    found,
+                })
             }
         }
     }
@@ -345,7 +378,10 @@ async fn pick_adapter(instance: &wgpu::Instance, choice: BackendChoice) -> Resul
             return instance
                 .request_adapter(&options)
                 .await
-                .map_err(|e| Error::NoAdapter { requested: format!("{} ({e})", choice.name()), found: Vec::new() });
+                .map_err(|e| Error::NoAdapter {
+                    requested: format!("{} ({e})", choice.name()),
+                    found: Vec::new(),
+                });
         }
         // A wasm build has only the browser's WebGPU: a native backend asked for by name is not
         // there. Say what is.
@@ -358,7 +394,10 @@ async fn pick_adapter(instance: &wgpu::Instance, choice: BackendChoice) -> Resul
             }
             Err(_) => Vec::new(),
         };
-        Err(Error::NoAdapter { requested: choice.name().to_string(), found })
+        Err(Error::NoAdapter {
+            requested: choice.name().to_string(),
+            found,
+        })
     }
 }
 
@@ -371,8 +410,11 @@ async fn request_device(adapter: &wgpu::Adapter) -> Result<(wgpu::Device, wgpu::
         required_limits: adapter.limits(),
         ..Default::default()
     };
-    adapter.request_device(&desc).await.map_err(|e| Error::RequestDevice {
-        adapter: adapter.get_info().name,
-        message: e.to_string(),
-    })
+    adapter
+        .request_device(&desc)
+        .await
+        .map_err(|e| Error::RequestDevice {
+            adapter: adapter.get_info().name,
+            message: e.to_string(),
+        })
 }

@@ -58,7 +58,12 @@ texels! {
 fn texel_type(format: wgpu::TextureFormat) -> &'static str {
     use wgpu::TextureFormat as F;
     match format {
-        F::Rgba8Unorm | F::Rgba8UnormSrgb | F::Bgra8Unorm | F::Bgra8UnormSrgb | F::Rgba8Snorm | F::Rgba8Uint
+        F::Rgba8Unorm
+        | F::Rgba8UnormSrgb
+        | F::Bgra8Unorm
+        | F::Bgra8UnormSrgb
+        | F::Rgba8Snorm
+        | F::Rgba8Uint
         | F::Rgba8Sint => "[u8; 4]",
         F::Rgba16Float => "[half::f16; 4]",
         F::Rgba16Uint => "[u16; 4]",
@@ -106,7 +111,11 @@ impl Gpu {
     /// has it) the adapter's own answer, otherwise what WebGPU guarantees.
     pub fn format_features(&self, format: wgpu::TextureFormat) -> wgpu::TextureFormatFeatures {
         match self.adapter() {
-            Some(adapter) if self.features().contains(wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES) => {
+            Some(adapter)
+                if self
+                    .features()
+                    .contains(wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES) =>
+            {
                 adapter.get_texture_format_features(format)
             }
             _ => format.guaranteed_format_features(self.features()),
@@ -117,12 +126,22 @@ impl Gpu {
     /// need `FLOAT32_FILTERABLE`), as wgpu decides it when binding.
     pub fn is_filterable(&self, format: wgpu::TextureFormat) -> bool {
         let features = self.features();
-        if format.sample_type(None, Some(features)) == Some(wgpu::TextureSampleType::Float { filterable: true }) {
+        if format.sample_type(None, Some(features))
+            == Some(wgpu::TextureSampleType::Float { filterable: true })
+        {
             return true;
         }
-        let float32 = matches!(format, wgpu::TextureFormat::R32Float | wgpu::TextureFormat::Rg32Float | wgpu::TextureFormat::Rgba32Float);
+        let float32 = matches!(
+            format,
+            wgpu::TextureFormat::R32Float
+                | wgpu::TextureFormat::Rg32Float
+                | wgpu::TextureFormat::Rgba32Float
+        );
         (!float32 || features.contains(wgpu::Features::FLOAT32_FILTERABLE))
-            && self.format_features(format).flags.contains(wgpu::TextureFormatFeatureFlags::FILTERABLE)
+            && self
+                .format_features(format)
+                .flags
+                .contains(wgpu::TextureFormatFeatureFlags::FILTERABLE)
     }
 
     /// A `width` x `height` image of `format`, zeroed, usable as a storage image (where the
@@ -137,7 +156,13 @@ impl Gpu {
     }
 
     /// An image holding `texels` (row by row, tightly packed: `width * height` of them).
-    pub fn image_from<T: Texel>(&self, width: u32, height: u32, format: wgpu::TextureFormat, texels: &[T]) -> Result<Image> {
+    pub fn image_from<T: Texel>(
+        &self,
+        width: u32,
+        height: u32,
+        format: wgpu::TextureFormat,
+        texels: &[T],
+    ) -> Result<Image> {
         check_texel::<T>(format)?;
         let image = self.image(width, height, format)?;
         image.write(texels)?;
@@ -145,20 +170,37 @@ impl Gpu {
     }
 
     /// A zeroed image with exactly the given usages (copies are always added).
-    pub fn image_with(&self, width: u32, height: u32, format: wgpu::TextureFormat, usage: wgpu::TextureUsages) -> Result<Image> {
+    pub fn image_with(
+        &self,
+        width: u32,
+        height: u32,
+        format: wgpu::TextureFormat,
+        usage: wgpu::TextureUsages,
+    ) -> Result<Image> {
         let limit = self.device().limits().max_texture_dimension_2d;
         if width == 0 || height == 0 || width > limit || height > limit {
-            return Err(Error::ImageSize { width, height, limit });
+            return Err(Error::ImageSize {
+                width,
+                height,
+                limit,
+            });
         }
         let usage = usage | wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::COPY_DST;
         let allowed = self.format_features(format).allowed_usages;
         if !allowed.contains(usage) {
-            return Err(Error::ImageUsage { format: format_name(format), usage: format!("{:?}", usage - allowed) });
+            return Err(Error::ImageUsage {
+                format: format_name(format),
+                usage: format!("{:?}", usage - allowed),
+            });
         }
         let raw = self.scoped("creating an image", || {
             self.device().create_texture(&wgpu::TextureDescriptor {
                 label: Some("shoal image"),
-                size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+                size: wgpu::Extent3d {
+                    width,
+                    height,
+                    depth_or_array_layers: 1,
+                },
                 mip_level_count: 1,
                 sample_count: 1,
                 dimension: wgpu::TextureDimension::D2,
@@ -168,7 +210,12 @@ impl Gpu {
             })
         })?;
         let view = raw.create_view(&wgpu::TextureViewDescriptor::default());
-        Ok(Image { gpu: self.clone(), raw, view, id: next_id() })
+        Ok(Image {
+            gpu: self.clone(),
+            raw,
+            view,
+            id: next_id(),
+        })
     }
 }
 
@@ -247,7 +294,12 @@ impl Image {
         let expected = row * self.height() as u64;
         if bytes.len() as u64 != expected {
             return Err(Error::Length {
-                what: format!("writing a {}x{} {} image (bytes)", self.width(), self.height(), format_name(self.format())),
+                what: format!(
+                    "writing a {}x{} {} image (bytes)",
+                    self.width(),
+                    self.height(),
+                    format_name(self.format())
+                ),
                 expected,
                 got: bytes.len() as u64,
             });
@@ -257,7 +309,11 @@ impl Image {
             self.gpu.queue().write_texture(
                 self.raw.as_image_copy(),
                 bytes,
-                wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(row as u32), rows_per_image: Some(self.height()) },
+                wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(row as u32),
+                    rows_per_image: Some(self.height()),
+                },
                 self.raw.size(),
             )
         })
@@ -268,7 +324,10 @@ impl Image {
         check_texel::<T>(self.format())?;
         let bytes = self.read_bytes().await?;
         // The bytes come in a fresh Vec<u8> whose alignment may be below T's: copy per texel.
-        Ok(bytes.chunks_exact(std::mem::size_of::<T>()).map(bytemuck::pod_read_unaligned).collect())
+        Ok(bytes
+            .chunks_exact(std::mem::size_of::<T>())
+            .map(bytemuck::pod_read_unaligned)
+            .collect())
     }
 
     /// Reads every texel back as tightly packed bytes (`width * texel_bytes` per row).

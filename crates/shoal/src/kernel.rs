@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex};
 use crate::binding::{self, Resource};
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
-use crate::reflect::{self, BindingInfo, BindingKind, Reflection};
 use crate::printf::{self, PrintRing};
+use crate::reflect::{self, BindingInfo, BindingKind, Reflection};
 use crate::source::{Composed, Source};
 
 /// Bind groups kept per kernel, keyed by the identities of the bound resources.
@@ -54,7 +54,10 @@ pub(crate) struct Variant {
 
 impl std::fmt::Debug for Kernel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Kernel").field("name", &self.inner.name).field("reflection", &self.inner.reflection).finish()
+        f.debug_struct("Kernel")
+            .field("name", &self.inner.name)
+            .field("reflection", &self.inner.reflection)
+            .finish()
     }
 }
 
@@ -106,12 +109,25 @@ impl KernelBuilder {
         let name = format!("{base}:{}", reflection.entry_point);
         check_device(&gpu, &name, &reflection)?;
 
-        let printf = match reflection.bindings.iter().any(|b| b.name == printf::BINDING) {
+        let printf = match reflection
+            .bindings
+            .iter()
+            .any(|b| b.name == printf::BINDING)
+        {
             true => Some(PrintRing::new(&gpu, self.printf_capacity)?),
             false => None,
         };
-        let text = composed.for_backend(gpu.adapter_details().backend).into_owned();
-        let default = Arc::new(build_variant(&gpu, &name, &reflection, &text, &self.constants, 0)?);
+        let text = composed
+            .for_backend(gpu.adapter_details().backend)
+            .into_owned();
+        let default = Arc::new(build_variant(
+            &gpu,
+            &name,
+            &reflection,
+            &text,
+            &self.constants,
+            0,
+        )?);
         Ok(Kernel {
             inner: Arc::new(KernelInner {
                 gpu,
@@ -129,7 +145,14 @@ impl KernelBuilder {
 }
 
 /// Builds the layouts and the pipeline with the samplers of `mask` non-filtering (see [`Variant`]).
-fn build_variant(gpu: &Gpu, name: &str, r: &Reflection, text: &str, constants: &[(String, f64)], mask: u64) -> Result<Variant> {
+fn build_variant(
+    gpu: &Gpu,
+    name: &str,
+    r: &Reflection,
+    text: &str,
+    constants: &[(String, f64)],
+    mask: u64,
+) -> Result<Variant> {
     let nonfiltering = |i: usize| i < 64 && mask & (1 << i) != 0;
     let index = |n: &str| r.bindings.iter().position(|b| b.name == n);
     let filtering = |i: usize, b: &BindingInfo| match b.kind {
@@ -156,7 +179,10 @@ fn build_variant(gpu: &Gpu, name: &str, r: &Reflection, text: &str, constants: &
                     .filter(|(_, b)| b.group == g)
                     .filter_map(|(i, b)| binding::layout_entry(b, filtering(i, b)))
                     .collect();
-                device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(name), entries: &entries })
+                device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                    label: Some(name),
+                    entries: &entries,
+                })
             })
             .collect();
         let layout_refs: Vec<Option<&wgpu::BindGroupLayout>> = layouts.iter().map(Some).collect();
@@ -174,7 +200,10 @@ fn build_variant(gpu: &Gpu, name: &str, r: &Reflection, text: &str, constants: &
             layout: Some(&pipeline_layout),
             module: &module,
             entry_point: Some(&r.entry_point),
-            compilation_options: wgpu::PipelineCompilationOptions { constants: &constants, ..Default::default() },
+            compilation_options: wgpu::PipelineCompilationOptions {
+                constants: &constants,
+                ..Default::default()
+            },
             cache: None,
         });
         Variant { pipeline, layouts }
@@ -185,13 +214,22 @@ fn build_variant(gpu: &Gpu, name: &str, r: &Reflection, text: &str, constants: &
 /// memory, and the features it needs.
 fn check_device(gpu: &Gpu, name: &str, r: &Reflection) -> Result<()> {
     let limits = gpu.limits();
-    for (axis, (&size, &limit)) in r.workgroup_size.iter().zip(&limits.max_compute_work_group_size).enumerate() {
+    for (axis, (&size, &limit)) in r
+        .workgroup_size
+        .iter()
+        .zip(&limits.max_compute_work_group_size)
+        .enumerate()
+    {
         if size > limit {
             return Err(Error::WorkgroupTooLarge {
                 kernel: name.to_string(),
                 size: r.workgroup_size,
                 invocations: r.workgroup_invocations(),
-                limit_name: ["MAX_COMPUTE_WORK_GROUP_SIZE.x", "MAX_COMPUTE_WORK_GROUP_SIZE.y", "MAX_COMPUTE_WORK_GROUP_SIZE.z"][axis],
+                limit_name: [
+                    "MAX_COMPUTE_WORK_GROUP_SIZE.x",
+                    "MAX_COMPUTE_WORK_GROUP_SIZE.y",
+                    "MAX_COMPUTE_WORK_GROUP_SIZE.z",
+                ][axis],
                 limit,
             });
         }
@@ -214,9 +252,17 @@ fn check_device(gpu: &Gpu, name: &str, r: &Reflection) -> Result<()> {
     }
     let features = gpu.features();
     let needs = [
-        (r.needs.int64_atomics, wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS, "SHADER_INT64_ATOMIC_ALL_OPS (64-bit atomics)"),
+        (
+            r.needs.int64_atomics,
+            wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS,
+            "SHADER_INT64_ATOMIC_ALL_OPS (64-bit atomics)",
+        ),
         (r.needs.int64, wgpu::Features::SHADER_INT64, "SHADER_INT64"),
-        (r.needs.float32_atomics, wgpu::Features::SHADER_FLOAT32_ATOMIC, "SHADER_FLOAT32_ATOMIC"),
+        (
+            r.needs.float32_atomics,
+            wgpu::Features::SHADER_FLOAT32_ATOMIC,
+            "SHADER_FLOAT32_ATOMIC",
+        ),
         (r.needs.f16, wgpu::Features::SHADER_F16, "SHADER_F16"),
         (r.needs.subgroups, wgpu::Features::SUBGROUP, "SUBGROUP"),
     ];
@@ -242,7 +288,10 @@ fn check_device(gpu: &Gpu, name: &str, r: &Reflection) -> Result<()> {
             // WebGPU allows read_write storage only for r32float/r32uint/r32sint unless the
             // adapter says more; the device would reject the layout with a less helpful message.
             let flags = gpu.format_features(wgpu_format).flags;
-            let needed = match (access.contains(naga::StorageAccess::LOAD), access.contains(naga::StorageAccess::STORE)) {
+            let needed = match (
+                access.contains(naga::StorageAccess::LOAD),
+                access.contains(naga::StorageAccess::STORE),
+            ) {
                 (true, true) => wgpu::TextureFormatFeatureFlags::STORAGE_READ_WRITE,
                 (true, false) => wgpu::TextureFormatFeatureFlags::STORAGE_READ_ONLY,
                 _ => wgpu::TextureFormatFeatureFlags::STORAGE_WRITE_ONLY,
@@ -251,7 +300,10 @@ fn check_device(gpu: &Gpu, name: &str, r: &Reflection) -> Result<()> {
                 let allowed: Vec<&str> = [
                     (wgpu::TextureFormatFeatureFlags::STORAGE_READ_ONLY, "read"),
                     (wgpu::TextureFormatFeatureFlags::STORAGE_WRITE_ONLY, "write"),
-                    (wgpu::TextureFormatFeatureFlags::STORAGE_READ_WRITE, "read_write"),
+                    (
+                        wgpu::TextureFormatFeatureFlags::STORAGE_READ_WRITE,
+                        "read_write",
+                    ),
                 ]
                 .into_iter()
                 .filter(|(f, _)| flags.contains(*f))
@@ -261,7 +313,11 @@ fn check_device(gpu: &Gpu, name: &str, r: &Reflection) -> Result<()> {
                     kernel: name.to_string(),
                     binding: b.name.clone(),
                     declared: b.kind.describe(),
-                    allowed: if allowed.is_empty() { "none (no storage use)".into() } else { allowed.join(", ") },
+                    allowed: if allowed.is_empty() {
+                        "none (no storage use)".into()
+                    } else {
+                        allowed.join(", ")
+                    },
                     adapter: gpu.adapter_details().name.clone(),
                 });
             }
@@ -320,11 +376,24 @@ impl Kernel {
         if mask == 0 {
             return Ok(Arc::clone(&self.inner.default));
         }
-        if let Some(found) = self.inner.variants.lock().ok().and_then(|v| v.get(&mask).cloned()) {
+        if let Some(found) = self
+            .inner
+            .variants
+            .lock()
+            .ok()
+            .and_then(|v| v.get(&mask).cloned())
+        {
             return Ok(found);
         }
         let i = &self.inner;
-        let built = Arc::new(build_variant(&i.gpu, &i.name, &i.reflection, &i.text, &i.constants, mask)?);
+        let built = Arc::new(build_variant(
+            &i.gpu,
+            &i.name,
+            &i.reflection,
+            &i.text,
+            &i.constants,
+            mask,
+        )?);
         if let Ok(mut v) = i.variants.lock() {
             v.insert(mask, Arc::clone(&built));
         }
@@ -333,31 +402,52 @@ impl Kernel {
 
     /// Bind groups for `resources` (one per reflected binding, in order) in `variant`'s layouts,
     /// from the cache when the same resources were bound before.
-    pub(crate) fn bind_groups(&self, variant: &Variant, mask: u64, resources: &[Resource<'_>]) -> Result<Arc<Vec<wgpu::BindGroup>>> {
+    pub(crate) fn bind_groups(
+        &self,
+        variant: &Variant,
+        mask: u64,
+        resources: &[Resource<'_>],
+    ) -> Result<Arc<Vec<wgpu::BindGroup>>> {
         let mut key: Vec<u64> = resources.iter().map(Resource::id).collect();
         key.push(mask);
-        if let Some(found) = self.inner.cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        if let Some(found) = self
+            .inner
+            .cache
+            .lock()
+            .ok()
+            .and_then(|c| c.get(&key).cloned())
+        {
             return Ok(found);
         }
         let r = &self.inner.reflection;
         let gpu = &self.inner.gpu;
-        let groups = gpu.scoped(&format!("kernel `{}`: creating bind groups", self.name()), || {
-            variant
-                .layouts
-                .iter()
-                .enumerate()
-                .map(|(g, layout)| {
-                    let entries: Vec<wgpu::BindGroupEntry<'_>> = r
-                        .bindings
-                        .iter()
-                        .zip(resources)
-                        .filter(|(b, _)| b.group == g as u32)
-                        .map(|(b, res)| wgpu::BindGroupEntry { binding: b.binding, resource: res.binding_resource() })
-                        .collect();
-                    gpu.device().create_bind_group(&wgpu::BindGroupDescriptor { label: Some(self.name()), layout, entries: &entries })
-                })
-                .collect::<Vec<_>>()
-        })?;
+        let groups = gpu.scoped(
+            &format!("kernel `{}`: creating bind groups", self.name()),
+            || {
+                variant
+                    .layouts
+                    .iter()
+                    .enumerate()
+                    .map(|(g, layout)| {
+                        let entries: Vec<wgpu::BindGroupEntry<'_>> = r
+                            .bindings
+                            .iter()
+                            .zip(resources)
+                            .filter(|(b, _)| b.group == g as u32)
+                            .map(|(b, res)| wgpu::BindGroupEntry {
+                                binding: b.binding,
+                                resource: res.binding_resource(),
+                            })
+                            .collect();
+                        gpu.device().create_bind_group(&wgpu::BindGroupDescriptor {
+                            label: Some(self.name()),
+                            layout,
+                            entries: &entries,
+                        })
+                    })
+                    .collect::<Vec<_>>()
+            },
+        )?;
         let groups = Arc::new(groups);
         if let Ok(mut cache) = self.inner.cache.lock() {
             if cache.len() >= BIND_CACHE {

@@ -58,10 +58,10 @@ pub use gpu::{AdapterDetails, Gpu, GpuOptions};
 pub use image::{Image, Texel};
 pub use kernel::{Kernel, KernelBuilder};
 pub use limits::{LimitRow, Limits};
-pub use printf::{PrintLog, PrintRecord, PrintValue, DEFAULT_PRINTF_CAPACITY};
+pub use printf::{DEFAULT_PRINTF_CAPACITY, PrintLog, PrintRecord, PrintValue};
 pub use profile::{Timing, TimingSource};
+pub use reflect::{BindingInfo, BindingKind, BufferShape, NeededFeatures, Reflection, validate};
 pub use sampler::Sampler;
-pub use reflect::{validate, BindingInfo, BindingKind, BufferShape, NeededFeatures, Reflection};
 pub use source::{SNIPPETS, Source};
 
 pub use {bytemuck, encase, glam, half, naga, wgpu};

@@ -79,19 +79,63 @@ impl Limits {
     /// The table printed by `Display`: every limit beside the specification's minimum (table 6.50
     /// of ARB_compute_shader; storage-binding and bind-group rows have no minimum there).
     pub fn rows(&self) -> Vec<LimitRow> {
-        let row = |name, value: Vec<u64>, minimum: Option<Vec<u64>>| LimitRow { name, value, minimum };
+        let row = |name, value: Vec<u64>, minimum: Option<Vec<u64>>| LimitRow {
+            name,
+            value,
+            minimum,
+        };
         let three = |v: [u32; 3]| v.iter().map(|&x| x as u64).collect::<Vec<_>>();
         vec![
-            row("MAX_COMPUTE_WORK_GROUP_COUNT", three(self.max_compute_work_group_count), Some(vec![65535; 3])),
-            row("MAX_COMPUTE_WORK_GROUP_SIZE", three(self.max_compute_work_group_size), Some(vec![1024, 1024, 64])),
-            row("MAX_COMPUTE_WORK_GROUP_INVOCATIONS", vec![self.max_compute_work_group_invocations as u64], Some(vec![1024])),
-            row("MAX_COMPUTE_SHARED_MEMORY_SIZE", vec![self.max_compute_shared_memory_size as u64], Some(vec![32768])),
-            row("MAX_COMPUTE_UNIFORM_BLOCKS", vec![self.max_uniform_buffers_per_shader_stage as u64], Some(vec![12])),
-            row("MAX_COMPUTE_TEXTURE_IMAGE_UNITS", vec![self.max_sampled_textures_per_shader_stage as u64], Some(vec![16])),
-            row("MAX_COMPUTE_IMAGE_UNIFORMS", vec![self.max_storage_textures_per_shader_stage as u64], Some(vec![8])),
-            row("max storage buffers per stage", vec![self.max_storage_buffers_per_shader_stage as u64], None),
-            row("max storage buffer binding size", vec![self.max_storage_buffer_binding_size], None),
-            row("max uniform buffer binding size", vec![self.max_uniform_buffer_binding_size], None),
+            row(
+                "MAX_COMPUTE_WORK_GROUP_COUNT",
+                three(self.max_compute_work_group_count),
+                Some(vec![65535; 3]),
+            ),
+            row(
+                "MAX_COMPUTE_WORK_GROUP_SIZE",
+                three(self.max_compute_work_group_size),
+                Some(vec![1024, 1024, 64]),
+            ),
+            row(
+                "MAX_COMPUTE_WORK_GROUP_INVOCATIONS",
+                vec![self.max_compute_work_group_invocations as u64],
+                Some(vec![1024]),
+            ),
+            row(
+                "MAX_COMPUTE_SHARED_MEMORY_SIZE",
+                vec![self.max_compute_shared_memory_size as u64],
+                Some(vec![32768]),
+            ),
+            row(
+                "MAX_COMPUTE_UNIFORM_BLOCKS",
+                vec![self.max_uniform_buffers_per_shader_stage as u64],
+                Some(vec![12]),
+            ),
+            row(
+                "MAX_COMPUTE_TEXTURE_IMAGE_UNITS",
+                vec![self.max_sampled_textures_per_shader_stage as u64],
+                Some(vec![16]),
+            ),
+            row(
+                "MAX_COMPUTE_IMAGE_UNIFORMS",
+                vec![self.max_storage_textures_per_shader_stage as u64],
+                Some(vec![8]),
+            ),
+            row(
+                "max storage buffers per stage",
+                vec![self.max_storage_buffers_per_shader_stage as u64],
+                None,
+            ),
+            row(
+                "max storage buffer binding size",
+                vec![self.max_storage_buffer_binding_size],
+                None,
+            ),
+            row(
+                "max uniform buffer binding size",
+                vec![self.max_uniform_buffer_binding_size],
+                None,
+            ),
             row("max bind groups", vec![self.max_bind_groups as u64], None),
             row("max buffer size", vec![self.max_buffer_size], None),
         ]
@@ -99,17 +143,28 @@ impl Limits {
 
     /// The rows whose value is below the specification's minimum.
     pub fn below_minimum(&self) -> Vec<LimitRow> {
-        self.rows().into_iter().filter(|r| !r.meets_minimum()).collect()
+        self.rows()
+            .into_iter()
+            .filter(|r| !r.meets_minimum())
+            .collect()
     }
 }
 
 impl fmt::Display for Limits {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let show = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(" x ");
-        writeln!(f, "{:<36} {:>24} {:>24}", "limit", "this device", "spec minimum")?;
+        writeln!(
+            f,
+            "{:<36} {:>24} {:>24}",
+            "limit", "this device", "spec minimum"
+        )?;
         for r in self.rows() {
             let min = r.minimum.as_deref().map(show).unwrap_or_else(|| "-".into());
-            let flag = if r.meets_minimum() { "" } else { "  (below minimum)" };
+            let flag = if r.meets_minimum() {
+                ""
+            } else {
+                "  (below minimum)"
+            };
             writeln!(f, "{:<36} {:>24} {:>24}{flag}", r.name, show(&r.value), min)?;
         }
         Ok(())

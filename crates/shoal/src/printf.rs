@@ -35,7 +35,10 @@ pub(crate) struct PrintRing {
 impl PrintRing {
     pub(crate) fn new(gpu: &Gpu, capacity: u32) -> Result<Self> {
         let words = (HEADER + capacity.max(1) as u64 * RECORD) / 4;
-        Ok(Self { buffer: gpu.buffer_zeroed(words)?, capacity: capacity.max(1) })
+        Ok(Self {
+            buffer: gpu.buffer_zeroed(words)?,
+            capacity: capacity.max(1),
+        })
     }
 }
 
@@ -52,7 +55,11 @@ pub enum PrintValue {
 
 impl std::fmt::Display for PrintValue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        fn show<T: std::fmt::Display>(f: &mut std::fmt::Formatter<'_>, scalar: &str, v: &[T]) -> std::fmt::Result {
+        fn show<T: std::fmt::Display>(
+            f: &mut std::fmt::Formatter<'_>,
+            scalar: &str,
+            v: &[T],
+        ) -> std::fmt::Result {
             let items: Vec<String> = v.iter().map(|x| x.to_string()).collect();
             match v.len() {
                 1 => write!(f, "{scalar} {}", items[0]),
@@ -105,14 +112,21 @@ impl PrintLog {
     /// The log, or [`Error::PrintfOverflow`] if records were dropped.
     pub fn check(self) -> Result<Self> {
         if self.dropped() > 0 {
-            return Err(Error::PrintfOverflow { kernel: self.kernel, capacity: self.capacity, attempted: self.attempted });
+            return Err(Error::PrintfOverflow {
+                kernel: self.kernel,
+                capacity: self.capacity,
+                attempted: self.attempted,
+            });
         }
         Ok(self)
     }
 
     /// The records printed by invocation `gid`, in order.
     pub fn from(&self, gid: [u32; 3]) -> impl Iterator<Item = &PrintValue> {
-        self.records.iter().filter(move |r| r.gid == gid).map(|r| &r.value)
+        self.records
+            .iter()
+            .filter(move |r| r.gid == gid)
+            .map(|r| &r.value)
     }
 }
 
@@ -153,8 +167,15 @@ impl Kernel {
     /// the order they wrote it; the ring is emptied. Waits for the work submitted so far. A
     /// kernel that does not print returns an empty log.
     pub async fn printed(&self) -> Result<PrintLog> {
-        let mut log = PrintLog { kernel: self.name().to_string(), records: Vec::new(), attempted: 0, capacity: 0 };
-        let Some(ring) = &self.inner.printf else { return Ok(log) };
+        let mut log = PrintLog {
+            kernel: self.name().to_string(),
+            records: Vec::new(),
+            attempted: 0,
+            capacity: 0,
+        };
+        let Some(ring) = &self.inner.printf else {
+            return Ok(log);
+        };
         let gpu = self.gpu();
         let raw = ring.buffer.raw();
         let cursor = readback::read_bytes(gpu, raw, 0, 4).await?;
@@ -162,8 +183,14 @@ impl Kernel {
         log.capacity = ring.capacity as u64;
         let kept = log.attempted.min(log.capacity);
         let bytes = readback::read_bytes(gpu, raw, HEADER, kept * RECORD).await?;
-        let words: Vec<u32> = bytes.chunks_exact(4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect();
-        log.records = words.chunks_exact((RECORD / 4) as usize).filter_map(decode).collect();
+        let words: Vec<u32> = bytes
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+            .collect();
+        log.records = words
+            .chunks_exact((RECORD / 4) as usize)
+            .filter_map(decode)
+            .collect();
         ring.buffer.write_at(0, &[0])?;
         if log.dropped() > 0 {
             log::warn!("{}", log.to_string().lines().last().unwrap_or_default());

@@ -28,7 +28,11 @@ impl Timing {
     }
 
     pub(crate) fn nothing_ran(label: String) -> Self {
-        Self { label, nanos: 0.0, source: TimingSource::WallClock }
+        Self {
+            label,
+            nanos: 0.0,
+            source: TimingSource::WallClock,
+        }
     }
 }
 

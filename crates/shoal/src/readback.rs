@@ -56,7 +56,12 @@ impl StagingPool {
 }
 
 /// Copies `size` bytes at `offset` of `src` into host memory.
-pub(crate) async fn read_bytes(gpu: &Gpu, src: &wgpu::Buffer, offset: u64, size: u64) -> Result<Vec<u8>> {
+pub(crate) async fn read_bytes(
+    gpu: &Gpu,
+    src: &wgpu::Buffer,
+    offset: u64,
+    size: u64,
+) -> Result<Vec<u8>> {
     if size == 0 {
         return Ok(Vec::new());
     }
@@ -69,7 +74,10 @@ pub(crate) async fn read_bytes(gpu: &Gpu, src: &wgpu::Buffer, offset: u64, size:
         )));
     }
     if !src.usage().contains(wgpu::BufferUsages::COPY_SRC) {
-        return Err(Error::Readback(format!("the buffer has usage {:?}, without COPY_SRC", src.usage())));
+        return Err(Error::Readback(format!(
+            "the buffer has usage {:?}, without COPY_SRC",
+            src.usage()
+        )));
     }
     let mut bytes = read_staged(gpu, padded, |encoder, staging| {
         encoder.copy_buffer_to_buffer(src, offset, staging, 0, padded);
@@ -90,24 +98,35 @@ pub(crate) async fn read_staged(
     let device = gpu.device();
     let staging = gpu.staging().take(device, size);
     let index = gpu.scoped("readback copy", || {
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("shoal readback") });
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("shoal readback"),
+        });
         copy(&mut encoder, &staging);
         gpu.queue().submit([encoder.finish()])
     })?;
     let (sender, receiver) = oneshot_channel();
-    staging.slice(..size).map_async(wgpu::MapMode::Read, move |r| {
-        let _ = sender.send(r);
-    });
+    staging
+        .slice(..size)
+        .map_async(wgpu::MapMode::Read, move |r| {
+            let _ = sender.send(r);
+        });
     #[cfg(not(target_arch = "wasm32"))]
     device
-        .poll(wgpu::PollType::Wait { submission_index: Some(index), timeout: None })
+        .poll(wgpu::PollType::Wait {
+            submission_index: Some(index),
+            timeout: None,
+        })
         .map_err(|e| Error::Readback(e.to_string()))?;
     #[cfg(target_arch = "wasm32")]
     let _ = index;
     match receiver.receive().await {
         Some(Ok(())) => {}
         Some(Err(e)) => return Err(Error::Readback(format!("mapping refused: {e}"))),
-        None => return Err(Error::Readback("the device dropped the mapping request".into())),
+        None => {
+            return Err(Error::Readback(
+                "the device dropped the mapping request".into(),
+            ));
+        }
     }
     let bytes = {
         let view = staging

@@ -58,19 +58,42 @@ impl BindingKind {
             Self::Storage { writable: true } => "var<storage, read_write>".into(),
             Self::Storage { writable: false } => "var<storage, read>".into(),
             Self::Uniform => "var<uniform>".into(),
-            Self::StorageTexture { format, access, dim, arrayed } => {
-                let a = match (access.contains(naga::StorageAccess::LOAD), access.contains(naga::StorageAccess::STORE)) {
+            Self::StorageTexture {
+                format,
+                access,
+                dim,
+                arrayed,
+            } => {
+                let a = match (
+                    access.contains(naga::StorageAccess::LOAD),
+                    access.contains(naga::StorageAccess::STORE),
+                ) {
                     (true, true) => "read_write",
                     (true, false) => "read",
                     _ => "write",
                 };
                 let format = format!("{format:?}").to_ascii_lowercase();
-                format!("texture_storage_{}<{format}, {a}>", dim_name(*dim, *arrayed))
+                format!(
+                    "texture_storage_{}<{format}, {a}>",
+                    dim_name(*dim, *arrayed)
+                )
             }
-            Self::Texture { kind, depth: true, dim, arrayed, .. } => {
+            Self::Texture {
+                kind,
+                depth: true,
+                dim,
+                arrayed,
+                ..
+            } => {
                 format!("texture_depth_{} ({kind:?})", dim_name(*dim, *arrayed))
             }
-            Self::Texture { kind, multisampled, dim, arrayed, .. } => {
+            Self::Texture {
+                kind,
+                multisampled,
+                dim,
+                arrayed,
+                ..
+            } => {
                 let ms = if *multisampled { "multisampled_" } else { "" };
                 let scalar = match kind {
                     ScalarKind::Sint => "i32",
@@ -93,7 +116,11 @@ pub(crate) fn dim_name(dim: ImageDimension, arrayed: bool) -> String {
         ImageDimension::D3 => "3d",
         ImageDimension::Cube => "cube",
     };
-    if arrayed { format!("{d}_array") } else { d.to_string() }
+    if arrayed {
+        format!("{d}_array")
+    } else {
+        d.to_string()
+    }
 }
 
 /// The data layout of a buffer binding.
@@ -188,7 +215,14 @@ impl ReflectError {
         let kernel = kernel.to_string();
         match self {
             Self::Wgsl(message) => crate::Error::Wgsl { kernel, message },
-            Self::EntryPoint { requested, available } => crate::Error::EntryPoint { kernel, requested, available },
+            Self::EntryPoint {
+                requested,
+                available,
+            } => crate::Error::EntryPoint {
+                kernel,
+                requested,
+                available,
+            },
             Self::Override(message) => crate::Error::Override { kernel, message },
         }
     }
@@ -201,28 +235,54 @@ pub(crate) fn reflect(
     constants: &[(String, f64)],
 ) -> Result<Reflection, ReflectError> {
     let module = naga::front::wgsl::parse_str(&composed.text).map_err(|e| {
-        let labels: Vec<_> = e.labels().filter_map(|(span, msg)| span.to_range().map(|r| (r, msg.to_string()))).collect();
+        let labels: Vec<_> = e
+            .labels()
+            .filter_map(|(span, msg)| span.to_range().map(|r| (r, msg.to_string())))
+            .collect();
         ReflectError::Wgsl(composed.render(e.message(), &labels))
     })?;
-    let info = Validator::new(ValidationFlags::all(), Capabilities::all()).validate(&module).map_err(|e| {
-        let labels: Vec<_> = e.spans().filter_map(|(span, msg)| span.to_range().map(|r| (r, msg.clone()))).collect();
-        let mut message = e.as_inner().to_string();
-        let mut cause = std::error::Error::source(e.as_inner());
-        while let Some(c) = cause {
-            message.push_str(&format!(": {c}"));
-            cause = c.source();
-        }
-        ReflectError::Wgsl(composed.render(&message, &labels))
-    })?;
+    let info = Validator::new(ValidationFlags::all(), Capabilities::all())
+        .validate(&module)
+        .map_err(|e| {
+            let labels: Vec<_> = e
+                .spans()
+                .filter_map(|(span, msg)| span.to_range().map(|r| (r, msg.clone())))
+                .collect();
+            let mut message = e.as_inner().to_string();
+            let mut cause = std::error::Error::source(e.as_inner());
+            while let Some(c) = cause {
+                message.push_str(&format!(": {c}"));
+                cause = c.source();
+            }
+            ReflectError::Wgsl(composed.render(&message, &labels))
+        })?;
 
-    let computes: Vec<&naga::EntryPoint> =
-        module.entry_points.iter().filter(|ep| ep.stage == naga::ShaderStage::Compute).collect();
-    let available = || computes.iter().map(|ep| ep.name.clone()).collect::<Vec<_>>();
+    let computes: Vec<&naga::EntryPoint> = module
+        .entry_points
+        .iter()
+        .filter(|ep| ep.stage == naga::ShaderStage::Compute)
+        .collect();
+    let available = || {
+        computes
+            .iter()
+            .map(|ep| ep.name.clone())
+            .collect::<Vec<_>>()
+    };
     let name = match entry {
         Some(n) if computes.iter().any(|ep| ep.name == n) => n.to_string(),
-        Some(n) => return Err(ReflectError::EntryPoint { requested: Some(n.to_string()), available: available() }),
+        Some(n) => {
+            return Err(ReflectError::EntryPoint {
+                requested: Some(n.to_string()),
+                available: available(),
+            });
+        }
         None if computes.len() == 1 => computes[0].name.clone(),
-        None => return Err(ReflectError::EntryPoint { requested: None, available: available() }),
+        None => {
+            return Err(ReflectError::EntryPoint {
+                requested: None,
+                available: available(),
+            });
+        }
     };
 
     let mut pipeline_constants = naga::back::PipelineConstants::default();
@@ -237,11 +297,17 @@ pub(crate) fn reflect(
     )
     .map_err(|e| ReflectError::Override(e.to_string()))?;
 
-    let index = module.entry_points.iter().position(|ep| ep.name == name).unwrap_or(0);
+    let index = module
+        .entry_points
+        .iter()
+        .position(|ep| ep.name == name)
+        .unwrap_or(0);
     let ep = &module.entry_points[index];
     let uses = info.get_entry_point(index);
     let mut layouter = naga::proc::Layouter::default();
-    layouter.update(module.to_ctx()).map_err(|e| ReflectError::Override(e.to_string()))?;
+    layouter
+        .update(module.to_ctx())
+        .map_err(|e| ReflectError::Override(e.to_string()))?;
 
     let mut workgroup_memory = 0u32;
     let mut bindings = Vec::new();
@@ -257,15 +323,30 @@ pub(crate) fn reflect(
         let inner = &module.types[var.ty].inner;
         let (kind, shape) = match (var.space, inner) {
             (AddressSpace::Storage { access }, _) => (
-                BindingKind::Storage { writable: access.contains(naga::StorageAccess::STORE) },
+                BindingKind::Storage {
+                    writable: access.contains(naga::StorageAccess::STORE),
+                },
                 Some(buffer_shape(&module, &layouter, var.ty)),
             ),
-            (AddressSpace::Uniform, _) => (BindingKind::Uniform, Some(buffer_shape(&module, &layouter, var.ty))),
-            (_, TypeInner::Image { dim, arrayed, class }) => {
+            (AddressSpace::Uniform, _) => (
+                BindingKind::Uniform,
+                Some(buffer_shape(&module, &layouter, var.ty)),
+            ),
+            (
+                _,
+                TypeInner::Image {
+                    dim,
+                    arrayed,
+                    class,
+                },
+            ) => {
                 let kind = match *class {
-                    ImageClass::Storage { format, access } => {
-                        BindingKind::StorageTexture { format, access, dim: *dim, arrayed: *arrayed }
-                    }
+                    ImageClass::Storage { format, access } => BindingKind::StorageTexture {
+                        format,
+                        access,
+                        dim: *dim,
+                        arrayed: *arrayed,
+                    },
                     ImageClass::Sampled { kind, multi } => BindingKind::Texture {
                         kind,
                         depth: false,
@@ -284,11 +365,19 @@ pub(crate) fn reflect(
                 };
                 (kind, None)
             }
-            (_, TypeInner::Sampler { comparison }) => (BindingKind::Sampler { comparison: *comparison }, None),
+            (_, TypeInner::Sampler { comparison }) => (
+                BindingKind::Sampler {
+                    comparison: *comparison,
+                },
+                None,
+            ),
             _ => continue,
         };
         bindings.push(BindingInfo {
-            name: var.name.clone().unwrap_or_else(|| format!("group{}_binding{}", rb.group, rb.binding)),
+            name: var
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("group{}_binding{}", rb.group, rb.binding)),
             group: rb.group,
             binding: rb.binding,
             kind,
@@ -324,13 +413,20 @@ fn sampling_pairs(module: &naga::Module, bindings: &[BindingInfo]) -> Vec<(Strin
             .collect()
     };
     let mut pairs = Vec::new();
-    let functions = module.functions.iter().map(|(_, f)| f).chain(module.entry_points.iter().map(|ep| &ep.function));
+    let functions = module
+        .functions
+        .iter()
+        .map(|(_, f)| f)
+        .chain(module.entry_points.iter().map(|ep| &ep.function));
     for function in functions {
         let operand = |expr: naga::Handle<naga::Expression>, sampler: bool| -> Vec<&str> {
             match function.expressions[expr] {
                 naga::Expression::GlobalVariable(h) => {
                     let name = module.global_variables[h].name.as_deref().unwrap_or("");
-                    of_kind(sampler).into_iter().filter(|n| *n == name).collect()
+                    of_kind(sampler)
+                        .into_iter()
+                        .filter(|n| *n == name)
+                        .collect()
                 }
                 _ => of_kind(sampler),
             }
@@ -359,7 +455,10 @@ pub fn validate(source: &crate::Source) -> Result<Vec<Reflection>, crate::Error>
     let kernel = source.path().to_string();
     let to_error = |e: ReflectError| e.into_error(&kernel);
     let module = naga::front::wgsl::parse_str(&composed.text).map_err(|e| {
-        let labels: Vec<_> = e.labels().filter_map(|(span, msg)| span.to_range().map(|r| (r, msg.to_string()))).collect();
+        let labels: Vec<_> = e
+            .labels()
+            .filter_map(|(span, msg)| span.to_range().map(|r| (r, msg.to_string())))
+            .collect();
         to_error(ReflectError::Wgsl(composed.render(e.message(), &labels)))
     })?;
     let names: Vec<String> = module
@@ -370,16 +469,24 @@ pub fn validate(source: &crate::Source) -> Result<Vec<Reflection>, crate::Error>
         .collect();
     if names.is_empty() {
         // Still validate the module as a whole.
-        reflect(&composed, Some(""), &[]).map(|_| ()).or_else(|e| match e {
-            ReflectError::EntryPoint { .. } => Ok(()),
-            other => Err(to_error(other)),
-        })?;
+        reflect(&composed, Some(""), &[])
+            .map(|_| ())
+            .or_else(|e| match e {
+                ReflectError::EntryPoint { .. } => Ok(()),
+                other => Err(to_error(other)),
+            })?;
     }
-    names.iter().map(|n| reflect(&composed, Some(n), &[]).map_err(to_error)).collect()
+    names
+        .iter()
+        .map(|n| reflect(&composed, Some(n), &[]).map_err(to_error))
+        .collect()
 }
 
 fn needed_features(module: &naga::Module, subgroups: bool) -> NeededFeatures {
-    let mut needs = NeededFeatures { subgroups, ..Default::default() };
+    let mut needs = NeededFeatures {
+        subgroups,
+        ..Default::default()
+    };
     for (_, ty) in module.types.iter() {
         match ty.inner {
             TypeInner::Atomic(s) if s.width == 8 => needs.int64_atomics = true,
@@ -398,7 +505,11 @@ fn needed_features(module: &naga::Module, subgroups: bool) -> NeededFeatures {
     needs
 }
 
-fn buffer_shape(module: &naga::Module, layouter: &naga::proc::Layouter, ty: naga::Handle<naga::Type>) -> BufferShape {
+fn buffer_shape(
+    module: &naga::Module,
+    layouter: &naga::proc::Layouter,
+    ty: naga::Handle<naga::Type>,
+) -> BufferShape {
     let size = layouter[ty].size as u64;
     let mut shape = BufferShape {
         wgsl_type: type_name(module, ty),
@@ -408,19 +519,32 @@ fn buffer_shape(module: &naga::Module, layouter: &naga::proc::Layouter, ty: naga
         has_vec3: has_vec3(module, ty),
     };
     match &module.types[ty].inner {
-        TypeInner::Array { base, size: naga::ArraySize::Dynamic, stride } => {
+        TypeInner::Array {
+            base,
+            size: naga::ArraySize::Dynamic,
+            stride,
+        } => {
             shape.fixed = 0;
             shape.runtime_array = Some((type_name(module, *base), *stride as u64));
         }
-        TypeInner::Array { base, size: naga::ArraySize::Constant(n), stride } => {
+        TypeInner::Array {
+            base,
+            size: naga::ArraySize::Constant(n),
+            stride,
+        } => {
             shape.fixed_array = Some((type_name(module, *base), *stride as u64, n.get() as u64));
         }
         TypeInner::Struct { members, .. } => {
             if let Some(last) = members.last()
-                && let TypeInner::Array { base, size: naga::ArraySize::Dynamic, stride } = &module.types[last.ty].inner {
-                    shape.fixed = last.offset as u64;
-                    shape.runtime_array = Some((type_name(module, *base), *stride as u64));
-                }
+                && let TypeInner::Array {
+                    base,
+                    size: naga::ArraySize::Dynamic,
+                    stride,
+                } = &module.types[last.ty].inner
+            {
+                shape.fixed = last.offset as u64;
+                shape.runtime_array = Some((type_name(module, *base), *stride as u64));
+            }
         }
         _ => {}
     }
@@ -429,9 +553,17 @@ fn buffer_shape(module: &naga::Module, layouter: &naga::proc::Layouter, ty: naga
 
 fn has_vec3(module: &naga::Module, ty: naga::Handle<naga::Type>) -> bool {
     match &module.types[ty].inner {
-        TypeInner::Vector { size: naga::VectorSize::Tri, .. } => true,
-        TypeInner::Matrix { rows: naga::VectorSize::Tri, .. } => true,
-        TypeInner::Array { base, .. } | TypeInner::BindingArray { base, .. } => has_vec3(module, *base),
+        TypeInner::Vector {
+            size: naga::VectorSize::Tri,
+            ..
+        } => true,
+        TypeInner::Matrix {
+            rows: naga::VectorSize::Tri,
+            ..
+        } => true,
+        TypeInner::Array { base, .. } | TypeInner::BindingArray { base, .. } => {
+            has_vec3(module, *base)
+        }
         TypeInner::Struct { members, .. } => members.iter().any(|m| has_vec3(module, m.ty)),
         _ => false,
     }
@@ -441,17 +573,33 @@ fn has_vec3(module: &naga::Module, ty: naga::Handle<naga::Type>) -> bool {
 pub(crate) fn type_name(module: &naga::Module, ty: naga::Handle<naga::Type>) -> String {
     let t = &module.types[ty];
     if let Some(name) = &t.name
-        && matches!(t.inner, TypeInner::Struct { .. }) {
-            return name.clone();
-        }
+        && matches!(t.inner, TypeInner::Struct { .. })
+    {
+        return name.clone();
+    }
     match &t.inner {
         TypeInner::Scalar(s) => scalar_name(*s),
-        TypeInner::Vector { size, scalar } => format!("vec{}<{}>", *size as u8, scalar_name(*scalar)),
-        TypeInner::Matrix { columns, rows, scalar } => {
-            format!("mat{}x{}<{}>", *columns as u8, *rows as u8, scalar_name(*scalar))
+        TypeInner::Vector { size, scalar } => {
+            format!("vec{}<{}>", *size as u8, scalar_name(*scalar))
+        }
+        TypeInner::Matrix {
+            columns,
+            rows,
+            scalar,
+        } => {
+            format!(
+                "mat{}x{}<{}>",
+                *columns as u8,
+                *rows as u8,
+                scalar_name(*scalar)
+            )
         }
         TypeInner::Atomic(s) => format!("atomic<{}>", scalar_name(*s)),
-        TypeInner::Array { base, size: naga::ArraySize::Constant(n), .. } => {
+        TypeInner::Array {
+            base,
+            size: naga::ArraySize::Constant(n),
+            ..
+        } => {
             format!("array<{}, {n}>", type_name(module, *base))
         }
         TypeInner::Array { base, .. } => format!("array<{}>", type_name(module, *base)),
@@ -477,10 +625,10 @@ fn scalar_name(s: naga::Scalar) -> String {
 #[cfg(test)]
 mod tests {
     // In wasm32 these run in the browser through wasm-bindgen-test (plain `#[test]`s would not run).
-    #[cfg(target_arch = "wasm32")]
-    use wasm_bindgen_test::wasm_bindgen_test as test;
     use super::*;
     use crate::source::Source;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     fn reflect_str(text: &str, constants: &[(String, f64)]) -> Result<Reflection, ReflectError> {
         let composed = Composed::new(&Source::new("test.wgsl", text), &[]).expect("composes");
@@ -516,7 +664,9 @@ mod tests {
     #[test]
     fn parse_error_names_file_line_and_column() {
         let err = reflect_str("\n\nfn main( { }\n", &[]).expect_err("bad wgsl");
-        let ReflectError::Wgsl(msg) = err else { panic!("wrong error {err:?}") };
+        let ReflectError::Wgsl(msg) = err else {
+            panic!("wrong error {err:?}")
+        };
         assert!(msg.contains("test.wgsl:3:"), "{msg}");
         assert!(msg.contains("fn main( { }"), "{msg}");
     }

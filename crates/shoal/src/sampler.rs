@@ -32,7 +32,10 @@ impl Gpu {
 
     /// Nearest texel, coordinates clamped to the edge (samples every float format).
     pub fn sampler_nearest(&self) -> Sampler {
-        self.sampler(&wgpu::SamplerDescriptor { label: Some("shoal nearest"), ..Default::default() })
+        self.sampler(&wgpu::SamplerDescriptor {
+            label: Some("shoal nearest"),
+            ..Default::default()
+        })
     }
 
     /// A sampler as `desc` says; it filters when any of its filters is linear.
@@ -40,7 +43,12 @@ impl Gpu {
         let filtering = desc.mag_filter == wgpu::FilterMode::Linear
             || desc.min_filter == wgpu::FilterMode::Linear
             || desc.mipmap_filter == wgpu::MipmapFilterMode::Linear;
-        Sampler { raw: self.device().create_sampler(desc), id: next_id(), filtering, comparison: desc.compare.is_some() }
+        Sampler {
+            raw: self.device().create_sampler(desc),
+            id: next_id(),
+            filtering,
+            comparison: desc.compare.is_some(),
+        }
     }
 }
 
@@ -58,6 +66,11 @@ impl Sampler {
 
 impl Bindable for Sampler {
     fn resource(&self) -> Resource<'_> {
-        Resource::Sampler(SamplerResource { raw: &self.raw, id: self.id, comparison: self.comparison, filtering: self.filtering })
+        Resource::Sampler(SamplerResource {
+            raw: &self.raw,
+            id: self.id,
+            comparison: self.comparison,
+            filtering: self.filtering,
+        })
     }
 }

@@ -22,20 +22,28 @@ pub struct Source {
 impl Source {
     /// Inline WGSL, shown in messages as `label`.
     pub fn new(label: impl Into<String>, text: impl Into<String>) -> Self {
-        Self { text: Cow::Owned(text.into()), path: Cow::Owned(label.into()) }
+        Self {
+            text: Cow::Owned(text.into()),
+            path: Cow::Owned(label.into()),
+        }
     }
 
     /// WGSL compiled into the binary (what [`wgsl!`](crate::wgsl) expands to).
     pub const fn from_static(path: &'static str, text: &'static str) -> Self {
-        Self { text: Cow::Borrowed(text), path: Cow::Borrowed(path) }
+        Self {
+            text: Cow::Borrowed(text),
+            path: Cow::Borrowed(path),
+        }
     }
 
     /// Reads a `.wgsl` file at run time (native), e.g. to reload an edited kernel.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn from_file(path: impl AsRef<std::path::Path>) -> Result<Self> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::Io { path: path.display().to_string(), message: e.to_string() })?;
+        let text = std::fs::read_to_string(path).map_err(|e| Error::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
         Ok(Self::new(path.display().to_string(), text))
     }
 
@@ -69,9 +77,21 @@ impl From<String> for Source {
 /// `// example` (which only make the file valid WGSL on its own) blanked. Each distinct
 /// instantiation is pulled in once.
 pub const SNIPPETS: &[(&str, &str, &str)] = &[
-    ("shoal::fold", "wgsl/shared/fold.wgsl", include_str!("../../../wgsl/shared/fold.wgsl")),
-    ("shoal::append", "wgsl/shared/append.wgsl", include_str!("../../../wgsl/shared/append.wgsl")),
-    ("shoal::printf", "wgsl/shared/printf.wgsl", include_str!("../../../wgsl/shared/printf.wgsl")),
+    (
+        "shoal::fold",
+        "wgsl/shared/fold.wgsl",
+        include_str!("../../../wgsl/shared/fold.wgsl"),
+    ),
+    (
+        "shoal::append",
+        "wgsl/shared/append.wgsl",
+        include_str!("../../../wgsl/shared/append.wgsl"),
+    ),
+    (
+        "shoal::printf",
+        "wgsl/shared/printf.wgsl",
+        include_str!("../../../wgsl/shared/printf.wgsl"),
+    ),
 ];
 
 /// One piece of a composed source.
@@ -94,7 +114,11 @@ pub(crate) struct Composed {
 impl Composed {
     /// Resolves `#import` lines (recursively, each snippet once) and strips `enable subgroups;`.
     pub(crate) fn new(source: &Source, extra: &[(String, String)]) -> Result<Self> {
-        let mut out = Self { text: String::new(), chunks: Vec::new(), uses_subgroups: false };
+        let mut out = Self {
+            text: String::new(),
+            chunks: Vec::new(),
+            uses_subgroups: false,
+        };
         let mut pending = Vec::new();
         out.push_chunk(source.path(), source.text(), &mut pending);
         let mut done: Vec<String> = Vec::new();
@@ -105,9 +129,14 @@ impl Composed {
             let (path, text) = match lookup(&name, extra) {
                 Some(found) => instantiate(source.path(), &name, found)?,
                 None => {
-                    let mut available: Vec<String> = SNIPPETS.iter().map(|s| s.0.to_string()).collect();
+                    let mut available: Vec<String> =
+                        SNIPPETS.iter().map(|s| s.0.to_string()).collect();
                     available.extend(extra.iter().map(|e| e.0.clone()));
-                    return Err(Error::UnknownSnippet { kernel: source.path().to_string(), name, available });
+                    return Err(Error::UnknownSnippet {
+                        kernel: source.path().to_string(),
+                        name,
+                        available,
+                    });
                 }
             };
             out.text.push('\n');
@@ -123,7 +152,11 @@ impl Composed {
             let trimmed = line.trim();
             if let Some(name) = trimmed.strip_prefix("#import ") {
                 // `a::b ( x,y )` and `a::b(x, y)` are the same instantiation.
-                let name: String = name.trim().trim_end_matches(';').split_whitespace().collect();
+                let name: String = name
+                    .trim()
+                    .trim_end_matches(';')
+                    .split_whitespace()
+                    .collect();
                 imports.push(name.replace(',', ", "));
                 self.blank(line);
             } else if trimmed.starts_with("enable subgroups") {
@@ -134,14 +167,33 @@ impl Composed {
             }
         }
         if !self.uses_subgroups && text.contains("subgroup") {
-            self.uses_subgroups = ["subgroupAdd", "subgroupBallot", "subgroupShuffle", "subgroupBroadcast",
-                "subgroupExclusive", "subgroupInclusive", "subgroupMin", "subgroupMax", "subgroupAll",
-                "subgroupAny", "subgroupAnd", "subgroupOr", "subgroupXor", "subgroupMul", "subgroupElect",
-                "subgroup_size", "subgroup_invocation_id", "subgroupBarrier"]
-                .iter()
-                .any(|s| text.contains(s));
+            self.uses_subgroups = [
+                "subgroupAdd",
+                "subgroupBallot",
+                "subgroupShuffle",
+                "subgroupBroadcast",
+                "subgroupExclusive",
+                "subgroupInclusive",
+                "subgroupMin",
+                "subgroupMax",
+                "subgroupAll",
+                "subgroupAny",
+                "subgroupAnd",
+                "subgroupOr",
+                "subgroupXor",
+                "subgroupMul",
+                "subgroupElect",
+                "subgroup_size",
+                "subgroup_invocation_id",
+                "subgroupBarrier",
+            ]
+            .iter()
+            .any(|s| text.contains(s));
         }
-        self.chunks.push(Chunk { path: path.to_string(), range: start..self.text.len() });
+        self.chunks.push(Chunk {
+            path: path.to_string(),
+            range: start..self.text.len(),
+        });
     }
 
     /// Replaces a line by spaces of the same length, keeping columns and line numbers.
@@ -180,10 +232,21 @@ impl Composed {
         let offset = offset.clamp(range.start, range.end);
         let before = &self.text[range.start..offset];
         let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map(|i| range.start + i + 1).unwrap_or(range.start);
-        let line_end = self.text[line_start..range.end].find('\n').map(|i| line_start + i).unwrap_or(range.end);
+        let line_start = before
+            .rfind('\n')
+            .map(|i| range.start + i + 1)
+            .unwrap_or(range.start);
+        let line_end = self.text[line_start..range.end]
+            .find('\n')
+            .map(|i| line_start + i)
+            .unwrap_or(range.end);
         let column = self.text[line_start..offset].chars().count() + 1;
-        (path, line, column, self.text[line_start..line_end].trim_end_matches('\r'))
+        (
+            path,
+            line,
+            column,
+            self.text[line_start..line_end].trim_end_matches('\r'),
+        )
     }
 
     /// Renders a diagnostic: the message, then each labelled span as `file:line:column`, the
@@ -192,26 +255,45 @@ impl Composed {
         let mut out = format!("error: {message}\n");
         for (span, label) in labels {
             let (path, line, column, text) = self.locate(span.start);
-            let width = self.text.get(span.clone()).map(|s| s.lines().next().unwrap_or("").chars().count()).unwrap_or(1).max(1);
+            let width = self
+                .text
+                .get(span.clone())
+                .map(|s| s.lines().next().unwrap_or("").chars().count())
+                .unwrap_or(1)
+                .max(1);
             let gutter = line.to_string().len();
             out.push_str(&format!("{:gutter$}--> {path}:{line}:{column}\n", ""));
             out.push_str(&format!("{:gutter$} |\n", ""));
             out.push_str(&format!("{line} | {text}\n"));
-            out.push_str(&format!("{:gutter$} | {}{} {label}\n", "", " ".repeat(column - 1), "^".repeat(width)));
+            out.push_str(&format!(
+                "{:gutter$} | {}{} {label}\n",
+                "",
+                " ".repeat(column - 1),
+                "^".repeat(width)
+            ));
         }
         out
     }
 }
 
 /// Fills a template snippet's parameters with the arguments of `name` (`base(x, y)`).
-fn instantiate(kernel: &str, name: &str, (path, text): (String, String)) -> Result<(String, String)> {
+fn instantiate(
+    kernel: &str,
+    name: &str,
+    (path, text): (String, String),
+) -> Result<(String, String)> {
     let params: Vec<&str> = text
         .lines()
         .find_map(|l| l.trim().strip_prefix("// params:"))
         .map(|p| p.split_whitespace().collect())
         .unwrap_or_default();
     let args: Vec<&str> = match name.split_once('(') {
-        Some((_, rest)) => rest.trim_end_matches(')').split(',').map(str::trim).filter(|a| !a.is_empty()).collect(),
+        Some((_, rest)) => rest
+            .trim_end_matches(')')
+            .split(',')
+            .map(str::trim)
+            .filter(|a| !a.is_empty())
+            .collect(),
         None => Vec::new(),
     };
     if params.len() != args.len() {
@@ -229,7 +311,10 @@ fn instantiate(kernel: &str, name: &str, (path, text): (String, String)) -> Resu
     for line in text.split_inclusive('\n') {
         if line.trim_end().ends_with("// example") {
             // Blanked, not dropped: diagnostics keep the template file's line numbers.
-            out.extend(line.chars().map(|c| if c == '\n' || c == '\r' { c } else { ' ' }));
+            out.extend(
+                line.chars()
+                    .map(|c| if c == '\n' || c == '\r' { c } else { ' ' }),
+            );
         } else {
             let mut line = line.to_string();
             for (p, a) in params.iter().zip(&args) {
@@ -246,19 +331,25 @@ fn lookup(name: &str, extra: &[(String, String)]) -> Option<(String, String)> {
     if let Some((_, path, text)) = SNIPPETS.iter().find(|s| s.0 == name) {
         return Some((path.to_string(), text.to_string()));
     }
-    extra.iter().find(|e| e.0 == name).map(|e| (format!("<snippet {}>", e.0), e.1.clone()))
+    extra
+        .iter()
+        .find(|e| e.0 == name)
+        .map(|e| (format!("<snippet {}>", e.0), e.1.clone()))
 }
 
 #[cfg(test)]
 mod tests {
     // In wasm32 these run in the browser through wasm-bindgen-test (plain `#[test]`s would not run).
+    use super::*;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
-    use super::*;
 
     #[test]
     fn imports_keep_line_numbers_and_resolve_once() {
-        let src = Source::new("k.wgsl", "#import shoal::fold\n#import shoal::fold\nfn main() {}\n");
+        let src = Source::new(
+            "k.wgsl",
+            "#import shoal::fold\n#import shoal::fold\nfn main() {}\n",
+        );
         let c = Composed::new(&src, &[]).expect("composes");
         assert!(c.text.lines().nth(2) == Some("fn main() {}"));
         assert_eq!(c.text.matches("fn shoal_linear_index").count(), 1);
@@ -278,26 +369,41 @@ mod tests {
         assert_eq!(c.text.matches("fn a_append(value: f32)").count(), 1);
         assert_eq!(c.text.matches("fn b_append(value: vec4<f32>)").count(), 1);
         assert!(!c.text.contains("SHOAL_"), "every parameter replaced");
-        assert!(!c.text.lines().any(|l| l.trim_end().ends_with("// example")), "example lines blanked");
+        assert!(
+            !c.text.lines().any(|l| l.trim_end().ends_with("// example")),
+            "example lines blanked"
+        );
         let at = c.text.find("fn b_append").expect("present");
         assert!(c.locate(at).0.ends_with("append.wgsl (b, vec4<f32>)"));
         let wrong = Source::new("k.wgsl", "#import shoal::append(a)\n");
-        assert!(matches!(Composed::new(&wrong, &[]), Err(Error::SnippetArguments { got: 1, .. })));
+        assert!(matches!(
+            Composed::new(&wrong, &[]),
+            Err(Error::SnippetArguments { got: 1, .. })
+        ));
     }
 
     #[test]
     fn unknown_snippet_is_an_error() {
         let src = Source::new("k.wgsl", "#import nope\n");
-        assert!(matches!(Composed::new(&src, &[]), Err(Error::UnknownSnippet { .. })));
+        assert!(matches!(
+            Composed::new(&src, &[]),
+            Err(Error::UnknownSnippet { .. })
+        ));
     }
 
     #[test]
     fn subgroup_directive_is_stripped_for_naga_and_added_for_browsers() {
-        let src = Source::new("k.wgsl", "enable subgroups;\nfn f() -> u32 { return subgroupAdd(1u); }\n");
+        let src = Source::new(
+            "k.wgsl",
+            "enable subgroups;\nfn f() -> u32 { return subgroupAdd(1u); }\n",
+        );
         let c = Composed::new(&src, &[]).expect("composes");
         assert!(!c.text.contains("enable"));
         assert!(c.uses_subgroups);
-        assert!(c.for_backend(wgpu::Backend::BrowserWebGpu).starts_with("enable subgroups;"));
+        assert!(
+            c.for_backend(wgpu::Backend::BrowserWebGpu)
+                .starts_with("enable subgroups;")
+        );
         assert!(!c.for_backend(wgpu::Backend::Vulkan).contains("enable"));
     }
 }

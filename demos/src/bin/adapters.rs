@@ -5,7 +5,12 @@ fn main() -> std::process::ExitCode {
     match shoal::Gpu::blocking() {
         Ok(gpu) => {
             println!("adapter: {}", gpu.adapter_details());
-            println!("features: timestamps {}, subgroups {}, 64-bit atomics {}", gpu.has_timestamps(), gpu.has_subgroups(), gpu.has_int64_atomics());
+            println!(
+                "features: timestamps {}, subgroups {}, 64-bit atomics {}",
+                gpu.has_timestamps(),
+                gpu.has_subgroups(),
+                gpu.has_int64_atomics()
+            );
             print!("{}", gpu.limits());
             std::process::ExitCode::SUCCESS
         }

@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {
@@ -23,7 +25,10 @@ fn with_kernel_snippets(text: String) -> String {
     let lines: Vec<String> = text
         .lines()
         .map(|line| {
-            let name = line.trim().strip_prefix("#import ").map(|n| n.trim().trim_end_matches(';'));
+            let name = line
+                .trim()
+                .strip_prefix("#import ")
+                .map(|n| n.trim().trim_end_matches(';'));
             match name.and_then(|n| shoal_kernels::splat::SNIPPETS.iter().find(|s| s.0 == n)) {
                 Some((_, snippet)) => {
                     if !appended.contains(snippet) {
@@ -46,15 +51,34 @@ fn main() -> ExitCode {
     paths.sort();
     let mut failures = 0;
     for path in &paths {
-        let shown = path.strip_prefix(&root).unwrap_or(path).display().to_string();
+        let shown = path
+            .strip_prefix(&root)
+            .unwrap_or(path)
+            .display()
+            .to_string();
         let result = std::fs::read_to_string(path)
             .map_err(|e| e.to_string())
-            .and_then(|text| shoal::validate(&shoal::Source::new(shown.clone(), with_kernel_snippets(text))).map_err(|e| e.to_string()));
+            .and_then(|text| {
+                shoal::validate(&shoal::Source::new(
+                    shown.clone(),
+                    with_kernel_snippets(text),
+                ))
+                .map_err(|e| e.to_string())
+            });
         match result {
             Ok(entries) => {
-                let names: Vec<String> =
-                    entries.iter().map(|r| format!("{} {:?}", r.entry_point, r.workgroup_size)).collect();
-                println!("ok    {shown}  {}", if names.is_empty() { "(snippet)".into() } else { names.join(", ") });
+                let names: Vec<String> = entries
+                    .iter()
+                    .map(|r| format!("{} {:?}", r.entry_point, r.workgroup_size))
+                    .collect();
+                println!(
+                    "ok    {shown}  {}",
+                    if names.is_empty() {
+                        "(snippet)".into()
+                    } else {
+                        names.join(", ")
+                    }
+                );
             }
             Err(e) => {
                 failures += 1;
@@ -63,5 +87,9 @@ fn main() -> ExitCode {
         }
     }
     println!("{} files, {failures} with errors", paths.len());
-    if failures == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+    if failures == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use shoal::wgpu::TextureFormat;
 use shoal::{Gpu, Image};
-use shoal_kernels::{grid, raytrace, Grid, RayTracer};
+use shoal_kernels::{Grid, RayTracer, grid, raytrace};
 
 /// Writes rgba32float texels as an 8-bit RGB PNG (the pictures are opaque).
 fn write_png(path: &Path, width: u32, height: u32, texels: &[[f32; 4]]) -> Result<(), String> {
@@ -19,7 +19,10 @@ fn write_png(path: &Path, width: u32, height: u32, texels: &[[f32; 4]]) -> Resul
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_compression(png::Compression::Best);
     let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
-    let bytes: Vec<u8> = texels.iter().flat_map(|t| [t[0], t[1], t[2]].map(|c| (c.clamp(0.0, 1.0) * 255.0).round() as u8)).collect();
+    let bytes: Vec<u8> = texels
+        .iter()
+        .flat_map(|t| [t[0], t[1], t[2]].map(|c| (c.clamp(0.0, 1.0) * 255.0).round() as u8))
+        .collect();
     writer.write_image_data(&bytes).map_err(|e| e.to_string())
 }
 
@@ -48,9 +51,15 @@ async fn render(gpu: &Gpu, dir: &Path) -> Result<Vec<String>, String> {
     let image = gpu.image(n, n, TextureFormat::Rgba32Float).map_err(err)?;
     tracer.run_ortho(&image).map_err(err)?;
     let texels = image.read::<[f32; 4]>().await.map_err(err)?;
-    let differ = texels.iter().zip(raytrace::ortho_cpu(n, n)).filter(|(g, c)| **g != *c).count();
+    let differ = texels
+        .iter()
+        .zip(raytrace::ortho_cpu(n, n))
+        .filter(|(g, c)| **g != *c)
+        .count();
     if differ > 8 {
-        return Err(format!("orthographic sphere: {differ} pixels differ from the CPU twin"));
+        return Err(format!(
+            "orthographic sphere: {differ} pixels differ from the CPU twin"
+        ));
     }
     save("raytrace-ortho.png", &image, &texels)?;
 
@@ -59,18 +68,30 @@ async fn render(gpu: &Gpu, dir: &Path) -> Result<Vec<String>, String> {
     let scene = raytrace::Scene::default();
     tracer.run_scene(&image, &scene).map_err(err)?;
     let texels = image.read::<[f32; 4]>().await.map_err(err)?;
-    let off = texels.iter().zip(raytrace::scene_cpu(&scene, w, h)).filter(|(g, c)| (0..3).any(|k| (g[k] - c[k]).abs() > 2e-3)).count();
+    let off = texels
+        .iter()
+        .zip(raytrace::scene_cpu(&scene, w, h))
+        .filter(|(g, c)| (0..3).any(|k| (g[k] - c[k]).abs() > 2e-3))
+        .count();
     if off > (w * h) as usize / 200 {
-        return Err(format!("shaded scene: {off} pixels differ from the CPU twin"));
+        return Err(format!(
+            "shaded scene: {off} pixels differ from the CPU twin"
+        ));
     }
     save("raytrace-scene.png", &image, &texels)?;
     Ok(written)
 }
 
 fn main() -> ExitCode {
-    let dir = std::env::args().nth(1).map(PathBuf::from).unwrap_or_else(|| {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("docs").join("images")
-    });
+    let dir = std::env::args()
+        .nth(1)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("..")
+                .join("docs")
+                .join("images")
+        });
     let result = shoal::Gpu::blocking()
         .map_err(|e| e.to_string())
         .and_then(|gpu| {

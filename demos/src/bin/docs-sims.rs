@@ -8,9 +8,9 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use shoal::Gpu;
 use shoal::glam::{Vec3, Vec4};
 use shoal::wgpu::TextureFormat;
-use shoal::Gpu;
 use shoal_kernels::bilateral::{Bilateral, BilateralParams};
 use shoal_kernels::blur::{self, GaussianBlur};
 use shoal_kernels::boids::{self, Boids};
@@ -40,7 +40,11 @@ fn to_rgb(c: Vec4) -> [u8; 3] {
 }
 
 fn check(what: &str, got: &[Vec4], want: &[Vec4], tolerance: f32) -> Result<(), Failure> {
-    let worst = got.iter().zip(want).map(|(g, w)| (*g - *w).abs().max_element()).fold(0.0f32, f32::max);
+    let worst = got
+        .iter()
+        .zip(want)
+        .map(|(g, w)| (*g - *w).abs().max_element())
+        .fold(0.0f32, f32::max);
     if worst > tolerance {
         return Err(format!("{what}: GPU and CPU differ by {worst}").into());
     }
@@ -51,14 +55,26 @@ fn check(what: &str, got: &[Vec4], want: &[Vec4], tolerance: f32) -> Result<(), 
 fn filters(gpu: &Gpu, dir: &Path) -> Result<(), Failure> {
     let src = test_image(W, H);
     let image = |texels: &[Vec4]| gpu.image_from(W, H, TextureFormat::Rgba32Float, texels);
-    let save = |name: &str, texels: &[Vec4]| write_png(&dir.join(name), W, H, &texels.iter().map(|c| to_rgb(*c)).collect::<Vec<_>>());
+    let save = |name: &str, texels: &[Vec4]| {
+        write_png(
+            &dir.join(name),
+            W,
+            H,
+            &texels.iter().map(|c| to_rgb(*c)).collect::<Vec<_>>(),
+        )
+    };
     save("filters-original.png", &src)?;
 
     let blurred = image(&src)?;
     let mut gaussian = GaussianBlur::new(gpu, 2.5)?;
     gaussian.run(&blurred, 3)?;
     let got: Vec<Vec4> = blurred.read_blocking()?;
-    check("blur", &got, &blur::cpu::gaussian_blur(&src, W, H, gaussian.weights(), 3), 1e-5)?;
+    check(
+        "blur",
+        &got,
+        &blur::cpu::gaussian_blur(&src, W, H, gaussian.weights(), 3),
+        1e-5,
+    )?;
     save("filters-blur.png", &got)?;
 
     let original = image(&src)?;
@@ -72,13 +88,26 @@ fn filters(gpu: &Gpu, dir: &Path) -> Result<(), Failure> {
     cartoon.run(&original, &out)?;
     let got: Vec<Vec4> = out.read_blocking()?;
     let soft = blur::cpu::gaussian_blur(&src, W, H, &blur::gaussian_weights(1.5)?, 2);
-    check("cartoon", &got, &sobel::cpu::composite_multiply(&soft, &sobel::cpu::sobel(&soft, W, H)), 1e-4)?;
+    check(
+        "cartoon",
+        &got,
+        &sobel::cpu::composite_multiply(&soft, &sobel::cpu::sobel(&soft, W, H)),
+        1e-4,
+    )?;
     save("filters-cartoon.png", &got)?;
 
-    let params = BilateralParams { spatial_sigma: 3.0, range_sigma: 0.2 };
+    let params = BilateralParams {
+        spatial_sigma: 3.0,
+        range_sigma: 0.2,
+    };
     Bilateral::new(gpu, params)?.run(&original, &out)?;
     let got: Vec<Vec4> = out.read_blocking()?;
-    check("bilateral", &got, &shoal_kernels::bilateral::cpu::bilateral(&src, W, H, &params), 2e-5)?;
+    check(
+        "bilateral",
+        &got,
+        &shoal_kernels::bilateral::cpu::bilateral(&src, W, H, &params),
+        2e-5,
+    )?;
     save("filters-bilateral.png", &got)
 }
 
@@ -101,7 +130,11 @@ fn wave_picture(gpu: &Gpu, dir: &Path) -> Result<(), Failure> {
         .map(|&h| {
             let t = (2.0 * h / scale).clamp(-1.0, 1.0);
             let deep = Vec3::new(0.05, 0.2, 0.45);
-            let c = if t >= 0.0 { deep.lerp(Vec3::new(0.9, 0.95, 1.0), t) } else { deep.lerp(Vec3::ZERO, -t) };
+            let c = if t >= 0.0 {
+                deep.lerp(Vec3::new(0.9, 0.95, 1.0), t)
+            } else {
+                deep.lerp(Vec3::ZERO, -t)
+            };
             to_rgb(c.extend(1.0))
         })
         .collect();
@@ -122,7 +155,11 @@ fn flock_picture(gpu: &Gpu, dir: &Path) -> Result<(), Failure> {
     let members = flock.read_blocking()?;
     let params = boids::Params::at(times[steps - 1], flock.rules());
     let want = boids::cpu::boids_step(&before, &params);
-    let pack = |m: &[boids::Member]| m.iter().flat_map(|m| [m.position.extend(0.0), m.velocity.extend(0.0)]).collect::<Vec<_>>();
+    let pack = |m: &[boids::Member]| {
+        m.iter()
+            .flat_map(|m| [m.position.extend(0.0), m.velocity.extend(0.0)])
+            .collect::<Vec<_>>()
+    };
     check("boids (last step)", &pack(&members), &pack(&want), 1e-2)?;
     // Looking down the z axis, as the document's camera does, at ±200 units.
     let size = 320u32;
@@ -131,12 +168,20 @@ fn flock_picture(gpu: &Gpu, dir: &Path) -> Result<(), Failure> {
         let f = (i as f32 / 1237.0).fract();
         // The document's choose_color.
         let tau = std::f32::consts::TAU;
-        let c = Vec3::new((f * tau).sin(), ((f + 0.3333) * tau).sin(), ((f + 0.6666) * tau).sin()) * 0.25 + Vec3::splat(0.45);
+        let c = Vec3::new(
+            (f * tau).sin(),
+            ((f + 0.3333) * tau).sin(),
+            ((f + 0.6666) * tau).sin(),
+        ) * 0.25
+            + Vec3::splat(0.45);
         let head = m.position.truncate();
         let tail = head - m.velocity.truncate().normalize_or_zero() * 4.0;
         for k in 0..=6 {
             let p = tail.lerp(head, k as f32 / 6.0);
-            let (x, y) = (((p.x / 200.0) * 0.5 + 0.5) * size as f32, ((-p.y / 200.0) * 0.5 + 0.5) * size as f32);
+            let (x, y) = (
+                ((p.x / 200.0) * 0.5 + 0.5) * size as f32,
+                ((-p.y / 200.0) * 0.5 + 0.5) * size as f32,
+            );
             if (0.0..size as f32).contains(&x) && (0.0..size as f32).contains(&y) {
                 rgb[(y as u32 * size + x as u32) as usize] = to_rgb(c.extend(1.0));
             }
@@ -163,4 +208,3 @@ fn main() -> ExitCode {
         }
     }
 }
-

@@ -19,7 +19,10 @@ fn main() -> ExitCode {
     type Run = Box<dyn Fn(&shoal::Gpu) -> Result<String, String>>;
     let mut programs: Vec<(&str, Run)> = Vec::new();
     for &(name, program) in shoal_conformance::programs::ALL {
-        programs.push((name, Box::new(move |g| pollster::block_on(program(g)).map_err(|e| e.to_string()))));
+        programs.push((
+            name,
+            Box::new(move |g| pollster::block_on(program(g)).map_err(|e| e.to_string())),
+        ));
     }
     for &(name, check) in shoal_kernels::showcase::ALL {
         programs.push((name, Box::new(move |g| pollster::block_on(check(g)))));
@@ -42,12 +45,20 @@ fn main() -> ExitCode {
             }
         };
         eprintln!("{status}");
-        rows.push(vec![name.to_string(), status.to_string(), format!("{ms:.0}"), detail]);
+        rows.push(vec![
+            name.to_string(),
+            status.to_string(),
+            format!("{ms:.0}"),
+            detail,
+        ]);
     }
     println!("adapter: {adapter}");
     shoal_demos::print_table(&["program", "result", "host ms", "what was checked"], &rows);
     if failed == 0 {
-        println!("\nall {} programs verified against their CPU references", rows.len());
+        println!(
+            "\nall {} programs verified against their CPU references",
+            rows.len()
+        );
         ExitCode::SUCCESS
     } else {
         println!("\n{failed} of {} programs FAILED", rows.len());

@@ -41,8 +41,18 @@ gpu_test! {
 #[test]
 fn keeps_edges_where_a_gaussian_smears_them() {
     let (w, h) = (32u32, 4u32);
-    let src: Vec<Vec4> = (0..w * h).map(|i| if i % w < 16 { Vec4::ZERO } else { Vec4::ONE }).collect();
-    let params = BilateralParams { spatial_sigma: 2.0, range_sigma: 0.1 };
+    let src: Vec<Vec4> = (0..w * h)
+        .map(|i| if i % w < 16 { Vec4::ZERO } else { Vec4::ONE })
+        .collect();
+    let params = BilateralParams {
+        spatial_sigma: 2.0,
+        range_sigma: 0.1,
+    };
     let out = bilateral(&src, w, h, &params);
-    assert!(out[15].x < 1e-3 && out[16].x > 1.0 - 1e-3, "{} {}", out[15], out[16]);
+    assert!(
+        out[15].x < 1e-3 && out[16].x > 1.0 - 1e-3,
+        "{} {}",
+        out[15],
+        out[16]
+    );
 }

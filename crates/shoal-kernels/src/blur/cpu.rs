@@ -22,7 +22,11 @@ fn blur_1d(src: &[Vec4], width: u32, height: u32, weights: &[f32], horizontal: b
         for x in 0..w {
             let mut color = Vec4::ZERO;
             for i in -r..=r {
-                let (sx, sy) = if horizontal { ((x + i).clamp(0, w - 1), y) } else { (x, (y + i).clamp(0, h - 1)) };
+                let (sx, sy) = if horizontal {
+                    ((x + i).clamp(0, w - 1), y)
+                } else {
+                    (x, (y + i).clamp(0, h - 1))
+                };
                 color += weights[(i + r) as usize] * src[(sy * w + sx) as usize];
             }
             out[(y * w + x) as usize] = color;
@@ -32,7 +36,13 @@ fn blur_1d(src: &[Vec4], width: u32, height: u32, weights: &[f32], horizontal: b
 }
 
 /// `passes` blur passes, each horizontal then vertical.
-pub fn gaussian_blur(src: &[Vec4], width: u32, height: u32, weights: &[f32], passes: u32) -> Vec<Vec4> {
+pub fn gaussian_blur(
+    src: &[Vec4],
+    width: u32,
+    height: u32,
+    weights: &[f32],
+    passes: u32,
+) -> Vec<Vec4> {
     let mut image = src.to_vec();
     for _ in 0..passes {
         let horizontal = blur_horizontal(&image, width, height, weights);

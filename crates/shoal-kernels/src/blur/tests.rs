@@ -21,17 +21,32 @@ fn worst(got: &[Vec4], want: &[Vec4]) -> (f32, usize) {
 
 /// Blurs the test picture at `size` with radius `r` (σ = r/2, so ⌈2σ⌉ = r) for `passes` passes
 /// on the GPU and the CPU, and compares every texel.
-async fn check(gpu: &Gpu, blur: &mut GaussianBlur, [w, h]: [u32; 2], r: u32, passes: u32) -> Vec<Vec4> {
+async fn check(
+    gpu: &Gpu,
+    blur: &mut GaussianBlur,
+    [w, h]: [u32; 2],
+    r: u32,
+    passes: u32,
+) -> Vec<Vec4> {
     blur.set_sigma(r as f32 / 2.0).expect("sigma");
     assert_eq!(blur.radius(), r);
     let src = test_image(w, h);
-    let image = gpu.image_from(w, h, TextureFormat::Rgba32Float, &src).expect("image");
+    let image = gpu
+        .image_from(w, h, TextureFormat::Rgba32Float, &src)
+        .expect("image");
     blur.run(&image, passes).expect("blur");
     let got: Vec<Vec4> = image.read().await.expect("read");
     let want = gaussian_blur(&src, w, h, blur.weights(), passes);
     let (e, i) = worst(&got, &want);
-    assert!(e <= TOLERANCE, "{w}x{h} r={r} passes={passes} N={}: texel ({}, {}): gpu {} cpu {} (error {e})",
-        blur.workgroup_size(), i as u32 % w, i as u32 / w, got[i], want[i]);
+    assert!(
+        e <= TOLERANCE,
+        "{w}x{h} r={r} passes={passes} N={}: texel ({}, {}): gpu {} cpu {} (error {e})",
+        blur.workgroup_size(),
+        i as u32 % w,
+        i as u32 / w,
+        got[i],
+        want[i]
+    );
     got
 }
 

@@ -12,7 +12,11 @@ const VELOCITY_MIX: f32 = 0.4;
 
 fn rule1(my_position: Vec3, their_position: Vec3, params: &Params) -> Vec3 {
     let d = my_position - their_position;
-    if d.dot(d) < params.closest_allowed_dist { d } else { Vec3::ZERO }
+    if d.dot(d) < params.closest_allowed_dist {
+        d
+    } else {
+        Vec3::ZERO
+    }
 }
 
 fn rule2(my_position: Vec3, my_velocity: Vec3, their_position: Vec3, their_velocity: Vec3) -> Vec3 {
@@ -31,7 +35,8 @@ pub fn boids_member(members_in: &[Member], global_id: usize, params: &Params) ->
         flock_center += them.position;
         if k != global_id {
             acceleration += rule1(me.position, them.position, params) * params.rule1_weight;
-            acceleration += rule2(me.position, me.velocity, them.position, them.velocity) * params.rule2_weight;
+            acceleration +=
+                rule2(me.position, me.velocity, them.position, them.velocity) * params.rule2_weight;
         }
     }
     let flock_center = flock_center / members_in.len() as f32;
@@ -49,5 +54,7 @@ pub fn boids_member(members_in: &[Member], global_id: usize, params: &Params) ->
 
 /// One step of the whole flock.
 pub fn boids_step(members_in: &[Member], params: &Params) -> Vec<Member> {
-    (0..members_in.len()).map(|i| boids_member(members_in, i, params)).collect()
+    (0..members_in.len())
+        .map(|i| boids_member(members_in, i, params))
+        .collect()
 }

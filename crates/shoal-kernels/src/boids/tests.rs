@@ -36,7 +36,11 @@ async fn one_step_against_cpu(gpu: &Gpu, n: usize, variant: Variant, every: usiz
     for i in (0..n).step_by(every) {
         let want = boids_member(&start, i, &params);
         let (e, _) = worst(&got[i..=i], &[want]);
-        assert!(e < TOLERANCE, "{variant:?} n={n}: member {i}: gpu {:?} cpu {want:?} (relative error {e})", got[i]);
+        assert!(
+            e < TOLERANCE,
+            "{variant:?} n={n}: member {i}: gpu {:?} cpu {want:?} (relative error {e})",
+            got[i]
+        );
     }
 }
 
@@ -144,10 +148,27 @@ const MAX_SPEED_FOR_TESTS: f32 = 10.0 + 1e-3;
 fn document_constants() {
     let r = Rules::default();
     assert_eq!((r.closest_allowed_dist, r.timestep), (50.0, 0.4));
-    assert_eq!((r.rule1_weight, r.rule2_weight, r.rule3_weight, r.rule4_weight), (0.18, 0.05, 0.17, 0.02));
+    assert_eq!(
+        (
+            r.rule1_weight,
+            r.rule2_weight,
+            r.rule3_weight,
+            r.rule4_weight
+        ),
+        (0.18, 0.05, 0.17, 0.02)
+    );
     assert_eq!(DOCUMENT_FLOCK_SIZE, 16384);
-    assert_eq!(<Member as Element>::STRIDE, 32, "FlockMember: two vec3, each padded to 16 bytes");
+    assert_eq!(
+        <Member as Element>::STRIDE,
+        32,
+        "FlockMember: two vec3, each padded to 16 bytes"
+    );
     let flock = document_flock(1000);
-    assert!(flock.iter().all(|m| m.position.abs().max_element() <= 150.0 && m.velocity.abs().max_element() <= 0.5));
+    assert!(
+        flock
+            .iter()
+            .all(|m| m.position.abs().max_element() <= 150.0
+                && m.velocity.abs().max_element() <= 0.5)
+    );
     assert_eq!(goal_at(0.0), Vec3::new(0.0, 25.0, 0.0));
 }

@@ -22,11 +22,20 @@ fn initial(n: u32) -> Vec<Particle> {
 /// Sorts by id, and checks the ids are distinct (none duplicated).
 fn by_id(mut v: Vec<Particle>) -> Vec<Particle> {
     v.sort_by_key(|p| p.id);
-    assert!(v.windows(2).all(|w| w[0].id < w[1].id), "a particle was duplicated");
+    assert!(
+        v.windows(2).all(|w| w[0].id < w[1].id),
+        "a particle was duplicated"
+    );
     v
 }
 
-async fn run_against_cpu(gpu: &Gpu, start: Vec<Particle>, capacity: u64, settings: ParticleSettings, batches: &[u32]) {
+async fn run_against_cpu(
+    gpu: &Gpu,
+    start: Vec<Particle>,
+    capacity: u64,
+    settings: ParticleSettings,
+    batches: &[u32],
+) {
     let mut particles = Particles::new(gpu, &start, capacity, settings.clone()).expect("particles");
     let mut want = by_id(start);
     for &steps in batches {
@@ -34,19 +43,41 @@ async fn run_against_cpu(gpu: &Gpu, start: Vec<Particle>, capacity: u64, setting
         let emitted = settings.emitters.len() as u32 * settings.emit_per_emitter;
         let first = particles.next_step();
         for s in 0..steps {
-            want = particles_step(&want, &Step { first_id: first.first_id + s * emitted, ..first }, &settings.emitters);
+            want = particles_step(
+                &want,
+                &Step {
+                    first_id: first.first_id + s * emitted,
+                    ..first
+                },
+                &settings.emitters,
+            );
         }
         particles.steps(steps).expect("steps");
         let count = particles.count().await.expect("count");
         let got = by_id(particles.read().await.expect("read"));
-        assert_eq!(count as usize, want.len(), "count after {} particles expected", want.len());
+        assert_eq!(
+            count as usize,
+            want.len(),
+            "count after {} particles expected",
+            want.len()
+        );
         let got_ids: Vec<u32> = got.iter().map(|p| p.id).collect();
         let want_ids: Vec<u32> = want.iter().map(|p| p.id).collect();
-        assert_eq!(got_ids, want_ids, "the same particles live (none lost, none duplicated)");
+        assert_eq!(
+            got_ids, want_ids,
+            "the same particles live (none lost, none duplicated)"
+        );
         for (g, w) in got.iter().zip(&want) {
-            let e = (g.position - w.position).abs().max_element().max((g.velocity - w.velocity).abs().max_element());
+            let e = (g.position - w.position)
+                .abs()
+                .max_element()
+                .max((g.velocity - w.velocity).abs().max_element());
             // A few f32 multiply-adds per step; the GPU may fuse them.
-            assert!(e < 1e-4 && g.age == w.age && g.acceleration == w.acceleration, "particle {}: gpu {g:?} cpu {w:?}", g.id);
+            assert!(
+                e < 1e-4 && g.age == w.age && g.acceleration == w.acceleration,
+                "particle {}: gpu {g:?} cpu {w:?}",
+                g.id
+            );
         }
     }
 }

@@ -16,8 +16,14 @@ pub fn sobel(src: &[Vec4], width: u32, height: u32) -> Vec<Vec4> {
         for x in 0..w {
             // c[row][column], row = dy + 1, column = dx + 1, as the document indexes.
             let c = |i: i32, j: i32| at(x - 1 + j, y - 1 + i);
-            let gx = -1.0 * c(0, 0) - 2.0 * c(1, 0) - 1.0 * c(2, 0) + 1.0 * c(0, 2) + 2.0 * c(1, 2) + 1.0 * c(2, 2);
-            let gy = -1.0 * c(2, 0) - 2.0 * c(2, 1) - 1.0 * c(2, 2) + 1.0 * c(0, 0) + 2.0 * c(0, 1) + 1.0 * c(0, 2);
+            let gx = -1.0 * c(0, 0) - 2.0 * c(1, 0) - 1.0 * c(2, 0)
+                + 1.0 * c(0, 2)
+                + 2.0 * c(1, 2)
+                + 1.0 * c(2, 2);
+            let gy = -1.0 * c(2, 0) - 2.0 * c(2, 1) - 1.0 * c(2, 2)
+                + 1.0 * c(0, 0)
+                + 2.0 * c(0, 1)
+                + 1.0 * c(0, 2);
             let mag = (gx * gx + gy * gy).powf(0.5);
             out.push(Vec4::splat(1.0 - luminance(mag.truncate()).clamp(0.0, 1.0)));
         }

@@ -13,7 +13,10 @@ const TOLERANCE: f32 = 1e-5;
 fn assert_close(got: &[Vec4], want: &[Vec4], what: &str, tolerance: f32) {
     for (i, (g, w)) in got.iter().zip(want).enumerate() {
         let e = (*g - *w).abs().max_element();
-        assert!(e <= tolerance, "{what}: texel {i}: gpu {g} cpu {w} (error {e})");
+        assert!(
+            e <= tolerance,
+            "{what}: texel {i}: gpu {g} cpu {w} (error {e})"
+        );
     }
 }
 

@@ -30,9 +30,9 @@
 
 mod raster;
 pub mod scene;
-pub mod twin;
 #[cfg(test)]
 mod tests;
+pub mod twin;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -176,24 +176,43 @@ impl Splat {
     /// where [`Gpu::has_int64_atomics`], else 2 x u32 ([`Splat::packing`] says which). Asking for
     /// [`Packing::Int64`] on an adapter without 64-bit atomics is [`Error::MissingFeature`].
     pub fn new(gpu: &Gpu, packing: Option<Packing>) -> Result<Self> {
-        let packing = packing.unwrap_or(if gpu.has_int64_atomics() { Packing::Int64 } else { Packing::TwoU32 });
+        let packing = packing.unwrap_or(if gpu.has_int64_atomics() {
+            Packing::Int64
+        } else {
+            Packing::TwoU32
+        });
         let wg = gpu.max_workgroup_1d(256);
         let kernel = |source: shoal::Source, entry: &str| {
-            gpu.kernel_builder(source).snippet("splat::common", COMMON).entry(entry).constant("WG", wg).build()
+            gpu.kernel_builder(source)
+                .snippet("splat::common", COMMON)
+                .entry(entry)
+                .constant("WG", wg)
+                .build()
         };
         let main = shoal::wgsl!("../../../../wgsl/splat.wgsl");
         let splat = match packing {
             Packing::TwoU32 => kernel(main.clone(), "splat_u32")?,
-            Packing::Int64 => kernel(shoal::wgsl!("../../../../wgsl/splat_int64.wgsl"), "splat_u64")?,
+            Packing::Int64 => kernel(
+                shoal::wgsl!("../../../../wgsl/splat_int64.wgsl"),
+                "splat_u64",
+            )?,
         };
-        let hiz = gpu.kernel_builder(main.clone()).snippet("splat::common", COMMON).entry("build_hiz").build()?;
+        let hiz = gpu
+            .kernel_builder(main.clone())
+            .snippet("splat::common", COMMON)
+            .entry("build_hiz")
+            .build()?;
         Ok(Self {
             gpu: gpu.clone(),
             packing,
             clear: kernel(main.clone(), "clear_accum")?,
             hiz,
             project: kernel(main.clone(), "project_particles")?,
-            copy_depth: gpu.kernel_builder(main).snippet("splat::common", COMMON).entry("copy_depth").build()?,
+            copy_depth: gpu
+                .kernel_builder(main)
+                .snippet("splat::common", COMMON)
+                .entry("copy_depth")
+                .build()?,
             splat,
             raster: raster::Pipelines::new(gpu)?,
         })
@@ -210,13 +229,19 @@ impl Splat {
         if width == 0 || height == 0 || width > max || height > max {
             return Err(Error::Wgpu {
                 context: "creating a splat target".into(),
-                message: format!("{width} x {height} pixels: each side must be 1..={max} on this device"),
+                message: format!(
+                    "{width} x {height} pixels: each side must be 1..={max} on this device"
+                ),
             });
         }
         let texture = |label: &str, format, usage| {
             self.gpu.device().create_texture(&wgpu::TextureDescriptor {
                 label: Some(label),
-                size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+                size: wgpu::Extent3d {
+                    width,
+                    height,
+                    depth_or_array_layers: 1,
+                },
                 mip_level_count: 1,
                 sample_count: 1,
                 dimension: wgpu::TextureDimension::D2,
@@ -225,7 +250,11 @@ impl Splat {
                 view_formats: &[],
             })
         };
-        let hdr = texture("splat hdr", HDR_FORMAT, wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC);
+        let hdr = texture(
+            "splat hdr",
+            HDR_FORMAT,
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        );
         let depth = texture("splat depth", DEPTH_FORMAT, depth_usage());
         let tiles = u64::from(width.div_ceil(TILE)) * u64::from(height.div_ceil(TILE));
         Ok(SplatTarget {
@@ -233,9 +262,14 @@ impl Splat {
             height,
             hdr_view: hdr.create_view(&Default::default()),
             hdr,
-            depth_view: DepthView { view: depth.create_view(&Default::default()), id: NEXT_VIEW_ID.fetch_add(1, Ordering::Relaxed) },
+            depth_view: DepthView {
+                view: depth.create_view(&Default::default()),
+                id: NEXT_VIEW_ID.fetch_add(1, Ordering::Relaxed),
+            },
             hiz: self.gpu.buffer_zeroed(tiles)?,
-            accum: self.gpu.buffer_zeroed(u64::from(width) * u64::from(height))?,
+            accum: self
+                .gpu
+                .buffer_zeroed(u64::from(width) * u64::from(height))?,
         })
     }
 
@@ -246,12 +280,19 @@ impl Splat {
         let params = SplatParams {
             view_proj: c.view_proj,
             scale: Vec4::new(s[0], s[1], s[2], c.focal_px),
-            size: UVec4::new(c.width, c.height, c.width.div_ceil(TILE), c.height.div_ceil(TILE)),
+            size: UVec4::new(
+                c.width,
+                c.height,
+                c.width.div_ceil(TILE),
+                c.height.div_ceil(TILE),
+            ),
         };
         Ok(Scene {
             camera: *c,
             params: self.gpu.uniform(&params)?,
-            particles: self.gpu.buffer_from_with(&scene.particles, Usage::STORAGE | Usage::VERTEX)?,
+            particles: self
+                .gpu
+                .buffer_from_with(&scene.particles, Usage::STORAGE | Usage::VERTEX)?,
             // An empty `buffer_from_with` trips a wgpu range check in Shoal 0.1: ask for zero elements.
             geometry: if scene.geometry.is_empty() {
                 self.gpu.buffer_zeroed_with(0, Usage::VERTEX)?
@@ -265,7 +306,10 @@ impl Splat {
         let (w, h) = (scene.camera.width, scene.camera.height);
         if (w, h) != (target.width, target.height) {
             return Err(Error::Length {
-                what: format!("splatting a scene made for {w} x {h} into a {} x {} target", target.width, target.height),
+                what: format!(
+                    "splatting a scene made for {w} x {h} into a {} x {} target",
+                    target.width, target.height
+                ),
                 expected: u64::from(target.width) * u64::from(target.height),
                 got: u64::from(w) * u64::from(h),
             });
@@ -274,9 +318,15 @@ impl Splat {
     }
 
     /// Records the opaque scene: clears colour and depth, draws the triangles (both paths need it).
-    pub fn record_geometry(&self, commands: &mut Commands, target: &SplatTarget, scene: &Scene) -> Result<()> {
+    pub fn record_geometry(
+        &self,
+        commands: &mut Commands,
+        target: &SplatTarget,
+        scene: &Scene,
+    ) -> Result<()> {
         Self::check(target, scene)?;
-        self.raster.geometry_pass(&self.gpu, commands.encoder(), target, scene);
+        self.raster
+            .geometry_pass(&self.gpu, commands.encoder(), target, scene);
         Ok(())
     }
 
@@ -291,7 +341,10 @@ impl Splat {
         composite_timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
     ) -> Result<()> {
         Self::check(target, scene)?;
-        self.clear.bind("accum_words", &target.accum).invocations(target.accum.len()).record(commands)?;
+        self.clear
+            .bind("accum_words", &target.accum)
+            .invocations(target.accum.len())
+            .record(commands)?;
         self.hiz
             .bind("params", &scene.params)
             .bind("scene_depth", &target.depth_view)
@@ -308,7 +361,13 @@ impl Splat {
                 .invocations(scene.particles.len())
                 .record(commands)?;
         }
-        self.raster.composite_pass(&self.gpu, commands.encoder(), target, scene, composite_timestamps);
+        self.raster.composite_pass(
+            &self.gpu,
+            commands.encoder(),
+            target,
+            scene,
+            composite_timestamps,
+        );
         Ok(())
     }
 
@@ -323,7 +382,8 @@ impl Splat {
         timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
     ) -> Result<()> {
         Self::check(target, scene)?;
-        self.raster.particle_pass(&self.gpu, commands.encoder(), target, scene, timestamps);
+        self.raster
+            .particle_pass(&self.gpu, commands.encoder(), target, scene, timestamps);
         Ok(())
     }
 
@@ -354,7 +414,9 @@ impl Splat {
     /// The depth buffer of `target` as `scene`'s opaque geometry left it, row-major.
     pub async fn read_depth(&self, target: &SplatTarget, scene: &Scene) -> Result<Vec<f32>> {
         Self::check(target, scene)?;
-        let out = self.gpu.buffer_zeroed::<f32>(u64::from(target.width) * u64::from(target.height))?;
+        let out = self
+            .gpu
+            .buffer_zeroed::<f32>(u64::from(target.width) * u64::from(target.height))?;
         self.copy_depth
             .bind("params", &scene.params)
             .bind("scene_depth", &target.depth_view)
@@ -432,25 +494,47 @@ impl SplatTarget {
             .collect())
     }
 
-
     /// Copies a whole colour texture of `texel` bytes per texel into a buffer of `T` (one per texel)
     /// with rows padded to wgpu's 256 bytes, reads it, and drops the padding.
-    async fn read_texture<T: shoal::Element + Copy>(&self, texture: &wgpu::Texture, texel: u32) -> Result<Vec<T>> {
+    async fn read_texture<T: shoal::Element + Copy>(
+        &self,
+        texture: &wgpu::Texture,
+        texel: u32,
+    ) -> Result<Vec<T>> {
         let gpu = self.accum.gpu();
         let row = (self.width * texel).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
         let per_row = (row / texel) as usize;
-        let staging: Buffer<T> = gpu.buffer_zeroed_with(u64::from(row / texel) * u64::from(self.height), Usage::empty())?;
+        let staging: Buffer<T> = gpu.buffer_zeroed_with(
+            u64::from(row / texel) * u64::from(self.height),
+            Usage::empty(),
+        )?;
         let mut commands = gpu.commands();
         commands.encoder().copy_texture_to_buffer(
-            wgpu::TexelCopyTextureInfo { texture, mip_level: 0, origin: wgpu::Origin3d::ZERO, aspect: wgpu::TextureAspect::All },
+            wgpu::TexelCopyTextureInfo {
+                texture,
+                mip_level: 0,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
             wgpu::TexelCopyBufferInfo {
                 buffer: staging.raw(),
-                layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(row), rows_per_image: Some(self.height) },
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(row),
+                    rows_per_image: Some(self.height),
+                },
             },
-            wgpu::Extent3d { width: self.width, height: self.height, depth_or_array_layers: 1 },
+            wgpu::Extent3d {
+                width: self.width,
+                height: self.height,
+                depth_or_array_layers: 1,
+            },
         );
         commands.submit()?.wait().await?;
         let padded = staging.read().await?;
-        Ok(padded.chunks(per_row).flat_map(|r| r[..self.width as usize].iter().copied()).collect())
+        Ok(padded
+            .chunks(per_row)
+            .flat_map(|r| r[..self.width as usize].iter().copied())
+            .collect())
     }
 }

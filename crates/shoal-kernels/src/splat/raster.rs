@@ -21,7 +21,13 @@ pub(super) struct Pipelines {
 fn composed() -> String {
     let mut text: String = RASTER
         .lines()
-        .map(|l| if l.trim() == "#import splat::common" { String::new() } else { l.to_string() })
+        .map(|l| {
+            if l.trim() == "#import splat::common" {
+                String::new()
+            } else {
+                l.to_string()
+            }
+        })
         .collect::<Vec<_>>()
         .join("\n");
     text.push('\n');
@@ -30,7 +36,8 @@ fn composed() -> String {
 }
 
 /// Position and colour, two `vec4<f32>` per vertex: both `Vertex` and `Particle`.
-const ATTRIBUTES: [wgpu::VertexAttribute; 2] = wgpu::vertex_attr_array![0 => Float32x4, 1 => Float32x4];
+const ATTRIBUTES: [wgpu::VertexAttribute; 2] =
+    wgpu::vertex_attr_array![0 => Float32x4, 1 => Float32x4];
 
 fn additive() -> Option<wgpu::BlendState> {
     let add = wgpu::BlendComponent {
@@ -38,7 +45,10 @@ fn additive() -> Option<wgpu::BlendState> {
         dst_factor: wgpu::BlendFactor::One,
         operation: wgpu::BlendOperation::Add,
     };
-    Some(wgpu::BlendState { color: add, alpha: add })
+    Some(wgpu::BlendState {
+        color: add,
+        alpha: add,
+    })
 }
 
 impl Pipelines {
@@ -72,7 +82,10 @@ impl Pipelines {
                     compilation_options: Default::default(),
                     buffers,
                 },
-                primitive: wgpu::PrimitiveState { topology, ..Default::default() },
+                primitive: wgpu::PrimitiveState {
+                    topology,
+                    ..Default::default()
+                },
                 depth_stencil: depth,
                 multisample: Default::default(),
                 fragment: Some(wgpu::FragmentState {
@@ -115,13 +128,28 @@ impl Pipelines {
             Some(depth(false)),
             additive(),
         );
-        let composite =
-            pipeline("splat composite", "composite_vs", "composite_fs", wgpu::PrimitiveTopology::TriangleList, &[], None, additive());
+        let composite = pipeline(
+            "splat composite",
+            "composite_vs",
+            "composite_fs",
+            wgpu::PrimitiveTopology::TriangleList,
+            &[],
+            None,
+            additive(),
+        );
         // What wgpu still rejects lands in Shoal's error sink and is returned by the next submit.
-        Ok(Self { geometry, particles, composite })
+        Ok(Self {
+            geometry,
+            particles,
+            composite,
+        })
     }
 
-    fn bind_group(gpu: &Gpu, pipeline: &wgpu::RenderPipeline, entries: &[wgpu::BindGroupEntry<'_>]) -> wgpu::BindGroup {
+    fn bind_group(
+        gpu: &Gpu,
+        pipeline: &wgpu::RenderPipeline,
+        entries: &[wgpu::BindGroupEntry<'_>],
+    ) -> wgpu::BindGroup {
         gpu.device().create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("splat render"),
             layout: &pipeline.get_bind_group_layout(0),
@@ -129,19 +157,38 @@ impl Pipelines {
         })
     }
 
-    pub(super) fn geometry_pass(&self, gpu: &Gpu, encoder: &mut wgpu::CommandEncoder, target: &SplatTarget, scene: &Scene) {
-        let group = Self::bind_group(gpu, &self.geometry, &[wgpu::BindGroupEntry { binding: 0, resource: scene.params.raw().as_entire_binding() }]);
+    pub(super) fn geometry_pass(
+        &self,
+        gpu: &Gpu,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &SplatTarget,
+        scene: &Scene,
+    ) {
+        let group = Self::bind_group(
+            gpu,
+            &self.geometry,
+            &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: scene.params.raw().as_entire_binding(),
+            }],
+        );
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("splat geometry"),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
                 view: &target.hdr_view,
                 depth_slice: None,
                 resolve_target: None,
-                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::BLACK), store: wgpu::StoreOp::Store },
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                    store: wgpu::StoreOp::Store,
+                },
             })],
             depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
                 view: &target.depth_view.view,
-                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Store }),
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(1.0),
+                    store: wgpu::StoreOp::Store,
+                }),
                 stencil_ops: None,
             }),
             timestamp_writes: None,
@@ -164,18 +211,31 @@ impl Pipelines {
         scene: &Scene,
         timestamp_writes: Option<wgpu::RenderPassTimestampWrites<'_>>,
     ) {
-        let group = Self::bind_group(gpu, &self.particles, &[wgpu::BindGroupEntry { binding: 0, resource: scene.params.raw().as_entire_binding() }]);
+        let group = Self::bind_group(
+            gpu,
+            &self.particles,
+            &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: scene.params.raw().as_entire_binding(),
+            }],
+        );
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("splat raster particles"),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
                 view: &target.hdr_view,
                 depth_slice: None,
                 resolve_target: None,
-                ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Load,
+                    store: wgpu::StoreOp::Store,
+                },
             })],
             depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
                 view: &target.depth_view.view,
-                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store }),
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Load,
+                    store: wgpu::StoreOp::Store,
+                }),
                 stencil_ops: None,
             }),
             timestamp_writes,
@@ -202,8 +262,14 @@ impl Pipelines {
             gpu,
             &self.composite,
             &[
-                wgpu::BindGroupEntry { binding: 0, resource: scene.params.raw().as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 4, resource: target.accum.raw().as_entire_binding() },
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: scene.params.raw().as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 4,
+                    resource: target.accum.raw().as_entire_binding(),
+                },
             ],
         );
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -212,7 +278,10 @@ impl Pipelines {
                 view: &target.hdr_view,
                 depth_slice: None,
                 resolve_target: None,
-                ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Load,
+                    store: wgpu::StoreOp::Store,
+                },
             })],
             depth_stencil_attachment: None,
             timestamp_writes,

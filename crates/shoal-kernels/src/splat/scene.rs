@@ -60,14 +60,24 @@ impl Camera {
         let aspect = width.max(1) as f32 / height.max(1) as f32;
         let proj = Mat4::perspective_rh(FOV_Y_DEGREES.to_radians(), aspect, NEAR, FAR);
         let view = Mat4::look_at_rh(EYE, LOOK_AT, Vec3::Y);
-        Self { view_proj: proj * view, focal_px: proj.y_axis.y * height as f32 / 2.0, width, height }
+        Self {
+            view_proj: proj * view,
+            focal_px: proj.y_axis.y * height as f32 / 2.0,
+            width,
+            height,
+        }
     }
 
     /// A camera whose clip space is world space (`view_proj` = identity) and whose focal length is
     /// one pixel: a particle of size 1 at `w = 1` covers exactly one pixel. Tests use it to place
     /// particles on chosen pixels with chosen quantised colours.
     pub fn identity(width: u32, height: u32) -> Self {
-        Self { view_proj: Mat4::IDENTITY, focal_px: 1.0, width, height }
+        Self {
+            view_proj: Mat4::IDENTITY,
+            focal_px: 1.0,
+            width,
+            height,
+        }
     }
 
     /// The world size that projects to one pixel at the scenes' reference distance.
@@ -88,7 +98,13 @@ impl Camera {
             return None;
         }
         let (nx, ny) = (clip.x / clip.w, clip.y / clip.w);
-        Some((clip, [(nx * 0.5 + 0.5) * self.width as f32, (0.5 - 0.5 * ny) * self.height as f32]))
+        Some((
+            clip,
+            [
+                (nx * 0.5 + 0.5) * self.width as f32,
+                (0.5 - 0.5 * ny) * self.height as f32,
+            ],
+        ))
     }
 }
 
@@ -157,24 +173,62 @@ pub fn geometry() -> Vec<Vertex> {
     let mut out = Vec::new();
     let mut quad = |corners: [Vec3; 4], color: Vec3| {
         for i in [0, 1, 2, 0, 2, 3] {
-            out.push(Vertex { position: corners[i].extend(1.0), color: color.extend(1.0) });
+            out.push(Vertex {
+                position: corners[i].extend(1.0),
+                color: color.extend(1.0),
+            });
         }
     };
     let g = 40.0;
     quad(
-        [Vec3::new(-g, 0.0, -g), Vec3::new(g, 0.0, -g), Vec3::new(g, 0.0, g), Vec3::new(-g, 0.0, g)],
+        [
+            Vec3::new(-g, 0.0, -g),
+            Vec3::new(g, 0.0, -g),
+            Vec3::new(g, 0.0, g),
+            Vec3::new(-g, 0.0, g),
+        ],
         Vec3::new(0.030, 0.034, 0.040),
     );
     let (lo, hi) = (Vec3::new(0.6, 0.0, -0.9), Vec3::new(2.1, 1.5, 0.6));
     let c = |x: f32, y: f32, z: f32| Vec3::new(x, y, z);
     let shade = [0.09, 0.07, 0.05, 0.06, 0.08, 0.04];
     let faces = [
-        [c(lo.x, lo.y, hi.z), c(hi.x, lo.y, hi.z), c(hi.x, hi.y, hi.z), c(lo.x, hi.y, hi.z)],
-        [c(hi.x, lo.y, lo.z), c(lo.x, lo.y, lo.z), c(lo.x, hi.y, lo.z), c(hi.x, hi.y, lo.z)],
-        [c(lo.x, hi.y, lo.z), c(lo.x, hi.y, hi.z), c(hi.x, hi.y, hi.z), c(hi.x, hi.y, lo.z)],
-        [c(lo.x, lo.y, lo.z), c(lo.x, lo.y, hi.z), c(lo.x, hi.y, hi.z), c(lo.x, hi.y, lo.z)],
-        [c(hi.x, lo.y, lo.z), c(hi.x, hi.y, lo.z), c(hi.x, hi.y, hi.z), c(hi.x, lo.y, hi.z)],
-        [c(lo.x, lo.y, lo.z), c(hi.x, lo.y, lo.z), c(hi.x, lo.y, hi.z), c(lo.x, lo.y, hi.z)],
+        [
+            c(lo.x, lo.y, hi.z),
+            c(hi.x, lo.y, hi.z),
+            c(hi.x, hi.y, hi.z),
+            c(lo.x, hi.y, hi.z),
+        ],
+        [
+            c(hi.x, lo.y, lo.z),
+            c(lo.x, lo.y, lo.z),
+            c(lo.x, hi.y, lo.z),
+            c(hi.x, hi.y, lo.z),
+        ],
+        [
+            c(lo.x, hi.y, lo.z),
+            c(lo.x, hi.y, hi.z),
+            c(hi.x, hi.y, hi.z),
+            c(hi.x, hi.y, lo.z),
+        ],
+        [
+            c(lo.x, lo.y, lo.z),
+            c(lo.x, lo.y, hi.z),
+            c(lo.x, hi.y, hi.z),
+            c(lo.x, hi.y, lo.z),
+        ],
+        [
+            c(hi.x, lo.y, lo.z),
+            c(hi.x, hi.y, lo.z),
+            c(hi.x, hi.y, hi.z),
+            c(hi.x, lo.y, hi.z),
+        ],
+        [
+            c(lo.x, lo.y, lo.z),
+            c(hi.x, lo.y, lo.z),
+            c(hi.x, lo.y, hi.z),
+            c(lo.x, lo.y, hi.z),
+        ],
     ];
     for (face, s) in faces.into_iter().zip(shade) {
         quad(face, Vec3::new(s, s * 0.9, s * 0.8));
@@ -199,13 +253,18 @@ impl SceneData {
             SceneKind::Normal => {
                 let clouds: Vec<(Vec3, f32, Vec3)> = (0..7)
                     .map(|_| {
-                        let centre = Vec3::new(rng.range(-3.0, 3.0), rng.range(0.6, 2.6), rng.range(-2.5, 2.0));
+                        let centre = Vec3::new(
+                            rng.range(-3.0, 3.0),
+                            rng.range(0.6, 2.6),
+                            rng.range(-2.5, 2.0),
+                        );
                         (centre, rng.range(0.25, 0.6), hue(&mut rng))
                     })
                     .collect();
                 for i in 0..count {
                     let (centre, spread, color) = clouds[i % clouds.len()];
-                    let p = centre + Vec3::new(rng.normal(), rng.normal() * 0.7, rng.normal()) * spread;
+                    let p =
+                        centre + Vec3::new(rng.normal(), rng.normal() * 0.7, rng.normal()) * spread;
                     particles.push(particle(p, size, color * (0.35 * per_pixel)));
                 }
             }
@@ -226,7 +285,16 @@ impl SceneData {
                 // A clump is a Gaussian a few pixels wide whatever the resolution.
                 let sigma = 2.0 * UNIT_DISTANCE / camera.focal_px;
                 let clumps: Vec<(Vec3, Vec3)> = (0..CLUMPS)
-                    .map(|_| (Vec3::new(rng.range(-3.5, 3.5), rng.range(0.4, 3.0), rng.range(-2.0, 2.0)), hue(&mut rng)))
+                    .map(|_| {
+                        (
+                            Vec3::new(
+                                rng.range(-3.5, 3.5),
+                                rng.range(0.4, 3.0),
+                                rng.range(-2.0, 2.0),
+                            ),
+                            hue(&mut rng),
+                        )
+                    })
                     .collect();
                 // The peak pixel of a Gaussian of sigma 2 px holds 1/(2 pi 4) of its particles.
                 let per_clump = count.max(1) as f32 / CLUMPS as f32;
@@ -238,7 +306,11 @@ impl SceneData {
                 }
             }
         }
-        Self { camera, geometry: geometry(), particles }
+        Self {
+            camera,
+            geometry: geometry(),
+            particles,
+        }
     }
 
     /// Moves every visible particle onto its pixel's centre (keeping its depth).
@@ -251,9 +323,18 @@ impl SceneData {
         let inverse = self.camera.view_proj.inverse();
         let (w, h) = (self.camera.width as f32, self.camera.height as f32);
         for p in &mut self.particles {
-            let Some((clip, window)) = self.camera.window(p.position.truncate()) else { continue };
-            let centre = [window[0].floor().min(w - 1.0) + 0.5, window[1].floor().min(h - 1.0) + 0.5];
-            let ndc = Vec3::new(centre[0] / w * 2.0 - 1.0, 1.0 - centre[1] / h * 2.0, clip.z / clip.w);
+            let Some((clip, window)) = self.camera.window(p.position.truncate()) else {
+                continue;
+            };
+            let centre = [
+                window[0].floor().min(w - 1.0) + 0.5,
+                window[1].floor().min(h - 1.0) + 0.5,
+            ];
+            let ndc = Vec3::new(
+                centre[0] / w * 2.0 - 1.0,
+                1.0 - centre[1] / h * 2.0,
+                clip.z / clip.w,
+            );
             let world = inverse.project_point3(ndc);
             p.position = world.extend(p.position.w);
         }
@@ -261,5 +342,8 @@ impl SceneData {
 }
 
 fn particle(position: Vec3, size: f32, color: Vec3) -> Particle {
-    Particle { position: position.extend(size), color: color.extend(0.0) }
+    Particle {
+        position: position.extend(size),
+        color: color.extend(0.0),
+    }
 }

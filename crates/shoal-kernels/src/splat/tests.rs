@@ -14,17 +14,39 @@ const H: u32 = 120;
 const N: usize = 20_000;
 
 fn packings(gpu: &Gpu) -> Vec<Packing> {
-    if gpu.has_int64_atomics() { vec![Packing::TwoU32, Packing::Int64] } else { vec![Packing::TwoU32] }
+    if gpu.has_int64_atomics() {
+        vec![Packing::TwoU32, Packing::Int64]
+    } else {
+        vec![Packing::TwoU32]
+    }
 }
 
 /// One compute frame plus the projection pass; returns the words and the GPU's fragments.
-async fn compute_frame(splat: &Splat, target: &SplatTarget, scene: &Scene) -> (Vec<[u32; 2]>, Vec<Fragment>) {
-    let projected = splat.gpu.buffer_zeroed::<[u32; 4]>(scene.len().max(1)).expect("projection buffer");
+async fn compute_frame(
+    splat: &Splat,
+    target: &SplatTarget,
+    scene: &Scene,
+) -> (Vec<[u32; 2]>, Vec<Fragment>) {
+    let projected = splat
+        .gpu
+        .buffer_zeroed::<[u32; 4]>(scene.len().max(1))
+        .expect("projection buffer");
     let mut commands = splat.gpu.commands();
-    splat.record_geometry(&mut commands, target, scene).expect("geometry");
-    splat.record_compute(&mut commands, target, scene, None).expect("compute");
-    splat.record_projection(&mut commands, target, scene, &projected).expect("projection");
-    commands.submit().expect("submit").wait().await.expect("wait");
+    splat
+        .record_geometry(&mut commands, target, scene)
+        .expect("geometry");
+    splat
+        .record_compute(&mut commands, target, scene, None)
+        .expect("compute");
+    splat
+        .record_projection(&mut commands, target, scene, &projected)
+        .expect("projection");
+    commands
+        .submit()
+        .expect("submit")
+        .wait()
+        .await
+        .expect("wait");
     let words = target.read_accum().await.expect("accum");
     let mut fragments = projected.read().await.expect("fragments");
     fragments.truncate(scene.len() as usize);
@@ -70,10 +92,16 @@ gpu_test! {
 fn borderline(camera: &Camera, p: &Particle, depth: &[f32]) -> bool {
     let clip = camera.view_proj * p.position.truncate().extend(1.0);
     let eps = 1e-4 * clip.w.abs().max(1.0);
-    if (clip.x.abs() - clip.w).abs() < eps || (clip.y.abs() - clip.w).abs() < eps || clip.z.abs() < eps || (clip.z - clip.w).abs() < eps {
+    if (clip.x.abs() - clip.w).abs() < eps
+        || (clip.y.abs() - clip.w).abs() < eps
+        || clip.z.abs() < eps
+        || (clip.z - clip.w).abs() < eps
+    {
         return true;
     }
-    let Some((clip, window)) = camera.window(p.position.truncate()) else { return false };
+    let Some((clip, window)) = camera.window(p.position.truncate()) else {
+        return false;
+    };
     if window.iter().any(|v| (v - v.round()).abs() < 1e-3) {
         return true;
     }
@@ -96,13 +124,27 @@ fn exact_particle(camera: &Camera, x: u32, y: u32, q: [u32; 3]) -> Particle {
             if got == q[i] {
                 break;
             }
-            v = if got < q[i] { v.next_up() } else { v.next_down() };
+            v = if got < q[i] {
+                v.next_up()
+            } else {
+                v.next_down()
+            };
         }
         c[i] = v;
     }
-    assert_eq!(twin::quantise(Vec3::from(c)), q, "an exact colour for {q:?}");
-    let ndc = [(x as f32 + 0.5) / camera.width as f32 * 2.0 - 1.0, 1.0 - (y as f32 + 0.5) / camera.height as f32 * 2.0];
-    Particle { position: Vec4::new(ndc[0], ndc[1], 0.5, 1.0), color: Vec4::new(c[0], c[1], c[2], 0.0) }
+    assert_eq!(
+        twin::quantise(Vec3::from(c)),
+        q,
+        "an exact colour for {q:?}"
+    );
+    let ndc = [
+        (x as f32 + 0.5) / camera.width as f32 * 2.0 - 1.0,
+        1.0 - (y as f32 + 0.5) / camera.height as f32 * 2.0,
+    ];
+    Particle {
+        position: Vec4::new(ndc[0], ndc[1], 0.5, 1.0),
+        color: Vec4::new(c[0], c[1], c[2], 0.0),
+    }
 }
 
 gpu_test! {

@@ -46,7 +46,9 @@ pub fn pixel(window: [f32; 2], width: u32, height: u32) -> [u32; 2] {
 /// level only decides whether the full-resolution texel must be read; it never changes the answer,
 /// since a tile's minimum is at most each of its texels.
 pub fn fragment(camera: &Camera, p: &Particle, depth: &[f32]) -> Fragment {
-    let Some((clip, window)) = camera.window(p.position.truncate()) else { return [CULLED, 0, 0, 0] };
+    let Some((clip, window)) = camera.window(p.position.truncate()) else {
+        return [CULLED, 0, 0, 0];
+    };
     let [x, y] = pixel(window, camera.width, camera.height);
     let index = y * camera.width + x;
     let z = clip.z / clip.w;
@@ -95,11 +97,17 @@ pub fn add_u64(words: &mut [u32; 2], [r, g, b]: [u32; 3]) {
 }
 
 /// The per-pixel words after adding every visible fragment, and how many carry adds ran (2 x u32).
-pub fn accumulate(fragments: &[Fragment], pixels: usize, packing: Packing) -> (Vec<[u32; 2]>, usize) {
+pub fn accumulate(
+    fragments: &[Fragment],
+    pixels: usize,
+    packing: Packing,
+) -> (Vec<[u32; 2]>, usize) {
     let mut words = vec![[0u32; 2]; pixels];
     let mut carries = 0;
     for &[status, r, g, b] in fragments {
-        let Some(w) = words.get_mut(status as usize) else { continue };
+        let Some(w) = words.get_mut(status as usize) else {
+            continue;
+        };
         match packing {
             Packing::TwoU32 => carries += add_u32(w, [r, g, b]) as usize,
             Packing::Int64 => add_u64(w, [r, g, b]),
@@ -139,7 +147,12 @@ mod tests {
 
     #[test]
     fn both_packings_agree_without_overflow_and_unpack_the_sum() {
-        let adds = [[1_000_000, 2_047, 5], [3, 1_500, 2_000_000], [17, 4_000_000, 0], [0, 2_047, 1]];
+        let adds = [
+            [1_000_000, 2_047, 5],
+            [3, 1_500, 2_000_000],
+            [17, 4_000_000, 0],
+            [0, 2_047, 1],
+        ];
         let (mut a, mut b) = ([0u32; 2], [0u32; 2]);
         let mut carries = 0;
         for q in adds {
@@ -148,7 +161,9 @@ mod tests {
         }
         assert_eq!(a, b);
         assert!(carries > 0, "G-low overflowed, so the carry add ran");
-        let sum = adds.iter().fold([0u32; 3], |s, q| [s[0] + q[0], s[1] + q[1], s[2] + q[2]]);
+        let sum = adds
+            .iter()
+            .fold([0u32; 3], |s, q| [s[0] + q[0], s[1] + q[1], s[2] + q[2]]);
         assert_eq!(unpack(a), sum);
     }
 

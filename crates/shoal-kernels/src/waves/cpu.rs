@@ -20,7 +20,13 @@ impl WavesCpu {
     /// A flat surface.
     pub fn new(width: u32, height: u32, k: [f32; 3]) -> Self {
         let n = (width * height) as usize;
-        Self { width, height, prev: vec![0.0; n], curr: vec![0.0; n], k }
+        Self {
+            width,
+            height,
+            prev: vec![0.0; n],
+            curr: vec![0.0; n],
+            k,
+        }
     }
 
     /// One step: next = k1·prev + k2·curr + k3·(up + down + right + left), then rotate.
@@ -32,7 +38,9 @@ impl WavesCpu {
             for x in 1..w.saturating_sub(1) {
                 let i = y * w + x;
                 let c = &self.curr;
-                next[i] = k1 * self.prev[i] + k2 * c[i] + k3 * (c[i + w] + c[i - w] + c[i + 1] + c[i - 1]);
+                next[i] = k1 * self.prev[i]
+                    + k2 * c[i]
+                    + k3 * (c[i + w] + c[i - w] + c[i + 1] + c[i - 1]);
             }
         }
         self.prev = std::mem::replace(&mut self.curr, next);

@@ -6,7 +6,9 @@ use shoal_conformance::rng::Rng;
 
 /// The sizes every primitive is tested at: around one and two work groups of 256 and 1024,
 /// around 65536, and one that needs several tiles per level and a ragged end.
-pub(crate) const SIZES: &[u64] = &[0, 1, 255, 256, 257, 1023, 1024, 1025, 2047, 2048, 2049, 65535, 65536, 65537, 1_000_003];
+pub(crate) const SIZES: &[u64] = &[
+    0, 1, 255, 256, 257, 1023, 1024, 1025, 2047, 2048, 2049, 65535, 65536, 65537, 1_000_003,
+];
 
 /// `count` seeded random sizes below `max`.
 pub(crate) fn random_sizes(seed: u64, count: usize, max: u64) -> Vec<u64> {
@@ -17,7 +19,15 @@ pub(crate) fn random_sizes(seed: u64, count: usize, max: u64) -> Vec<u64> {
 /// `n` random u32 below `bound` (all bits when `bound` is 0).
 pub(crate) fn random_u32(seed: u64, n: u64, bound: u32) -> Vec<u32> {
     let mut rng = Rng::new(seed);
-    (0..n).map(|_| if bound == 0 { rng.next_u32() } else { rng.next_u32() % bound }).collect()
+    (0..n)
+        .map(|_| {
+            if bound == 0 {
+                rng.next_u32()
+            } else {
+                rng.next_u32() % bound
+            }
+        })
+        .collect()
 }
 
 /// The first index where `a` and `b` differ, with both values, for messages.
@@ -25,7 +35,10 @@ pub(crate) fn first_difference<T: PartialEq + std::fmt::Debug>(a: &[T], b: &[T])
     if a.len() != b.len() {
         return Some(format!("lengths {} and {}", a.len(), b.len()));
     }
-    a.iter().zip(b).position(|(x, y)| x != y).map(|i| format!("index {i}: gpu {:?}, cpu {:?}", a[i], b[i]))
+    a.iter()
+        .zip(b)
+        .position(|(x, y)| x != y)
+        .map(|i| format!("index {i}: gpu {:?}, cpu {:?}", a[i], b[i]))
 }
 
 /// Runs the tests of a binary one at a time. wgpu's GL backend panics when a thread waits more
