@@ -1,6 +1,7 @@
 //! Shared pieces of the demo binaries: the [`Demo`](demo::Demo) trait with its headless and
 //! windowed runners, the command line, the full-screen blit, and a text table.
 
+pub mod all;
 pub mod blit;
 pub mod cli;
 pub mod demo;
