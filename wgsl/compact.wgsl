@@ -12,6 +12,11 @@ fn keep(x: u32, i: u32) -> bool {
 }
 // #end keep
 
+#import scan::document
+
+alias T = u32;
+fn combine(a: T, b: T) -> T { return a + b; }
+
 override WG: u32 = 256u;
 override PER: u32 = 16u;
 
@@ -65,19 +70,6 @@ fn count_tiles(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) 
     workgroupBarrier();
     if id == 0u {
         tile_counts[tile] = atomicLoad(&sh_kept);
-    }
-}
-
-// The document's work-group scan (000), as in scan.wgsl, on the counts of kept elements.
-fn scan_shared(id: u32) {
-    workgroupBarrier();
-    let steps = firstTrailingBit(WG) + 1u;
-    for (var step = 0u; step < steps; step++) {
-        let mask = (1u << step) - 1u;
-        let rd_id = ((id >> step) << (step + 1u)) + mask;
-        let wr_id = rd_id + 1u + (id & mask);
-        shared_data[wr_id] = shared_data[rd_id] + shared_data[wr_id];
-        workgroupBarrier();
     }
 }
 

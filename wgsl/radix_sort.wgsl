@@ -1,43 +1,20 @@
-// Stable LSD radix sort of u32 keys (optionally carrying u32 values), 4 bits per pass, 8 passes.
-//
-// Each pass: count_digits (a 16-bin histogram per tile, stored digit-major: counts[d * tiles + t]),
-// an exclusive scan of those counts (the Scan family, recorded by radix_sort.rs) giving where
-// digit d of tile t starts in the output, then scatter (each invocation owns PER contiguous keys,
-// so ranks within a tile follow input order: the sort is stable).
+// Stable LSD radix sort, work groups of up to 256 invocations ranking digits through shared
+// memory (see radix_sort_common.wgsl for the passes).
 
+#import radix_sort::common
+
+// Invocations per work group (a power of two, planned from the device), keys per invocation.
 override WG: u32 = 256u;
 override PER: u32 = 16u;
-const RADIX: u32 = 16u;
+#import scan::document
 
-struct Params {
-    n: u32,
-    // The pass's digit: bits shift .. shift + 4.
-    shift: u32,
-    tiles: u32,
-    // 1 when values travel with the keys.
-    with_values: u32,
-}
-
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> keys_in: array<u32>;
-@group(0) @binding(2) var<storage, read> values_in: array<u32>;
-@group(0) @binding(3) var<storage, read_write> counts: array<u32>;
-@group(0) @binding(4) var<storage, read> offsets: array<u32>;
-@group(0) @binding(5) var<storage, read_write> keys_out: array<u32>;
-@group(0) @binding(6) var<storage, read_write> values_out: array<u32>;
+alias T = u32;
+fn combine(a: T, b: T) -> T { return a + b; }
 
 var<workgroup> sh_digits: array<atomic<u32>, RADIX>;
 // Per digit, per invocation: keys of that digit (digit-major), then their exclusive scan.
 var<workgroup> sh_local: array<u32, RADIX * WG>;
 var<workgroup> shared_data: array<u32, 2u * WG>;
-
-fn digit(key: u32) -> u32 {
-    return (key >> params.shift) & (RADIX - 1u);
-}
-
-fn group_index(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {
-    return (wid.z * nwg.y + wid.y) * nwg.x + wid.x;
-}
 
 @compute @workgroup_size(WG)
 fn count_digits(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) wid: vec3<u32>,
@@ -57,19 +34,6 @@ fn count_digits(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id)
     workgroupBarrier();
     if id < RADIX {
         counts[id * params.tiles + tile] = atomicLoad(&sh_digits[id]);
-    }
-}
-
-// The document's work-group scan (000), as in scan.wgsl.
-fn scan_shared(id: u32) {
-    workgroupBarrier();
-    let steps = firstTrailingBit(WG) + 1u;
-    for (var step = 0u; step < steps; step++) {
-        let mask = (1u << step) - 1u;
-        let rd_id = ((id >> step) << (step + 1u)) + mask;
-        let wr_id = rd_id + 1u + (id & mask);
-        shared_data[wr_id] = shared_data[rd_id] + shared_data[wr_id];
-        workgroupBarrier();
     }
 }
 

@@ -2,13 +2,16 @@
 // `#block` for the element type, the operation and the adapter's subgroup support; as written the
 // file is the u32 sum with subgroups, so `cargo xtask check-wgsl` validates it as it stands.
 //
-// Three building blocks, all on `shared_data`:
+// Building blocks, all on `shared_data`:
 //   scan_shared   the document's work-group scan (000): 2 x WG elements, log2(2 x WG) steps,
-//                 a barrier after each step;
+//                 a barrier after each step (the `scan_workgroup` kernel, as the document has it);
+//   group_scan    the coarsened kernels' work-group scan of one value per invocation, by raking
+//                 (three barriers);
 //   group_reduce  one value per invocation down to one per work group (subgroup ops first where
 //                 the adapter has them, then shared memory);
-//   scan_tile / reduce_tile  coarsened: each invocation owns PER elements, so the barriers above
-//                 are paid once per WG x PER elements, which is what a software adapter needs.
+//   scan_tile / reduce_tile  coarsened: each invocation owns PER elements (in registers for the
+//                 scan, so the input is read once), so the barriers above are paid once per
+//                 WG x PER elements, which is what a software adapter needs.
 
 // #block op
 alias T = u32;
@@ -17,10 +20,13 @@ fn combine(a: T, b: T) -> T { return a + b; }
 fn subgroup_combine(x: T) -> T { return subgroupAdd(x); }
 // #end op
 
+#import scan::document
+
 // Invocations per work group: a power of two planned from the device's limits.
 override WG: u32 = 256u;
-// Elements per invocation in the coarsened kernels (even: two halves feed the document's two slots).
-override PER: u32 = 16u;
+// Elements per invocation in the coarsened kernels (PER, in the `own` block below).
+// Invocations per rake of `group_scan` (fewer where the work group is smaller).
+const SEG: u32 = 16u;
 // Polls of a predecessor's tile state before the waiting work group computes it itself.
 override SPIN: u32 = 64u;
 
@@ -43,59 +49,76 @@ struct Params {
 // Look-back: word 0 counts tiles as work groups start; tile t owns words 1 + 4t .. 4 + 4t, its
 // aggregate then its inclusive prefix, each as two 16-bit halves carrying their own ready flag.
 @group(0) @binding(5) var<storage, read_write> tile_state: array<atomic<u32>>;
+// The same memory as `input` and `output`, four elements at a time: a software adapter loads and
+// stores a vec4 in about the time of one scalar. Elements past the last whole vec4 are read and
+// written through the scalar bindings.
+@group(0) @binding(6) var<storage, read> input4: array<vec4<T>>;
+@group(0) @binding(7) var<storage, read_write> output4: array<vec4<T>>;
 
 var<workgroup> shared_data: array<T, 2u * WG>;
 var<workgroup> sh_tile: u32;
-var<workgroup> sh_status: u32;
 var<workgroup> sh_value: T;
+var<workgroup> sh_total: T;
+// The work group's total, left by `group_scan` in every invocation.
+var<private> group_total: T;
+// This invocation's PER elements, scanned in place by `load_own`.
+var<private> own: array<T, PER>;
 
 // #block lane
 struct Lane {
     @builtin(local_invocation_index) id: u32,
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(num_workgroups) nwg: vec3<u32>,
     @builtin(subgroup_invocation_id) sg_id: u32,
     @builtin(subgroup_size) sg_size: u32,
 }
 // #end lane
 
 // #block group_reduce
-// Subgroup operations first, then one value per subgroup through shared memory.
+// Subgroup operations first, then one value per subgroup through shared memory, summed by one
+// invocation and handed to all.
 fn group_reduce(x: T, lane: Lane) -> T {
     let r = subgroup_combine(x);
     if lane.sg_id == 0u {
         shared_data[lane.id / lane.sg_size] = r;
     }
     workgroupBarrier();
-    var total = identity();
-    let subgroups = (WG + lane.sg_size - 1u) / lane.sg_size;
-    for (var k = 0u; k < subgroups; k++) {
-        total = combine(total, shared_data[k]);
+    if lane.id == 0u {
+        var total = identity();
+        let subgroups = (WG + lane.sg_size - 1u) / lane.sg_size;
+        for (var k = 0u; k < subgroups; k++) {
+            total = combine(total, shared_data[k]);
+        }
+        sh_total = total;
     }
-    // Nobody may overwrite shared_data before everyone has read it.
-    workgroupBarrier();
-    return total;
+    // The barrier inside also keeps shared_data from being overwritten before it has been read.
+    return workgroupUniformLoad(&sh_total);
 }
 // #end group_reduce
 
-// The work group's index in a grid Shoal may have folded over y and z.
-fn group_index(lane: Lane) -> u32 {
-    return (lane.wid.z * lane.nwg.y + lane.wid.y) * lane.nwg.x + lane.wid.x;
-}
+// #block group
+// How a work group of several subgroups shares values: through shared memory, with barriers.
+// (A work group of exactly one subgroup does it with subgroup operations instead: see
+// ONE_SUBGROUP_GROUP in scan.rs.)
 
-// The document's parallel prefix sum (000), generic over `combine`: each invocation has stored
-// shared_data[2 id] and shared_data[2 id + 1]; afterwards shared_data holds the inclusive scan.
-fn scan_shared(id: u32) {
-    workgroupBarrier();
-    // log2(2 x WG) steps; WG is a power of two.
-    let steps = firstTrailingBit(WG) + 1u;
-    for (var step = 0u; step < steps; step++) {
-        let mask = (1u << step) - 1u;
-        let rd_id = ((id >> step) << (step + 1u)) + mask;
-        let wr_id = rd_id + 1u + (id & mask);
-        shared_data[wr_id] = combine(shared_data[rd_id], shared_data[wr_id]);
-        workgroupBarrier();
-    }
+// This invocation's place in the work group's order of elements.
+fn rank(lane: Lane) -> u32 { return lane.id; }
+// The exclusive scan of `x` over the work group in `rank` order; the total in group_total.
+fn group_scan(x: T, lane: Lane) -> T { return rake_scan(x, lane.id); }
+// The value invocation 0 holds, in every invocation.
+fn first_u32(x: u32, lane: Lane) -> u32 {
+    if lane.id == 0u { sh_tile = x; }
+    return workgroupUniformLoad(&sh_tile);
+}
+fn first_t(x: T, lane: Lane) -> T {
+    if lane.id == 0u { sh_value = x; }
+    return workgroupUniformLoad(&sh_value);
+}
+// Orders shared-memory reads before later writes.
+fn group_sync() { workgroupBarrier(); }
+// #end group
+
+// The work group's index in a grid Shoal may have folded over y and z.
+fn group_index(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {
+    return (wid.z * nwg.y + wid.y) * nwg.x + wid.x;
 }
 
 fn load(i: u32) -> T {
@@ -107,9 +130,9 @@ fn load(i: u32) -> T {
 
 // The document's kernel as it stands: each work group scans its own 2 x WG elements.
 @compute @workgroup_size(WG)
-fn scan_workgroup(lane: Lane) {
+fn scan_workgroup(lane: Lane, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let id = lane.id;
-    let base = group_index(lane) * 2u * WG;
+    let base = group_index(wid, nwg) * 2u * WG;
     shared_data[id * 2u] = load(base + id * 2u);
     shared_data[id * 2u + 1u] = load(base + id * 2u + 1u);
     scan_shared(id);
@@ -128,15 +151,36 @@ fn scan_workgroup(lane: Lane) {
     }
 }
 
+fn combine4(v: vec4<T>) -> T {
+    return combine(combine(v.x, v.y), combine(v.z, v.w));
+}
+
 // The reduction of tile `tile` (WG x PER elements), in every invocation. Loads are strided by WG
-// so that neighbouring invocations read neighbouring elements.
+// so that neighbouring invocations read neighbouring elements (vec4s when PER allows).
 fn reduce_tile(tile: u32, lane: Lane) -> T {
     let base = tile * WG * PER;
     var acc = identity();
-    for (var j = 0u; j < PER; j++) {
-        let i = base + j * WG + lane.id;
-        if i < params.n {
-            acc = combine(acc, input[i]);
+    if PER % 4u == 0u {
+        let n4 = params.n / 4u;
+        for (var j = 0u; j < PER / 4u; j++) {
+            let i = base / 4u + j * WG + lane.id;
+            if i < n4 {
+                acc = combine(acc, combine4(input4[i]));
+            }
+        }
+        // The last n % 4 elements, when they fall in this tile.
+        let tail = n4 * 4u;
+        if lane.id == 0u && tail >= base && tail < base + WG * PER {
+            for (var i = tail; i < params.n; i++) {
+                acc = combine(acc, input[i]);
+            }
+        }
+    } else {
+        for (var j = 0u; j < PER; j++) {
+            let i = base + j * WG + lane.id;
+            if i < params.n {
+                acc = combine(acc, input[i]);
+            }
         }
     }
     return group_reduce(acc, lane);
@@ -144,8 +188,8 @@ fn reduce_tile(tile: u32, lane: Lane) -> T {
 
 // Up-sweep of the multi-level scan, and the reduction: partials[tile] = reduce(tile).
 @compute @workgroup_size(WG)
-fn reduce_tiles(lane: Lane) {
-    let tile = group_index(lane);
+fn reduce_tiles(lane: Lane, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let tile = group_index(wid, nwg);
     if tile > 0u && tile * WG * PER >= params.n {
         return;
     }
@@ -155,48 +199,111 @@ fn reduce_tiles(lane: Lane) {
     }
 }
 
-// Scans tile `tile` into `output`, starting from `carry` (everything before the tile). Each
-// invocation owns PER contiguous elements: their two half sums go through the document's scan.
-fn scan_tile(tile: u32, lane: Lane, carry: T) {
-    let id = lane.id;
-    let n = params.n;
-    let start = tile * WG * PER + id * PER;
-    let half = PER / 2u;
-    var a = identity();
-    var b = identity();
-    for (var j = 0u; j < half; j++) {
-        a = combine(a, load(start + j));
-        b = combine(b, load(start + half + j));
+// The exclusive scan of one value per invocation across the work group, by raking: every
+// invocation stores its value, WG / SEG invocations scan a segment of SEG values each, one
+// invocation scans the segment totals, and each invocation adds its segment's offset. Three
+// barriers and about 5 x WG shared-memory accesses, where the document's tree needs
+// log2(2 x WG) barriers and 3 x WG accesses per step. The work group's total is left in sh_total.
+// The caller must pass a barrier before it writes shared_data again.
+fn rake_scan(x: T, id: u32) -> T {
+    let seg = min(SEG, WG);
+    let rakes = WG / seg;
+    shared_data[id] = x;
+    workgroupBarrier();
+    if id < rakes {
+        var acc = identity();
+        for (var k = id * seg; k < id * seg + seg; k++) {
+            let v = shared_data[k];
+            shared_data[k] = acc;
+            acc = combine(acc, v);
+        }
+        shared_data[WG + id] = acc;
     }
-    shared_data[2u * id] = a;
-    shared_data[2u * id + 1u] = b;
-    scan_shared(id);
-    var acc = carry;
-    if id > 0u {
-        acc = combine(carry, shared_data[2u * id - 1u]);
+    workgroupBarrier();
+    if id == 0u {
+        var acc = identity();
+        for (var r = 0u; r < rakes; r++) {
+            let v = shared_data[WG + r];
+            shared_data[WG + r] = acc;
+            acc = combine(acc, v);
+        }
+        sh_total = acc;
     }
-    let end = min(start + PER, n);
-    if params.inclusive != 0u {
-        for (var i = start; i < end; i++) {
-            acc = combine(acc, input[i]);
-            output[i] = acc;
+    workgroupBarrier();
+    group_total = sh_total;
+    return combine(shared_data[WG + id / seg], shared_data[id]);
+}
+
+// #block own
+// Elements per invocation in the coarsened kernels, held in registers (`own`) between loading
+// and storing: a constant, as private arrays need one. The Rust side writes this block with the
+// loops unrolled (constant indices keep `own` in registers on every compiler).
+const PER: u32 = 16u;
+
+// The first element of this invocation's PER contiguous ones in tile `tile`.
+fn own_start(tile: u32, id: u32) -> u32 {
+    return (tile * WG + id) * PER;
+}
+
+// Loads this invocation's PER contiguous elements of tile `tile` (the identity past the end),
+// each read once, and leaves their inclusive scan in `own`; returns their total.
+fn load_own(tile: u32, id: u32) -> T {
+    let start = own_start(tile, id);
+    var acc = identity();
+    if start + PER <= params.n {
+        for (var j = 0u; j < PER; j++) {
+            acc = combine(acc, input[start + j]);
+            own[j] = acc;
         }
     } else {
-        for (var i = start; i < end; i++) {
-            let x = input[i];
-            output[i] = acc;
-            acc = combine(acc, x);
+        for (var j = 0u; j < PER; j++) {
+            if start + j < params.n {
+                acc = combine(acc, input[start + j]);
+            }
+            own[j] = acc;
         }
     }
-    // shared_data is reused by whatever the work group does next.
-    workgroupBarrier();
+    return acc;
+}
+
+// Stores this invocation's elements of tile `tile`, each offset by `prefix` (everything before
+// them), inclusive or exclusive as `params` says.
+fn store_own(tile: u32, id: u32, prefix: T) {
+    let start = own_start(tile, id);
+    let count = min(PER, params.n - min(start, params.n));
+    if params.inclusive != 0u {
+        for (var j = 0u; j < PER; j++) {
+            if j < count {
+                output[start + j] = combine(prefix, own[j]);
+            }
+        }
+    } else {
+        for (var j = 0u; j < PER; j++) {
+            if j < count {
+                var v = prefix;
+                if j > 0u {
+                    v = combine(prefix, own[j - 1u]);
+                }
+                output[start + j] = v;
+            }
+        }
+    }
+}
+// #end own
+
+// Scans tile `tile` into `output`, starting from `carry` (everything before the tile): the input
+// is read once, into registers.
+fn scan_tile(tile: u32, lane: Lane, carry: T) {
+    let total = load_own(tile, rank(lane));
+    let before = group_scan(total, lane);
+    store_own(tile, rank(lane), combine(carry, before));
 }
 
 // Down-sweep of the multi-level scan: each tile starts from its carry (the exclusive scan of the
 // level above), or from nothing at the top level.
 @compute @workgroup_size(WG)
-fn scan_tiles(lane: Lane) {
-    let tile = group_index(lane);
+fn scan_tiles(lane: Lane, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let tile = group_index(wid, nwg);
     if tile > 0u && tile * WG * PER >= params.n {
         return;
     }
@@ -217,14 +324,16 @@ fn publish(word: u32, v: T) {
     atomicStore(&tile_state[word + 1u], READY | (bits >> 16u));
 }
 
-// 0 when either half is missing, else 1 with the value in sh_value.
+var<private> polled: T;
+
+// 0 when either half is missing, else 1 with the value in `polled`.
 fn try_read(word: u32) -> u32 {
     let lo = atomicLoad(&tile_state[word]);
     let hi = atomicLoad(&tile_state[word + 1u]);
     if (lo & READY) == 0u || (hi & READY) == 0u {
         return 0u;
     }
-    sh_value = bitcast<T>((lo & 0xffffu) | ((hi & 0xffffu) << 16u));
+    polled = bitcast<T>((lo & 0xffffu) | ((hi & 0xffffu) << 16u));
     return 1u;
 }
 
@@ -237,21 +346,27 @@ fn inclusive_word(tile: u32) -> u32 { return 3u + 4u * tile; }
 // the input itself and looks further back. No forward-progress guarantee is needed.
 @compute @workgroup_size(WG)
 fn scan_lookback(lane: Lane) {
-    if lane.id == 0u {
-        sh_tile = atomicAdd(&tile_state[0], 1u);
+    let leader = rank(lane) == 0u;
+    var ticket = 0u;
+    if leader {
+        ticket = atomicAdd(&tile_state[0], 1u);
     }
-    let tile = workgroupUniformLoad(&sh_tile);
+    let tile = first_u32(ticket, lane);
     if tile >= params.tiles {
         return;
     }
-    let aggregate = reduce_tile(tile, lane);
-    if lane.id == 0u {
+    // The tile is read once, into registers; its total comes out of the work-group scan.
+    let before = group_scan(load_own(tile, rank(lane)), lane);
+    let aggregate = group_total;
+    if leader {
         if tile == 0u {
             publish(inclusive_word(0u), aggregate);
         } else {
             publish(aggregate_word(tile), aggregate);
         }
     }
+    // Nobody may overwrite shared_data (a fallback reduction below) before all have read it.
+    group_sync();
     var prefix = identity();
     var look = tile;
     loop {
@@ -259,37 +374,32 @@ fn scan_lookback(lane: Lane) {
             break;
         }
         let pred = look - 1u;
-        if lane.id == 0u {
-            var status = 0u;
+        var found = 0u;
+        if leader {
             for (var spin = 0u; spin < SPIN; spin++) {
                 if try_read(inclusive_word(pred)) != 0u {
-                    status = 2u;
+                    found = 2u;
                     break;
                 }
                 if try_read(aggregate_word(pred)) != 0u {
-                    status = 1u;
+                    found = 1u;
                     break;
                 }
             }
-            sh_status = status;
         }
-        let status = workgroupUniformLoad(&sh_status);
-        var value = identity();
+        let status = first_u32(found, lane);
+        var value = first_t(polled, lane);
         if status == 0u {
             value = reduce_tile(pred, lane);
-        } else {
-            value = sh_value;
         }
         prefix = combine(value, prefix);
-        // Everyone has read sh_value before invocation 0 polls again.
-        workgroupBarrier();
         if status == 2u {
             break;
         }
         look = pred;
     }
-    if lane.id == 0u && tile > 0u {
+    if leader && tile > 0u {
         publish(inclusive_word(tile), combine(prefix, aggregate));
     }
-    scan_tile(tile, lane, prefix);
+    store_own(tile, rank(lane), combine(prefix, before));
 }

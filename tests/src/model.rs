@@ -116,4 +116,27 @@ gpu_test! {
     assert!(from_empty.is_empty());
     assert_eq!(from_empty.read().await.expect("read empty"), Vec::<u32>::new());
     }
+
+    /// A `Buffer<u32>` of 10 elements seen as `vec4<u32>`s is 2 of them: a kernel doubling
+    /// every vec4 doubles the first 8 elements and leaves the last 2, and the view binds where
+    /// the buffer itself (the wrong stride) is refused.
+    async fn a_buffer_viewed_as_wider_elements(gpu) {
+    let kernel = gpu.kernel(shoal::Source::new("double4.wgsl", "
+        @group(0) @binding(0) var<storage, read_write> data: array<vec4<u32>>;
+        @compute @workgroup_size(1)
+        fn double4(@builtin(global_invocation_id) id: vec3<u32>) {
+            if id.x < arrayLength(&data) { data[id.x] *= 2u; }
+        }")).expect("kernel");
+    let values: Vec<u32> = (1..=10).collect();
+    let buffer = gpu.buffer_from(&values).expect("buffer");
+    let wide = buffer.view_as::<shoal::glam::UVec4>();
+    assert_eq!(wide.len(), 2);
+    assert!(matches!(kernel.bind("data", &buffer).groups([2, 1, 1]).run(), Err(shoal::Error::ElementLayout { .. })));
+    for _ in 0..2 {
+        // The second run finds the bind group the first one made for the same view.
+        kernel.bind("data", &buffer.view_as::<shoal::glam::UVec4>()).groups([2, 1, 1]).run().expect("run");
+    }
+    assert_eq!(buffer.read().await.expect("read"), [4, 8, 12, 16, 20, 24, 28, 32, 9, 10]);
+    assert_eq!(wide.read().await.expect("read the view")[1], shoal::glam::UVec4::new(20, 24, 28, 32));
+    }
 }

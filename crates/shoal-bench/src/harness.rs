@@ -14,7 +14,7 @@ use shoal::glam::UVec4;
 use shoal::{Commands, Gpu, Kernel, TimingSource};
 
 /// Timed runs per measurement, after one warm-up run.
-const RUNS: usize = 5;
+const RUNS: usize = 7;
 
 /// A benchmark: one kernel family's operation, at any size.
 #[derive(Clone, Copy)]
@@ -107,37 +107,55 @@ impl Copy {
         Ok(Self { kernel })
     }
 
-    /// Median GPU milliseconds to copy `bytes`.
-    pub(crate) fn millis(&self, gpu: &Gpu, bytes: u64) -> Result<f64, String> {
+    /// The copy of `bytes`, ready to run (its buffers are made once).
+    fn prepare(&self, gpu: &Gpu, bytes: u64) -> Result<CopyRun, String> {
         let len = bytes.div_ceil(16);
         let src = gpu
-            .buffer_from(&(0..len as u32).map(|i| UVec4::splat(i)).collect::<Vec<_>>())
+            .buffer_from(&(0..len as u32).map(UVec4::splat).collect::<Vec<_>>())
             .map_err(|e| e.to_string())?;
         let dst = gpu.buffer_zeroed::<UVec4>(len).map_err(|e| e.to_string())?;
-        let mut record = |c: &mut Commands| {
-            self.kernel
-                .bind("src", &src)
-                .bind("dst", &dst)
-                .invocations(len)
-                .record(c)
+        let mut run = CopyRun {
+            gpu: gpu.clone(),
+            kernel: self.kernel.clone(),
+            src,
+            dst,
         };
-        timed(gpu, &mut record)?;
-        let mut times = Vec::new();
-        for _ in 0..RUNS {
-            times.push(timed(gpu, &mut record)?.0);
-        }
-        let check = pollster::block_on(dst.read_range(len - 1..len)).map_err(|e| e.to_string())?;
-        if check[0] != UVec4::splat((len - 1) as u32) {
+        run.nanos()?;
+        let last =
+            pollster::block_on(run.dst.read_range(len - 1..len)).map_err(|e| e.to_string())?;
+        if last[0] != UVec4::splat((len - 1) as u32) {
             return Err("the copy kernel copied wrongly".into());
         }
-        Ok(median(times) / 1e6)
+        Ok(run)
+    }
+}
+
+/// A copy kernel bound to its buffers.
+struct CopyRun {
+    gpu: Gpu,
+    kernel: Kernel,
+    src: shoal::Buffer<UVec4>,
+    dst: shoal::Buffer<UVec4>,
+}
+
+impl CopyRun {
+    /// GPU nanoseconds of one copy.
+    fn nanos(&mut self) -> Result<f64, String> {
+        let (kernel, src, dst) = (&self.kernel, &self.src, &self.dst);
+        Ok(timed(&self.gpu, &mut |c| {
+            kernel
+                .bind("src", src)
+                .bind("dst", dst)
+                .invocations(src.len())
+                .record(c)
+        })?
+        .0)
     }
 }
 
 /// Runs `entries` at `sizes` (log2), printing progress, and returns the rows.
 pub(crate) fn run(gpu: &Gpu, entries: &[Entry], sizes: &[u32]) -> Result<Vec<Row>, String> {
     let copy = Copy::new(gpu).map_err(|e| e.to_string())?;
-    let mut copies = std::collections::HashMap::new();
     let mut rows = Vec::new();
     let total = entries
         .iter()
@@ -150,35 +168,28 @@ pub(crate) fn run(gpu: &Gpu, entries: &[Entry], sizes: &[u32]) -> Result<Vec<Row
             let n = 1u64 << log2;
             eprint!("[{done}/{total}] {} at 2^{log2} ... ", entry.name);
             let started = Instant::now();
-            let bytes = n * entry.bytes_per_element;
-            let copy_ms = match copies.get(&bytes) {
-                Some(&ms) => ms,
-                None => {
-                    let ms = copy.millis(gpu, bytes)?;
-                    copies.insert(bytes, ms);
-                    ms
-                }
-            };
+            let mut copy_run = copy.prepare(gpu, n * entry.bytes_per_element)?;
             let mut case = (entry.setup)(gpu, n)?;
             let (_, stamped) = timed(gpu, &mut |c| case.record(c))?;
             case.verify()
                 .map_err(|e| format!("{} at n = {n}: {e}", entry.name))?;
-            let mut times = Vec::new();
+            let has_peer = match case.peer() {
+                None => false,
+                Some(warm_up) => warm_up.map(|_| true)?,
+            };
+            // The copy, the kernel and the peer take turns run after run, so that a change in the
+            // machine's load (software adapters share the CPU) weighs on all three alike.
+            let (mut times, mut copies, mut peers) = (Vec::new(), Vec::new(), Vec::new());
             for _ in 0..RUNS {
+                copies.push(copy_run.nanos()?);
                 times.push(timed(gpu, &mut |c| case.record(c))?.0);
+                if has_peer {
+                    peers.push(case.peer().unwrap_or(Err("peer vanished".into()))?);
+                }
             }
             let cpu_ms = median((0..3).map(|_| case.cpu()).collect()) / 1e6;
-            let peer_ms = match case.peer() {
-                None => None,
-                Some(first) => {
-                    first?;
-                    let mut v = Vec::new();
-                    for _ in 0..RUNS {
-                        v.push(case.peer().unwrap_or(Err("peer vanished".into()))?);
-                    }
-                    Some(median(v) / 1e6)
-                }
-            };
+            let copy_ms = median(copies) / 1e6;
+            let peer_ms = has_peer.then(|| median(peers) / 1e6);
             let row = Row {
                 name: entry.name.to_string(),
                 n,

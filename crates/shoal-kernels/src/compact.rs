@@ -85,7 +85,7 @@ impl Compact {
     pub fn new(gpu: &Gpu) -> Result<Self> {
         let wg = wgsl::plan_workgroup(gpu, 256);
         let build = |entry| {
-            gpu.kernel_builder(SOURCE)
+            wgsl::builder(gpu, SOURCE)
                 .entry(entry)
                 .constant("WG", wg)
                 .constant("PER", PER)
@@ -108,8 +108,7 @@ impl Compact {
         let body = format!("fn keep(x: u32, i: u32) -> bool {{\n    return {expression};\n}}");
         let source = wgsl::specialise(&SOURCE, &[("keep", &body)])?;
         let build = |entry| {
-            self.gpu
-                .kernel_builder(source.clone())
+            wgsl::builder(&self.gpu, source.clone())
                 .entry(entry)
                 .constant("WG", self.wg)
                 .constant("PER", PER)

@@ -28,8 +28,10 @@ pub use matmul::{Matmul, MatmulKernel, matmul_cpu};
 pub use radix_sort::{RadixSort, sort_pairs_cpu};
 
 pub use reduce::{Reduce, reduce_cpu};
-pub use scan::{Scan, ScanSpec, Strategy, WorkgroupScan, scan_cpu, workgroup_scan_cpu};
-pub use wgsl::{Op, Scalar};
+pub use scan::{
+    MAX_COARSENING, Scan, ScanSpec, Strategy, Tiling, WorkgroupScan, scan_cpu, workgroup_scan_cpu,
+};
+pub use wgsl::{Op, SNIPPETS, Scalar};
 
 pub mod grid;
 pub mod invert;

@@ -1,14 +1,17 @@
 //! [`RadixSort`]: stable least-significant-digit radix sort of `u32` keys, alone or carrying
 //! `u32` values, 4 bits per pass. Each pass counts digits per tile, scans the digit-major counts
-//! with [`Scan`](crate::Scan), and scatters each tile's keys in input order.
+//! with [`Scan`](crate::Scan), and scatters each tile's keys in input order. Where the device
+//! runs subgroups of one fixed size, the tiles are work groups of one subgroup that count and
+//! rank digits in registers with subgroup operations and never wait at a barrier; elsewhere they
+//! are work groups of up to 256 invocations ranking through shared memory.
 
 use shoal::{Buffer, Commands, Error, Gpu, Kernel, Result};
 
-use crate::scan::{Scan, ScanSpec};
+use crate::scan::{Scan, ScanSpec, Tiling};
 use crate::wgsl::{self, Op, Scratch, Uniforms};
 
 const SOURCE: shoal::Source = shoal::wgsl!("../../../wgsl/radix_sort.wgsl");
-const PER: u32 = 16;
+const SUBGROUP_SOURCE: shoal::Source = shoal::wgsl!("../../../wgsl/radix_sort_subgroup.wgsl");
 /// Bits per pass, and the digits they make (`RADIX` in the WGSL).
 const BITS: u32 = 4;
 const RADIX: u32 = 1 << BITS;
@@ -18,6 +21,7 @@ const RADIX: u32 = 1 << BITS;
 pub struct RadixSort {
     gpu: Gpu,
     wg: u32,
+    per: u32,
     count: Kernel,
     scatter: Kernel,
     scan: Scan<u32>,
@@ -26,28 +30,56 @@ pub struct RadixSort {
 }
 
 impl RadixSort {
-    /// A sort for `gpu`: work groups of up to 256 invocations, fewer where shared memory is
-    /// short (each invocation keeps 16 digit counts in it).
+    /// A sort for `gpu`, tiled as [`Tiling::for_gpu`] plans.
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        let shared = gpu.limits().max_compute_shared_memory_size;
-        // RADIX counts plus two scan slots per invocation, plus the 16 digit totals.
-        let per_invocation = (RADIX + 2) * 4;
-        let wg = wgsl::plan_workgroup(
-            gpu,
-            256.min((shared.saturating_sub(RADIX * 4) / per_invocation).max(1)),
-        );
+        Self::with_tiling(gpu, Tiling::for_gpu(gpu))
+    }
+
+    /// A sort with `tiling` forced: one-subgroup work groups (a typed error where the device's
+    /// subgroup size is not fixed), or work groups of up to 256 invocations, fewer where shared
+    /// memory is short (each invocation keeps 16 digit counts in it).
+    pub fn with_tiling(gpu: &Gpu, tiling: Tiling) -> Result<Self> {
+        let per = tiling.per_invocation;
+        if per == 0 {
+            return Err(Error::Override {
+                kernel: SOURCE.path().to_string(),
+                message: "a tile needs at least one key per invocation".into(),
+            });
+        }
+        let (wg, source, entries) = if tiling.one_subgroup {
+            let wg = gpu.subgroup_size().ok_or_else(|| Error::MissingFeature {
+                kernel: SOURCE.path().to_string(),
+                feature: "SUBGROUP with one fixed subgroup size (for one-subgroup tiles)".into(),
+                adapter: gpu.adapter_details().to_string(),
+            })?;
+            (
+                wg,
+                SUBGROUP_SOURCE,
+                ["count_digits_subgroup", "scatter_subgroup"],
+            )
+        } else {
+            let shared = gpu.limits().max_compute_shared_memory_size;
+            // RADIX counts plus two scan slots per invocation, plus the 16 digit totals.
+            let per_invocation = (RADIX + 2) * 4;
+            let wg = wgsl::plan_workgroup(
+                gpu,
+                256.min((shared.saturating_sub(RADIX * 4) / per_invocation).max(1)),
+            );
+            (wg, SOURCE, ["count_digits", "scatter"])
+        };
         let build = |entry| {
-            gpu.kernel_builder(SOURCE)
+            wgsl::builder(gpu, source.clone())
                 .entry(entry)
                 .constant("WG", wg)
-                .constant("PER", PER)
+                .constant("PER", per)
                 .build()
         };
         Ok(Self {
             gpu: gpu.clone(),
             wg,
-            count: build("count_digits")?,
-            scatter: build("scatter")?,
+            per,
+            count: build(entries[0])?,
+            scatter: build(entries[1])?,
             scan: Scan::new(gpu)?,
             uniforms: Uniforms::default(),
             scratch: Scratch::default(),
@@ -95,7 +127,7 @@ impl RadixSort {
         if n <= 1 {
             return Ok(());
         }
-        let tiles = n.div_ceil(self.wg * PER);
+        let tiles = n.div_ceil(self.wg * self.per);
         let counts_len = RADIX as u64 * tiles as u64;
         wgsl::count_u32("radix sort: digit counts", counts_len)?;
         let counts = self.scratch.get(&self.gpu, "counts", counts_len)?;

@@ -292,8 +292,9 @@ mod tests {
     /// Shaded scene: every channel within this of the CPU twin...
     const SCENE_TOLERANCE: f32 = 2e-3;
     /// ...except at most this fraction of pixels, where an edge, a shadow boundary or a checker
-    /// line falls the other way after different rounding of tan, normalize and sqrt.
-    const SCENE_OUTLIERS: f64 = 0.005;
+    /// line falls the other way after different rounding of tan, normalize and sqrt (WGSL allows
+    /// them a few ulp; SwiftShader in Chromium differed on 0.64% of the pixels, lavapipe on fewer).
+    const SCENE_OUTLIERS: f64 = 0.01;
 
     gpu_test! {
         /// The document's 512 x 512 sphere: the hit mask equals the CPU's but for at most

@@ -6,26 +6,32 @@ use std::sync::Mutex;
 
 use shoal::{Buffer, Commands, Gpu, Result};
 
-use crate::scan::ScanKernels;
+use crate::scan::{ScanKernels, Tiling};
 use crate::wgsl::{self, Op, Scalar};
 
 /// Reductions of `u32`, `i32` or `f32` buffers with [`Op::Sum`], [`Op::Min`] or [`Op::Max`].
 #[derive(Debug)]
-pub struct Reduce<T> {
+pub struct Reduce<T: Scalar> {
     kernels: ScanKernels<T>,
     levels: Mutex<Vec<Buffer<T>>>,
 }
 
 impl<T: Scalar> Reduce<T> {
-    /// A reduction for `gpu`.
+    /// A reduction for `gpu`, tiled as [`Tiling::for_gpu`] plans.
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        Self::with_coarsening(gpu, crate::scan::PER)
+        Self::with_tiling(gpu, Tiling::for_gpu(gpu))
     }
 
-    /// A reduction whose invocations fold `per` elements each (even, at least 2; 16 by default).
+    /// A reduction whose invocations fold `per` elements each (1 to
+    /// [`MAX_COARSENING`](crate::MAX_COARSENING)), otherwise tiled as for the device.
     pub fn with_coarsening(gpu: &Gpu, per: u32) -> Result<Self> {
+        Self::with_tiling(gpu, Tiling::for_gpu(gpu).with_per_invocation(per))
+    }
+
+    /// A reduction with `tiling` forced (a typed error where the device cannot run it).
+    pub fn with_tiling(gpu: &Gpu, tiling: Tiling) -> Result<Self> {
         Ok(Self {
-            kernels: ScanKernels::new(gpu, per)?,
+            kernels: ScanKernels::new(gpu, tiling)?,
             levels: Mutex::new(Vec::new()),
         })
     }

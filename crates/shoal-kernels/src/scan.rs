@@ -25,6 +25,44 @@ pub(crate) const SOURCE: shoal::Source = shoal::wgsl!("../../../wgsl/scan.wgsl")
 /// software adapter pays its barriers once per 4096 elements (with 256 invocations).
 pub(crate) const PER: u32 = 16;
 
+/// The most elements an invocation holds in registers.
+pub const MAX_COARSENING: u32 = 64;
+
+/// How the coarsened scan and reduce kernels cut their input into tiles, one per work group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tiling {
+    /// Elements each invocation loads, holds in registers and stores (1 to [`MAX_COARSENING`]).
+    pub per_invocation: u32,
+    /// Work groups of exactly one subgroup, which share values with subgroup operations and
+    /// never wait at a barrier (needs [`Gpu::subgroup_size`]); otherwise work groups of up to 256
+    /// invocations, sharing values through shared memory.
+    pub one_subgroup: bool,
+}
+
+impl Tiling {
+    /// What Shoal picks for `gpu`: one-subgroup work groups of 32 elements per invocation where
+    /// the subgroup size is fixed (on lavapipe a barrier costs more than the loads around it),
+    /// else 16 elements per invocation in work groups of up to 256.
+    pub fn for_gpu(gpu: &Gpu) -> Self {
+        match gpu.subgroup_size() {
+            Some(s) if s >= 4 && s <= gpu.max_workgroup_1d(1024) => Self {
+                per_invocation: 32,
+                one_subgroup: true,
+            },
+            _ => Self {
+                per_invocation: PER,
+                one_subgroup: false,
+            },
+        }
+    }
+
+    /// The same tiling with `per` elements per invocation.
+    pub fn with_per_invocation(mut self, per: u32) -> Self {
+        self.per_invocation = per;
+        self
+    }
+}
+
 /// How a [`Scan`] crosses work groups.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Strategy {
@@ -79,32 +117,56 @@ impl ScanSpec {
     }
 }
 
+/// A buffer of `T` seen as vec4s for `input4`, and one for `output4`.
+type Wide<T> = (Buffer<<T as Scalar>::Vec4>, Buffer<<T as Scalar>::Vec4>);
+
+/// One level of the multi-level scan: its length, its tile totals and their scan.
+type Level<T> = (u32, Buffer<T>, Buffer<T>);
+
 /// The kernels of `scan.wgsl` for one element type, compiled per operation on first use.
 #[derive(Debug)]
-pub(crate) struct ScanKernels<T> {
+pub(crate) struct ScanKernels<T: Scalar> {
     gpu: Gpu,
     wg: u32,
-    per: u32,
+    tiling: Tiling,
     subgroups: bool,
     kernels: Mutex<HashMap<(Op, &'static str, u32), Kernel>>,
+    /// Bound as `input4` and `output4` for buffers too short to hold one vec4.
+    stand_ins: Mutex<Option<[Buffer<T::Vec4>; 2]>>,
     pub(crate) uniforms: Uniforms,
     _element: std::marker::PhantomData<fn() -> T>,
 }
 
 impl<T: Scalar> ScanKernels<T> {
-    pub(crate) fn new(gpu: &Gpu, per: u32) -> Result<Self> {
-        if per < 2 || per % 2 != 0 {
+    pub(crate) fn new(gpu: &Gpu, tiling: Tiling) -> Result<Self> {
+        let per = tiling.per_invocation;
+        if !(1..=MAX_COARSENING).contains(&per) {
             return Err(Error::Override {
                 kernel: SOURCE.path().to_string(),
-                message: format!("elements per invocation must be even and at least 2, not {per}"),
+                message: format!(
+                    "elements per invocation must be 1 to {MAX_COARSENING} (they are held in registers), not {per}"
+                ),
             });
         }
+        let wg = if tiling.one_subgroup {
+            gpu.subgroup_size()
+                .filter(|&s| s <= gpu.max_workgroup_1d(1024))
+                .ok_or_else(|| Error::MissingFeature {
+                    kernel: SOURCE.path().to_string(),
+                    feature: "SUBGROUP with one fixed subgroup size (for one-subgroup tiles)"
+                        .into(),
+                    adapter: gpu.adapter_details().to_string(),
+                })?
+        } else {
+            wgsl::plan_workgroup(gpu, 256)
+        };
         Ok(Self {
             gpu: gpu.clone(),
-            wg: wgsl::plan_workgroup(gpu, 256),
-            per,
+            wg,
+            tiling,
             subgroups: gpu.has_subgroups(),
             kernels: Mutex::new(HashMap::new()),
+            stand_ins: Mutex::new(None),
             uniforms: Uniforms::default(),
             _element: std::marker::PhantomData,
         })
@@ -114,9 +176,49 @@ impl<T: Scalar> ScanKernels<T> {
         &self.gpu
     }
 
+    /// `input` and `output` as vec4s for the kernels' `input4` and `output4` (a buffer shorter
+    /// than one vec4 is replaced by a stand-in: the kernels then move its elements one by one).
+    pub(crate) fn wide(&self, input: &Buffer<T>, output: Option<&Buffer<T>>) -> Result<Wide<T>> {
+        let mut kept = self.stand_ins.lock().map_err(|_| wgsl::poisoned())?;
+        let stand_ins = match &*kept {
+            Some(s) => s.clone(),
+            None => {
+                let s = [self.gpu.buffer_zeroed(1)?, self.gpu.buffer_zeroed(1)?];
+                *kept = Some(s.clone());
+                s
+            }
+        };
+        let [read, write] = stand_ins;
+        let view = |b: &Buffer<T>, stand_in: Buffer<T::Vec4>| {
+            let v = b.view_as::<T::Vec4>();
+            if v.is_empty() { stand_in } else { v }
+        };
+        Ok((
+            view(input, read),
+            output.map_or(write.clone(), |o| view(o, write)),
+        ))
+    }
+
+    /// Binds the views of [`wide`](Self::wide) as `input4` and `output4` where `kernel` uses
+    /// them (tiles whose chunks are not a multiple of 4 elements move them one by one).
+    fn bind_wide<'a>(
+        kernel: &Kernel,
+        mut dispatch: shoal::Dispatch<'a>,
+        (input4, output4): &'a Wide<T>,
+    ) -> shoal::Dispatch<'a> {
+        let uses = |name: &str| kernel.reflection().bindings.iter().any(|b| b.name == name);
+        if uses("input4") {
+            dispatch = dispatch.bind("input4", input4);
+        }
+        if uses("output4") {
+            dispatch = dispatch.bind("output4", output4);
+        }
+        dispatch
+    }
+
     /// Elements per tile of the coarsened kernels.
     pub(crate) fn tile(&self) -> u32 {
-        self.wg * self.per
+        self.wg * self.tiling.per_invocation
     }
 
     /// The work-group size of the coarsened kernels.
@@ -131,18 +233,20 @@ impl<T: Scalar> ScanKernels<T> {
             return Ok(k.clone());
         }
         let op_text = op.wgsl::<T>(self.subgroups);
-        let mut blocks: Vec<(&str, &str)> = vec![("op", &op_text)];
-        if !self.subgroups {
+        let own_text = own_block(self.tiling.per_invocation);
+        let mut blocks: Vec<(&str, &str)> = vec![("op", &op_text), ("own", &own_text)];
+        // The document's kernel keeps its own work-group size and shared memory.
+        if self.tiling.one_subgroup && entry != "scan_workgroup" {
+            blocks.push(("group_reduce", ONE_SUBGROUP_REDUCE));
+            blocks.push(("group", ONE_SUBGROUP_GROUP));
+        } else if !self.subgroups {
             blocks.push(("lane", wgsl::LANE_PORTABLE));
             blocks.push(("group_reduce", GROUP_REDUCE_PORTABLE));
         }
         let source = wgsl::specialise(&SOURCE, &blocks)?;
-        let kernel = self
-            .gpu
-            .kernel_builder(source)
+        let kernel = wgsl::builder(&self.gpu, source)
             .entry(entry)
             .constant("WG", wg)
-            .constant("PER", self.per)
             .build()?;
         self.kernels
             .lock()
@@ -163,10 +267,12 @@ impl<T: Scalar> ScanKernels<T> {
         let kernel = self.kernel(op, "reduce_tiles", self.wg)?;
         let params = self.uniforms.get(&self.gpu, [n, 0, 0, 0])?;
         let groups = n.div_ceil(self.tile()).max(1);
-        kernel
+        let wide = self.wide(input, None)?;
+        let dispatch = kernel
             .bind("params", &params)
             .bind("input", input)
-            .bind("partials", partials)
+            .bind("partials", partials);
+        Self::bind_wide(&kernel, dispatch, &wide)
             .invocations(groups as u64 * self.wg as u64)
             .record(commands)
     }
@@ -188,15 +294,119 @@ impl<T: Scalar> ScanKernels<T> {
             [n, inclusive as u32, carries.is_some() as u32, 0],
         )?;
         let groups = n.div_ceil(self.tile()).max(1);
-        kernel
+        let wide = self.wide(input, Some(output))?;
+        let dispatch = kernel
             .bind("params", &params)
             .bind("input", input)
             .bind("output", output)
-            .bind("carries", carries.unwrap_or(input))
+            .bind("carries", carries.unwrap_or(input));
+        Self::bind_wide(&kernel, dispatch, &wide)
             .invocations(groups as u64 * self.wg as u64)
             .record(commands)
     }
 }
+
+/// The `own` block of `scan.wgsl` for `per` elements per invocation: `load_own` and `store_own`
+/// unrolled, so that every index into the private array `own` is a constant and the array lives
+/// in registers (a software adapter's compiler turns a dynamically indexed array into per-lane
+/// memory accesses). Whole chunks move as vec4s when `per` is a multiple of 4; a chunk cut by the
+/// end of the input moves element by element.
+fn own_block(per: u32) -> String {
+    const LANES: [&str; 4] = ["x", "y", "z", "w"];
+    let wide = per.is_multiple_of(4);
+    let mut lines = vec![
+        format!("const PER: u32 = {per}u;"),
+        "fn own_start(tile: u32, id: u32) -> u32 { return (tile * WG + id) * PER; }".into(),
+        "fn load_own(tile: u32, id: u32) -> T {".into(),
+        "    let start = own_start(tile, id);".into(),
+        "    var acc = identity();".into(),
+        "    if start + PER <= params.n {".into(),
+    ];
+    for j in 0..per {
+        let x = if wide {
+            if j % 4 == 0 {
+                lines.push(format!(
+                    "        let v{} = input4[start / 4u + {}u];",
+                    j / 4,
+                    j / 4
+                ));
+            }
+            format!("v{}.{}", j / 4, LANES[j as usize % 4])
+        } else {
+            format!("input[start + {j}u]")
+        };
+        lines.push(format!("        acc = combine(acc, {x}); own[{j}] = acc;"));
+    }
+    lines.push("    } else {".into());
+    for j in 0..per {
+        lines.push(format!(
+            "        if start + {j}u < params.n {{ acc = combine(acc, input[start + {j}u]); }} own[{j}] = acc;"
+        ));
+    }
+    lines.extend([
+        "    }".into(),
+        "    return acc;".into(),
+        "}".into(),
+        "fn store_own(tile: u32, id: u32, prefix: T) {".into(),
+        "    let start = own_start(tile, id);".into(),
+        "    let inclusive = params.inclusive != 0u;".into(),
+    ]);
+    // Element j of the result: prefix ⊕ own[j] inclusive, prefix ⊕ own[j - 1] exclusive.
+    let value = |j: u32| {
+        let inclusive = format!("combine(prefix, own[{j}])");
+        let exclusive = match j {
+            0 => "prefix".to_string(),
+            _ => format!("combine(prefix, own[{}])", j - 1),
+        };
+        format!("select({exclusive}, {inclusive}, inclusive)")
+    };
+    lines.push("    if start + PER <= params.n {".into());
+    for j in 0..per {
+        if wide && j % 4 == 0 {
+            let v: Vec<String> = (j..j + 4).map(value).collect();
+            lines.push(format!(
+                "        output4[start / 4u + {}u] = vec4<T>({});",
+                j / 4,
+                v.join(", ")
+            ));
+        } else if !wide {
+            lines.push(format!("        output[start + {j}u] = {};", value(j)));
+        }
+    }
+    lines.push("    } else {".into());
+    for j in 0..per {
+        lines.push(format!(
+            "        if start + {j}u < params.n {{ output[start + {j}u] = {}; }}",
+            value(j)
+        ));
+    }
+    lines.extend(["    }".into(), "}".into()]);
+    lines.join("\n")
+}
+
+/// The `group_reduce` block of a work group that is one subgroup.
+const ONE_SUBGROUP_REDUCE: &str =
+    "fn group_reduce(x: T, lane: Lane) -> T { return subgroup_combine(x); }";
+
+/// The `group` block of a work group that is one subgroup (WG = the subgroup size): elements are
+/// ordered by subgroup lane, the scan is Hillis-Steele over subgroup shuffles, and nothing
+/// waits at a barrier.
+const ONE_SUBGROUP_GROUP: &str = "fn rank(lane: Lane) -> u32 { return lane.sg_id; }
+fn group_scan(x: T, lane: Lane) -> T {
+    var inclusive = x;
+    for (var d = 1u; d < WG; d <<= 1u) {
+        let below = subgroupShuffleUp(inclusive, d);
+        if lane.sg_id >= d {
+            inclusive = combine(below, inclusive);
+        }
+    }
+    group_total = subgroupShuffle(inclusive, WG - 1u);
+    let before = subgroupShuffleUp(inclusive, 1u);
+    return select(before, identity(), lane.sg_id == 0u);
+}
+fn first_u32(x: u32, lane: Lane) -> u32 { return subgroupBroadcast(x, 0u); }
+fn first_t(x: T, lane: Lane) -> T { return subgroupBroadcast(x, 0u); }
+fn group_sync() {}";
 
 /// The portable `group_reduce` block: a tree in shared memory, log2(WG) barriers.
 const GROUP_REDUCE_PORTABLE: &str = "fn group_reduce(x: T, lane: Lane) -> T {
@@ -240,7 +450,7 @@ pub(crate) fn check_pair<T: Scalar>(
 /// one and run it many times. Every run can be recorded into a [`Commands`] batch with other
 /// work ([`Scan::record`]), or submitted on its own ([`Scan::run`]).
 #[derive(Debug)]
-pub struct Scan<T> {
+pub struct Scan<T: Scalar> {
     kernels: ScanKernels<T>,
     /// Per level of the multi-level scan: tile totals and their scan.
     levels: Mutex<Vec<(Buffer<T>, Buffer<T>)>>,
@@ -249,18 +459,23 @@ pub struct Scan<T> {
 }
 
 impl<T: Scalar> Scan<T> {
-    /// A scan for `gpu`: plans the work-group size from its limits and uses subgroup operations
-    /// where it has them.
+    /// A scan for `gpu`, tiled as [`Tiling::for_gpu`] plans: the work-group size from its limits
+    /// and subgroup size, subgroup operations where it has them.
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        Self::with_coarsening(gpu, PER)
+        Self::with_tiling(gpu, Tiling::for_gpu(gpu))
     }
 
-    /// A scan whose invocations own `per` elements each (even, at least 2; 16 by default):
-    /// smaller tiles mean more work groups and more levels for the same input, which is how the
-    /// tests cross thousands of work groups cheaply.
+    /// A scan whose invocations own `per` elements each (1 to [`MAX_COARSENING`]), otherwise
+    /// tiled as for the device: smaller tiles mean more work groups and more levels for the same
+    /// input, which is how the tests cross thousands of work groups cheaply.
     pub fn with_coarsening(gpu: &Gpu, per: u32) -> Result<Self> {
+        Self::with_tiling(gpu, Tiling::for_gpu(gpu).with_per_invocation(per))
+    }
+
+    /// A scan with `tiling` forced (a typed error where the device cannot run it).
+    pub fn with_tiling(gpu: &Gpu, tiling: Tiling) -> Result<Self> {
         Ok(Self {
-            kernels: ScanKernels::new(gpu, per)?,
+            kernels: ScanKernels::new(gpu, tiling)?,
             levels: Mutex::new(Vec::new()),
             state: Mutex::new(None),
         })
@@ -318,7 +533,7 @@ impl<T: Scalar> Scan<T> {
 
     /// The multi-level scratch for `n` elements: per level above the input, its tile totals and
     /// their scan, grown as needed and kept.
-    fn levels_for(&self, n: u32) -> Result<Vec<(u32, Buffer<T>, Buffer<T>)>> {
+    fn levels_for(&self, n: u32) -> Result<Vec<Level<T>>> {
         let tile = self.tile();
         let mut lens = Vec::new();
         let mut len = n;
@@ -433,11 +648,13 @@ impl<T: Scalar> Scan<T> {
         let params = k
             .uniforms
             .get(k.gpu(), [n, spec.inclusive as u32, 0, tiles])?;
-        kernel
+        let wide = k.wide(input, Some(output))?;
+        let dispatch = kernel
             .bind("params", &params)
             .bind("input", input)
             .bind("output", output)
-            .bind("tile_state", &state)
+            .bind("tile_state", &state);
+        ScanKernels::<T>::bind_wide(&kernel, dispatch, &wide)
             .invocations(tiles as u64 * k.workgroup() as u64)
             .record(commands)
     }
@@ -446,7 +663,7 @@ impl<T: Scalar> Scan<T> {
 /// The document's work-group scan (000), as it stands: each block of 2 × WG elements is scanned
 /// on its own in shared memory, with WG the largest power of two the device allows up to 1024.
 #[derive(Debug)]
-pub struct WorkgroupScan<T> {
+pub struct WorkgroupScan<T: Scalar> {
     kernels: ScanKernels<T>,
     wg: u32,
 }
@@ -455,7 +672,13 @@ impl<T: Scalar> WorkgroupScan<T> {
     /// The kernel planned for `gpu`.
     pub fn new(gpu: &Gpu) -> Result<Self> {
         Ok(Self {
-            kernels: ScanKernels::new(gpu, PER)?,
+            kernels: ScanKernels::new(
+                gpu,
+                Tiling {
+                    per_invocation: PER,
+                    one_subgroup: false,
+                },
+            )?,
             wg: wgsl::plan_workgroup(gpu, 1024),
         })
     }

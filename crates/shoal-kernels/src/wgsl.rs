@@ -15,6 +15,8 @@ pub trait Scalar:
 {
     /// The WGSL type.
     const WGSL: &'static str;
+    /// Four of them, as WGSL's `vec4<T>` (kernels load and store four at a time).
+    type Vec4: Element + std::fmt::Debug;
     /// The additive identity.
     const ZERO: Self;
     /// The identity of `min` (the largest value; +infinity for `f32`).
@@ -40,6 +42,7 @@ mod sealed {
 
 impl Scalar for u32 {
     const WGSL: &'static str = "u32";
+    type Vec4 = shoal::glam::UVec4;
     const ZERO: Self = 0;
     const MIN_IDENTITY: Self = u32::MAX;
     const MAX_IDENTITY: Self = 0;
@@ -59,6 +62,7 @@ impl Scalar for u32 {
 
 impl Scalar for i32 {
     const WGSL: &'static str = "i32";
+    type Vec4 = shoal::glam::IVec4;
     const ZERO: Self = 0;
     const MIN_IDENTITY: Self = i32::MAX;
     const MAX_IDENTITY: Self = i32::MIN;
@@ -79,6 +83,7 @@ impl Scalar for i32 {
 
 impl Scalar for f32 {
     const WGSL: &'static str = "f32";
+    type Vec4 = shoal::glam::Vec4;
     const ZERO: Self = 0.0;
     const MIN_IDENTITY: Self = f32::INFINITY;
     const MAX_IDENTITY: Self = f32::NEG_INFINITY;
@@ -179,6 +184,31 @@ pub(crate) fn specialise(source: &Source, blocks: &[(&str, &str)]) -> Result<Sou
     Ok(Source::new(source.path().to_string(), text))
 }
 
+/// The snippets the kernels' WGSL imports (`#import name`), as `(name, text)`. Each family
+/// registers the ones it imports ([`builder`]); `cargo xtask check-wgsl` resolves them to
+/// validate `wgsl/*.wgsl` without a device. A snippet that relies on its importer's definitions
+/// (`scan::document` needs `T`, `combine`, `WG` and `shared_data`) is validated where imported.
+pub const SNIPPETS: &[(&str, &str)] = &[
+    (
+        "scan::document",
+        include_str!("../../../wgsl/scan_document.wgsl"),
+    ),
+    (
+        "radix_sort::common",
+        include_str!("../../../wgsl/radix_sort_common.wgsl"),
+    ),
+    ("splat::common", crate::splat::COMMON),
+];
+
+/// A kernel builder for `source` with every snippet of [`SNIPPETS`] registered.
+pub(crate) fn builder(gpu: &Gpu, source: shoal::Source) -> shoal::KernelBuilder {
+    SNIPPETS
+        .iter()
+        .fold(gpu.kernel_builder(source), |b, (name, text)| {
+            b.snippet(name, text)
+        })
+}
+
 /// The largest power of two no greater than the device's 1D work-group limit and `cap`.
 pub(crate) fn plan_workgroup(gpu: &Gpu, cap: u32) -> u32 {
     let max = gpu.max_workgroup_1d(cap).max(1);
@@ -188,8 +218,6 @@ pub(crate) fn plan_workgroup(gpu: &Gpu, cap: u32) -> u32 {
 /// The portable `lane` block: the built-ins every kernel of a family takes, without subgroups.
 pub(crate) const LANE_PORTABLE: &str = "struct Lane {
     @builtin(local_invocation_index) id: u32,
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(num_workgroups) nwg: vec3<u32>,
 }";
 
 /// Small uniform buffers of four `u32` parameters, one per distinct value, kept so that repeated

@@ -6,7 +6,7 @@ use common::{SIZES, first_difference, random_sizes, random_u32};
 use shoal::{Gpu, Usage};
 use shoal_conformance::rng::Rng;
 use shoal_kernels::{
-    Compact, CompactCount, Histogram, Keep, Matmul, MatmulKernel, RadixSort, compact_cpu,
+    Compact, CompactCount, Histogram, Keep, Matmul, MatmulKernel, RadixSort, Tiling, compact_cpu,
     histogram_cpu, matmul_cpu, sort_pairs_cpu,
 };
 
@@ -172,6 +172,32 @@ shoal_conformance::gpu_test! {
         }
         let (k, v) = (gpu.buffer_zeroed::<u32>(10).expect("k"), gpu.buffer_zeroed::<u32>(9).expect("v"));
         assert!(matches!(sort.run_pairs(&k, &v), Err(shoal::Error::Length { .. })));
+    }
+
+    /// Both tilings of the sort where the device runs them (one-subgroup work groups only where
+    /// the subgroup size is fixed, else a typed error), with odd keys per invocation: pairs stay
+    /// stable across tile edges.
+    async fn sort_every_tiling(gpu) {
+        let _serial = common::serial();
+        for one_subgroup in [false, true] {
+            for per in [1, 7] {
+                let tiling = Tiling { per_invocation: per, one_subgroup };
+                let sort = match RadixSort::with_tiling(&gpu, tiling) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        assert!(one_subgroup && gpu.subgroup_size().is_none(), "{tiling:?}: {e}");
+                        assert!(matches!(e, shoal::Error::MissingFeature { .. }), "{e}");
+                        continue;
+                    }
+                };
+                let label = format!("{tiling:?}");
+                for &n in &[2u64, 257, 4099, 65_537] {
+                    check_sort_pairs(&gpu, &sort, &random_u32(n + 3, n, 0), &label).await;
+                }
+                check_sort_pairs(&gpu, &sort, &random_u32(4, 65_537, 20), &label).await;
+            }
+        }
+        assert!(matches!(RadixSort::with_tiling(&gpu, Tiling { per_invocation: 0, one_subgroup: false }), Err(shoal::Error::Override { .. })));
     }
 
     /// Matrix products of shapes that are not multiples of the tile, both kernels; the error per

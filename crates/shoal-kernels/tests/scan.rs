@@ -6,7 +6,7 @@ use common::{SIZES, first_difference, random_sizes, random_u32};
 use shoal::Gpu;
 use shoal_conformance::rng::Rng;
 use shoal_kernels::{
-    Op, Reduce, Scalar, Scan, ScanSpec, Strategy, WorkgroupScan, reduce_cpu, scan_cpu,
+    Op, Reduce, Scalar, Scan, ScanSpec, Strategy, Tiling, WorkgroupScan, reduce_cpu, scan_cpu,
     workgroup_scan_cpu,
 };
 
@@ -95,12 +95,12 @@ shoal_conformance::gpu_test! {
         }
     }
 
-    /// Both strategies across thousands of work groups: with 2 elements per invocation a tile is
-    /// 2 × WG, so 2,000,003 elements make 3,907 tiles (WG 256) and three levels; run twice so
+    /// Both strategies across thousands of work groups: with 3 elements per invocation a tile is
+    /// 3 × WG, so 2,000,003 elements make 2,605 tiles (WG 256) and three levels; run twice so
     /// stale tile states from a previous run would show.
     async fn scan_thousands_of_work_groups(gpu) {
         let _serial = common::serial();
-        let scan = Scan::<u32>::with_coarsening(&gpu, 2).expect("scan");
+        let scan = Scan::<u32>::with_coarsening(&gpu, 3).expect("scan");
         let n = 2_000_003u64;
         assert!(n / scan.tile() as u64 >= 1000, "tile {}", scan.tile());
         for round in 0..2 {
@@ -108,7 +108,47 @@ shoal_conformance::gpu_test! {
             check_scan(&gpu, &scan, &data, ScanSpec::exclusive(Op::Sum).with_strategy(Strategy::LookBack)).await;
             check_scan(&gpu, &scan, &data, ScanSpec::inclusive(Op::Max).with_strategy(Strategy::MultiLevel)).await;
         }
-        assert!(matches!(Scan::<u32>::with_coarsening(&gpu, 3), Err(shoal::Error::Override { .. })));
+        for per in [0, shoal_kernels::MAX_COARSENING + 1] {
+            assert!(matches!(Scan::<u32>::with_coarsening(&gpu, per), Err(shoal::Error::Override { .. })), "{per} per invocation");
+        }
+    }
+
+    /// Every tiling the device can run gives the same results: work groups of one subgroup
+    /// (subgroup shuffles, no barriers; where the subgroup size is fixed), of up to 256
+    /// invocations sharing through shared memory, with chunks of 4k elements (vec4 loads and
+    /// stores) and of odd sizes (element by element). Where the subgroup size is not fixed,
+    /// asking for one-subgroup tiles is a typed error.
+    async fn scan_and_reduce_every_tiling(gpu) {
+        let _serial = common::serial();
+        let mut tilings = vec![Tiling::for_gpu(&gpu)];
+        for one_subgroup in [false, true] {
+            for per in [1, 5, 64] {
+                tilings.push(Tiling { per_invocation: per, one_subgroup });
+            }
+        }
+        for tiling in tilings {
+            let (scan, reduce) = match (Scan::<u32>::with_tiling(&gpu, tiling), Reduce::<u32>::with_tiling(&gpu, tiling)) {
+                (Ok(s), Ok(r)) => (s, r),
+                (Err(a), Err(b)) => {
+                    assert!(tiling.one_subgroup && gpu.subgroup_size().is_none(), "{tiling:?}: {a}");
+                    assert!(matches!(a, shoal::Error::MissingFeature { .. }), "{a}");
+                    assert!(matches!(b, shoal::Error::MissingFeature { .. }), "{b}");
+                    continue;
+                }
+                (a, b) => panic!("{tiling:?}: scan {:?}, reduce {:?}", a.err(), b.err()),
+            };
+            for &n in &[0u64, 1, 5, 257, 4097, 65537, 300_001] {
+                let data = random_u32(n + 11, n, 1000);
+                for strategy in STRATEGIES {
+                    check_scan(&gpu, &scan, &data, ScanSpec::inclusive(Op::Sum).with_strategy(strategy)).await;
+                    check_scan(&gpu, &scan, &data, ScanSpec::exclusive(Op::Max).with_strategy(strategy)).await;
+                }
+                let input = gpu.buffer_from(&data).expect("input");
+                for op in [Op::Sum, Op::Min] {
+                    assert_eq!(reduce.value(&input, op).await.expect("reduce"), reduce_cpu(&data, op), "{tiling:?} {op:?} n = {n}");
+                }
+            }
+        }
     }
 
     /// Two scans and a reduction recorded into one batch with the same objects.

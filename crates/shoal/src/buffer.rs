@@ -164,6 +164,25 @@ impl<T: Element> Buffer<T> {
         self.len * T::STRIDE
     }
 
+    /// The same memory seen as elements of `U`: as many whole `U`s as the elements' bytes hold
+    /// (a remainder is not part of the view). Kernels use it for wider loads, e.g. a
+    /// `Buffer<u32>` read as `array<vec4<u32>>` four elements at a time. Views of the same buffer
+    /// as the same type share one identity, so bind groups made for one serve the next.
+    pub fn view_as<U: Element>(&self) -> Buffer<U> {
+        use std::hash::{Hash, Hasher};
+        let len = self.byte_len() / U::STRIDE;
+        let mut hasher = std::hash::DefaultHasher::new();
+        (self.id, U::STRIDE, len).hash(&mut hasher);
+        Buffer {
+            gpu: self.gpu.clone(),
+            raw: self.raw.clone(),
+            len,
+            // Apart from the counter's identities, which never reach the top bit.
+            id: hasher.finish() | 1 << 63,
+            _element: PhantomData,
+        }
+    }
+
     /// The wgpu buffer, for render passes or other libraries.
     pub fn raw(&self) -> &wgpu::Buffer {
         &self.raw

@@ -73,13 +73,12 @@ impl Kernel {
         let bindings = &self.inner.reflection.bindings;
         let mut bound = vec![None; bindings.len()];
         // The printf ring is the framework's: bound here, so the caller never names it.
-        if let Some(ring) = &self.inner.printf {
-            if let Some(slot) = bindings
+        if let Some(ring) = &self.inner.printf
+            && let Some(slot) = bindings
                 .iter()
                 .position(|b| b.name == crate::printf::BINDING)
-            {
-                bound[slot] = Some(ring.buffer.resource());
-            }
+        {
+            bound[slot] = Some(ring.buffer.resource());
         }
         Dispatch {
             kernel: self,

@@ -27,6 +27,9 @@ pub struct AdapterDetails {
     pub driver_info: String,
     /// Discrete, integrated, virtual, CPU or other.
     pub device_type: wgpu::DeviceType,
+    /// The smallest and largest subgroup the adapter may run (equal where the size is fixed:
+    /// 8 on lavapipe; meaningful where the device has subgroup operations).
+    pub subgroup_sizes: [u32; 2],
 }
 
 impl AdapterDetails {
@@ -37,6 +40,7 @@ impl AdapterDetails {
             driver: info.driver.clone(),
             driver_info: info.driver_info.clone(),
             device_type: info.device_type,
+            subgroup_sizes: [info.subgroup_min_size, info.subgroup_max_size],
         }
     }
 
@@ -257,6 +261,14 @@ impl Gpu {
     /// Whether subgroup operations are available.
     pub fn has_subgroups(&self) -> bool {
         self.features().contains(wgpu::Features::SUBGROUP)
+    }
+
+    /// The subgroup size when the device has subgroup operations and runs every subgroup at one
+    /// size (8 on lavapipe); `None` otherwise. A work group of exactly that many invocations is
+    /// one subgroup, so its invocations can share values with subgroup operations alone.
+    pub fn subgroup_size(&self) -> Option<u32> {
+        let [min, max] = self.adapter_details().subgroup_sizes;
+        (self.has_subgroups() && min == max && min > 0).then_some(min)
     }
 
     /// The largest 1D work group this device runs, at most `cap`: the number to plan a kernel's

@@ -58,11 +58,8 @@ pub const HDR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 /// The depth buffer's format.
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
-const COMMON: &str = include_str!("../../../../wgsl/splat_common.wgsl");
-
-/// The snippets this family's WGSL imports (`#import name`), as `(name, text)`: what
-/// `cargo xtask check-wgsl` resolves to validate `wgsl/splat*.wgsl` without a device.
-pub const SNIPPETS: &[(&str, &str)] = &[("splat::common", COMMON)];
+/// `#import splat::common`: what every splatting pass shares (see [`crate::SNIPPETS`]).
+pub(crate) const COMMON: &str = include_str!("../../../../wgsl/splat_common.wgsl");
 
 /// One particle, as the compute kernels read it and as the rasterizer's vertex buffer.
 #[derive(Debug, Clone, Copy, PartialEq, encase::ShaderType)]
