@@ -3,10 +3,13 @@
 
 pub mod all;
 pub mod blit;
+pub mod blur;
 pub mod cli;
 pub mod demo;
 pub mod grid;
 pub mod raytrace;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod reload;
 pub mod window;
 
 #[cfg(test)]
