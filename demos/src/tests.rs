@@ -3,7 +3,7 @@
 use shoal_conformance::gpu_test;
 
 use crate::cli::Options;
-use crate::demo::render;
+use crate::demo::{Demo, HEADLESS_FORMAT, Rendered, render, render_frames};
 
 fn options(size: [u32; 2], mode: Option<&str>) -> Options {
     Options {
@@ -44,5 +44,41 @@ gpu_test! {
         for (x, y) in [(0, 0), (n - 1, 0), (0, n - 1), (n - 1, n - 1)] {
             assert_eq!(at(x, y), [0, 0, 0, 255], "corner ({x}, {y})");
         }
+    }
+
+    /// Every filter of the blur demo keeps a constant picture constant (Sobel's inverted edges
+    /// of it are white: no edge anywhere), and the frame shows exactly that colour.
+    async fn blur_modes_keep_a_constant_picture(gpu) {
+        let size = [40u32, 24u32];
+        let c = glam::vec4(0.4, 0.6, 0.2, 1.0);
+        for &mode in crate::blur::MODES {
+            let o = options(size, Some(mode));
+            let mut demo = crate::blur::BlurDemo::new(&gpu, &o, HEADLESS_FORMAT).expect("demo");
+            demo.set_input(&vec![c; (size[0] * size[1]) as usize]).expect("input");
+            let r = render_frames(&gpu, &mut demo, size, 0..1).await.expect("renders");
+            let want = if mode == "sobel" { glam::Vec4::ONE } else { c };
+            let out: Vec<glam::Vec4> = demo.output().read().await.expect("read");
+            for (i, t) in out.iter().enumerate() {
+                assert!((*t - want).abs().max_element() < 1e-5, "{mode}: texel {i} is {t}, want {want}");
+            }
+            let px = to_u8(want.to_array());
+            assert!(r.pixels.iter().all(|p| *p == [px[0], px[1], px[2], 255]), "{mode}: frame not uniform");
+        }
+    }
+
+    /// On the test picture, the blur keeps the mean colour and removes detail: the frame is
+    /// smoother than the picture, and Sobel finds edges (some dark pixels) and flat regions.
+    async fn blur_smooths_and_sobel_finds_edges(gpu) {
+        let size = [64u32, 48u32];
+        let picture = shoal_kernels::test_image::test_image(size[0], size[1]);
+        let roughness = |px: &[[u8; 4]]| -> u64 {
+            px.windows(2).map(|w| (w[0][0] as i64 - w[1][0] as i64).unsigned_abs()).sum()
+        };
+        let original: Vec<[u8; 4]> = picture.iter().map(|c| to_u8(c.to_array())).collect();
+        let blurred = render::<crate::blur::BlurDemo>(&gpu, &options(size, Some("gaussian"))).await.expect("renders");
+        let (after, before) = (roughness(&blurred.pixels), roughness(&original));
+        assert!(after * 5 < before * 4, "blur did not smooth: {after} vs {before}");
+        let edges = render::<crate::blur::BlurDemo>(&gpu, &options(size, Some("sobel"))).await.expect("renders");
+        assert!(edges.pixels.iter().any(|p| p[0] < 128) && edges.pixels.iter().any(|p| p[0] == 255));
     }
 }
