@@ -2,7 +2,7 @@
 //! demos here, so a new demo is added in one place.
 
 /// The names of every demo, in the order the showcase and the web site list them.
-pub const NAMES: &[&str] = &["grid", "raytrace", "blur"];
+pub const NAMES: &[&str] = &["grid", "raytrace", "blur", "waves"];
 
 /// Evaluates `$body` with the type alias `$D` bound to the [`Demo`](crate::demo::Demo) named
 /// `$name` (one of [`NAMES`]), or `$unknown` when no demo has that name.
@@ -25,6 +25,10 @@ macro_rules! with_demo {
             }
             "blur" => {
                 type $D = $crate::blur::BlurDemo;
+                $body
+            }
+            "waves" => {
+                type $D = $crate::waves::WavesDemo;
                 $body
             }
             _ => $unknown,

@@ -6,8 +6,10 @@ pub mod blit;
 pub mod blur;
 pub mod cli;
 pub mod demo;
+pub mod draw;
 pub mod grid;
 pub mod raytrace;
+pub mod waves;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod reload;
 pub mod window;

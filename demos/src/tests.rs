@@ -81,4 +81,28 @@ gpu_test! {
         let edges = render::<crate::blur::BlurDemo>(&gpu, &options(size, Some("sobel"))).await.expect("renders");
         assert!(edges.pixels.iter().any(|p| p[0] < 128) && edges.pixels.iter().any(|p| p[0] == 255));
     }
+
+    /// The waves demo draws the lit surface in the centre of the frame and sky above it; the
+    /// solution it draws stays finite and has waves on it.
+    async fn waves_mesh_is_lit_in_the_centre(gpu) {
+        let size = [96u32, 72u32];
+        let r = render::<crate::waves::WavesDemo>(&gpu, &options(size, Some("48"))).await.expect("renders");
+        let at = |x: u32, y: u32| r.pixels[(y * size[0] + x) as usize];
+        let sky = at(0, 0);
+        assert_eq!(sky, at(size[0] - 1, 0), "the top corners are sky");
+        let mut water = 0;
+        for y in size[1] * 2 / 5..size[1] * 3 / 5 {
+            for x in size[0] * 2 / 5..size[0] * 3 / 5 {
+                let p = at(x, y);
+                assert_ne!(p, sky, "centre pixel ({x}, {y}) is not the surface");
+                water += usize::from(p[2] > p[0]);
+            }
+        }
+        assert!(water > 0, "the surface is water-coloured");
+        let mut demo = crate::waves::WavesDemo::new(&gpu, &options(size, Some("48")), HEADLESS_FORMAT).expect("demo");
+        render_frames(&gpu, &mut demo, size, 0..1).await.expect("renders");
+        let heights = demo.waves().read().await.expect("read");
+        assert!(heights.iter().all(|h| h.is_finite()));
+        assert!(heights.iter().any(|h| h.abs() > 1e-3), "drops made waves");
+    }
 }
