@@ -4,6 +4,7 @@
 pub mod all;
 pub mod blit;
 pub mod blur;
+pub mod boids;
 pub mod cli;
 pub mod demo;
 pub mod draw;

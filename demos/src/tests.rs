@@ -105,4 +105,23 @@ gpu_test! {
         assert!(heights.iter().all(|h| h.is_finite()));
         assert!(heights.iter().any(|h| h.abs() > 1e-3), "drops made waves");
     }
+
+    /// The boids demo's flock (read from the very buffer the vertex shader draws) is finite and
+    /// in front of the document's camera, and the airplanes cover part of the frame.
+    async fn boids_fly_in_front_of_the_camera(gpu) {
+        let size = [64u32, 48u32];
+        let o = options(size, Some("256"));
+        let mut demo = crate::boids::BoidsDemo::new(&gpu, &o, HEADLESS_FORMAT).expect("demo");
+        let r = render_frames(&gpu, &mut demo, size, 0..2).await.expect("renders");
+        let members = demo.flock().read().await.expect("read");
+        let vp = crate::boids::view_proj(size);
+        for (i, m) in members.iter().enumerate() {
+            assert!(m.position.is_finite() && m.velocity.is_finite(), "member {i}: {m:?}");
+            let clip = vp * m.position.extend(1.0);
+            assert!(clip.w > 0.1 && clip.z >= 0.0 && clip.z <= clip.w, "member {i} at {} is not in front of the camera", m.position);
+        }
+        let background = to_u8([0.02, 0.03, 0.06, 1.0]);
+        let covered = r.pixels.iter().filter(|p| **p != background).count();
+        assert!(covered > 50, "only {covered} pixels show airplanes");
+    }
 }
