@@ -2,7 +2,7 @@
 //! demos here, so a new demo is added in one place.
 
 /// The names of every demo, in the order the showcase and the web site list them.
-pub const NAMES: &[&str] = &["grid", "raytrace", "blur", "waves", "boids"];
+pub const NAMES: &[&str] = &["grid", "raytrace", "blur", "waves", "boids", "particles"];
 
 /// Evaluates `$body` with the type alias `$D` bound to the [`Demo`](crate::demo::Demo) named
 /// `$name` (one of [`NAMES`]), or `$unknown` when no demo has that name.
@@ -33,6 +33,10 @@ macro_rules! with_demo {
             }
             "boids" => {
                 type $D = $crate::boids::BoidsDemo;
+                $body
+            }
+            "particles" => {
+                type $D = $crate::particles::ParticlesDemo;
                 $body
             }
             _ => $unknown,

@@ -9,6 +9,7 @@ pub mod cli;
 pub mod demo;
 pub mod draw;
 pub mod grid;
+pub mod particles;
 pub mod raytrace;
 pub mod waves;
 #[cfg(not(target_arch = "wasm32"))]

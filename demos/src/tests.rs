@@ -124,4 +124,45 @@ gpu_test! {
         let covered = r.pixels.iter().filter(|p| **p != background).count();
         assert!(covered > 50, "only {covered} pixels show airplanes");
     }
+
+    /// The particles demo's GPU particles equal the kernel's CPU twin after the warm-up, and
+    /// the frame is lit where the twin's particles project (and black in the top corners).
+    async fn particles_frame_shows_the_twins_particles(gpu) {
+        use shoal_kernels::particles::{Step, cpu::particles_step};
+        let size = [80u32, 60u32];
+        let r = render::<crate::particles::ParticlesDemo>(&gpu, &options(size, None)).await.expect("renders");
+        let mut demo = crate::particles::ParticlesDemo::new(&gpu, &options(size, None), HEADLESS_FORMAT).expect("demo");
+        render_frames(&gpu, &mut demo, size, 0..1).await.expect("renders");
+        let mut gpu_particles = demo.particles().read().await.expect("read");
+        let settings = crate::particles::settings();
+        let emitted = settings.emitters.len() as u32 * settings.emit_per_emitter;
+        let mut twin = Vec::new();
+        for s in 0..crate::particles::WARMUP_STEPS {
+            let step = Step { dt: settings.dt, lifetime: settings.lifetime, first_id: s * emitted, emit_per_emitter: settings.emit_per_emitter };
+            twin = particles_step(&twin, &step, &settings.emitters);
+        }
+        assert_eq!(gpu_particles.len(), twin.len(), "live particles");
+        gpu_particles.sort_by_key(|p| p.id);
+        twin.sort_by_key(|p| p.id);
+        for (g, c) in gpu_particles.iter().zip(&twin) {
+            assert_eq!(g.id, c.id);
+            assert!((g.position - c.position).abs().max_element() < 1e-3, "particle {}: {} vs {}", g.id, g.position, c.position);
+        }
+        let vp = crate::particles::view_proj(size);
+        let mut checked = 0;
+        for p in twin.iter().step_by(97) {
+            let clip = vp * p.position.extend(1.0);
+            let ndc = clip.truncate() / clip.w;
+            let x = ((ndc.x + 1.0) * 0.5 * size[0] as f32) as i64;
+            let y = ((1.0 - ndc.y) * 0.5 * size[1] as f32) as i64;
+            if (1..size[0] as i64 - 1).contains(&x) && (1..size[1] as i64 - 1).contains(&y) {
+                let px = r.pixels[(y as u32 * size[0] + x as u32) as usize];
+                assert!(px[0] > 0, "particle {} at pixel ({x}, {y}) is dark", p.id);
+                checked += 1;
+            }
+        }
+        assert!(checked > 10, "only {checked} particles on screen");
+        assert_eq!(r.pixels[0], [0, 0, 0, 255]);
+        assert_eq!(r.pixels[size[0] as usize - 1], [0, 0, 0, 255]);
+    }
 }
