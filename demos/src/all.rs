@@ -2,7 +2,15 @@
 //! demos here, so a new demo is added in one place.
 
 /// The names of every demo, in the order the showcase and the web site list them.
-pub const NAMES: &[&str] = &["grid", "raytrace", "blur", "waves", "boids", "particles"];
+pub const NAMES: &[&str] = &[
+    "grid",
+    "raytrace",
+    "blur",
+    "waves",
+    "boids",
+    "particles",
+    "splat",
+];
 
 /// Evaluates `$body` with the type alias `$D` bound to the [`Demo`](crate::demo::Demo) named
 /// `$name` (one of [`NAMES`]), or `$unknown` when no demo has that name.
@@ -37,6 +45,10 @@ macro_rules! with_demo {
             }
             "particles" => {
                 type $D = $crate::particles::ParticlesDemo;
+                $body
+            }
+            "splat" => {
+                type $D = $crate::splat::SplatDemo;
                 $body
             }
             _ => $unknown,

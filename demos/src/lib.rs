@@ -11,9 +11,10 @@ pub mod draw;
 pub mod grid;
 pub mod particles;
 pub mod raytrace;
-pub mod waves;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod reload;
+pub mod splat;
+pub mod waves;
 pub mod window;
 
 #[cfg(test)]

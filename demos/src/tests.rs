@@ -3,7 +3,7 @@
 use shoal_conformance::gpu_test;
 
 use crate::cli::Options;
-use crate::demo::{Demo, HEADLESS_FORMAT, Rendered, render, render_frames};
+use crate::demo::{Demo, HEADLESS_FORMAT, render, render_frames};
 
 fn options(size: [u32; 2], mode: Option<&str>) -> Options {
     Options {
@@ -164,5 +164,23 @@ gpu_test! {
         assert!(checked > 10, "only {checked} particles on screen");
         assert_eq!(r.pixels[0], [0, 0, 0, 255]);
         assert_eq!(r.pixels[size[0] as usize - 1], [0, 0, 0, 255]);
+    }
+
+    /// The splat demo's frame is the kernel's own HDR image, tone-mapped as the composite's CPU
+    /// twin does it, at every pixel (within one step of rounding), and not black.
+    async fn splat_frame_is_the_kernels_composited_image(gpu) {
+        let size = [96u32, 72u32];
+        let mut demo = crate::splat::SplatDemo::new(&gpu, &options(size, None), HEADLESS_FORMAT).expect("demo");
+        let r = render_frames(&gpu, &mut demo, size, 0..1).await.expect("renders");
+        let hdr = demo.read_hdr().await.expect("read");
+        let mut lit = 0;
+        for (i, (px, texel)) in r.pixels.iter().zip(&hdr).enumerate() {
+            let want = crate::splat::tone_map(*texel);
+            for c in 0..3 {
+                assert!(px[c].abs_diff(want[c]) <= 1, "pixel {i}: frame {px:?}, twin {want:?} of {texel:?}");
+            }
+            lit += usize::from(px[0] > 0 || px[1] > 0 || px[2] > 0);
+        }
+        assert!(lit > hdr.len() / 4, "only {lit} pixels lit");
     }
 }
