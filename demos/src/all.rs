@@ -51,6 +51,10 @@ macro_rules! with_demo {
                 type $D = $crate::splat::SplatDemo;
                 $body
             }
+            "primitives" => {
+                type $D = $crate::primitives::PrimitivesDemo;
+                $body
+            }
             _ => $unknown,
         }
     };

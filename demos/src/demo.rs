@@ -8,6 +8,11 @@ use crate::cli::Options;
 /// Boxed errors of the demo runners (shoal, I/O, PNG, windowing).
 pub type DemoError = Box<dyn std::error::Error>;
 
+/// What [`Demo::verify`] returns: a check that reads results back (async, so it runs in the
+/// browser too), `Ok` with what was verified or `Err` with what differed.
+pub type Verification<'a> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<String, String>> + 'a>>;
+
 /// A demo: compute work per frame, then a draw into the target.
 pub trait Demo: Sized {
     /// The binary's name (also the PNG's default name).
@@ -35,6 +40,12 @@ pub trait Demo: Sized {
     /// [`Demo::reload`] (hot reload). Default: none.
     fn sources(&self) -> &'static [&'static str] {
         &[]
+    }
+
+    /// Checks the demo's results against their CPU twins after the frames ran, with a line
+    /// saying what was checked; `None` (the default) when the picture is all there is.
+    fn verify(&self) -> Option<Verification<'_>> {
+        None
     }
 
     /// Rebuilds the kernels compiled from `source` (one of [`Demo::sources`], read anew; its
@@ -141,7 +152,12 @@ pub fn main<D: Demo>() -> std::process::ExitCode {
 
 fn headless<D: Demo>(options: &Options) -> Result<(), DemoError> {
     let gpu = Gpu::blocking()?;
-    let rendered = pollster::block_on(render::<D>(&gpu, options))?;
+    let mut demo = D::new(&gpu, options, HEADLESS_FORMAT)?;
+    let frames = 0..options.frames as u64;
+    let rendered = pollster::block_on(render_frames(&gpu, &mut demo, options.size, frames))?;
+    if let Some(check) = demo.verify() {
+        println!("{}: {}", D::NAME, pollster::block_on(check)?);
+    }
     let out = options
         .out
         .clone()

@@ -10,6 +10,7 @@ pub mod demo;
 pub mod draw;
 pub mod grid;
 pub mod particles;
+pub mod primitives;
 pub mod raytrace;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod reload;

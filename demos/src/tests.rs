@@ -183,4 +183,16 @@ gpu_test! {
         }
         assert!(lit > hdr.len() / 4, "only {lit} pixels lit");
     }
+
+    /// The primitives demo's sort and scan equal their CPU twins, and the plot rises from left
+    /// to right: the bottom-left pixel is the first colour, the top-left is background.
+    async fn primitives_equal_the_cpu(gpu) {
+        let size = [64u32, 48u32];
+        let mut demo = crate::primitives::PrimitivesDemo::new(&gpu, &options(size, None), HEADLESS_FORMAT).expect("demo");
+        let r = render_frames(&gpu, &mut demo, size, 0..1).await.expect("renders");
+        let verified = demo.verify().expect("checks").await;
+        assert!(verified.is_ok(), "{verified:?}");
+        let at = |x: u32, y: u32| r.pixels[(y * size[0] + x) as usize];
+        assert_ne!(at(size[0] - 1, size[1] / 4), at(0, size[1] / 4), "tall bars on the right only");
+    }
 }
