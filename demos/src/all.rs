@@ -10,6 +10,7 @@ pub const NAMES: &[&str] = &[
     "boids",
     "particles",
     "splat",
+    "primitives",
 ];
 
 /// Evaluates `$body` with the type alias `$D` bound to the [`Demo`](crate::demo::Demo) named
