@@ -22,9 +22,10 @@ const SIGMA: f32 = 2.5;
 const PASSES: u32 = 3;
 
 enum Filter {
-    Gaussian(GaussianBlur),
+    // The blur and the cartoon are boxed: they are much larger than the other filters.
+    Gaussian(Box<GaussianBlur>),
     Sobel(Sobel),
-    Cartoon(Cartoon),
+    Cartoon(Box<Cartoon>),
     Bilateral(Bilateral),
 }
 
@@ -72,10 +73,10 @@ impl Demo for BlurDemo {
                 if m == "naive" {
                     blur.set_variant(BlurVariant::Naive);
                 }
-                Filter::Gaussian(blur)
+                Filter::Gaussian(Box::new(blur))
             }
             "sobel" => Filter::Sobel(Sobel::new(gpu)?),
-            "cartoon" => Filter::Cartoon(Cartoon::new(gpu, 1.5, 2)?),
+            "cartoon" => Filter::Cartoon(Box::new(Cartoon::new(gpu, 1.5, 2)?)),
             "bilateral" => Filter::Bilateral(Bilateral::new(
                 gpu,
                 BilateralParams {

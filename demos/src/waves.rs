@@ -114,7 +114,7 @@ impl Demo for WavesDemo {
                 self.drop(commands)?;
                 self.waves.record_steps(commands, WARMUP.1 / WARMUP.0)?;
             }
-        } else if frame % 45 == 0 {
+        } else if frame.is_multiple_of(45) {
             self.drop(commands)?;
         }
         self.waves.record_steps(commands, STEPS_PER_FRAME)

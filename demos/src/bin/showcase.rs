@@ -49,7 +49,11 @@ fn main() -> ExitCode {
             programs.push((name, Box::new(move |g| render_demo(g, name))));
         }
     }
-    let short = format!("{} ({:?})", gpu.adapter_details().name, gpu.adapter_details().backend);
+    let short = format!(
+        "{} ({:?})",
+        gpu.adapter_details().name,
+        gpu.adapter_details().backend
+    );
     let mut rows = Vec::new();
     let mut failed = 0;
     for (i, (name, program)) in programs.iter().enumerate() {
