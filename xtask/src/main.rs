@@ -191,7 +191,6 @@ fn run(extra: &[String]) -> bool {
     stages.finish()
 }
 
-
 fn bench(extra: &[String]) -> bool {
     let mut stages = Stages::new("cargo xtask bench");
     if !stages.run(
