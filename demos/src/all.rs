@@ -2,7 +2,16 @@
 //! demos here, so a new demo is added in one place.
 
 /// The names of every demo, in the order the showcase and the web site list them.
-pub const NAMES: &[&str] = &["grid", "raytrace"];
+pub const NAMES: &[&str] = &[
+    "grid",
+    "raytrace",
+    "blur",
+    "waves",
+    "boids",
+    "particles",
+    "splat",
+    "primitives",
+];
 
 /// Evaluates `$body` with the type alias `$D` bound to the [`Demo`](crate::demo::Demo) named
 /// `$name` (one of [`NAMES`]), or `$unknown` when no demo has that name.
@@ -21,6 +30,30 @@ macro_rules! with_demo {
             }
             "raytrace" => {
                 type $D = $crate::raytrace::RayTraceDemo;
+                $body
+            }
+            "blur" => {
+                type $D = $crate::blur::BlurDemo;
+                $body
+            }
+            "waves" => {
+                type $D = $crate::waves::WavesDemo;
+                $body
+            }
+            "boids" => {
+                type $D = $crate::boids::BoidsDemo;
+                $body
+            }
+            "particles" => {
+                type $D = $crate::particles::ParticlesDemo;
+                $body
+            }
+            "splat" => {
+                type $D = $crate::splat::SplatDemo;
+                $body
+            }
+            "primitives" => {
+                type $D = $crate::primitives::PrimitivesDemo;
                 $body
             }
             _ => $unknown,

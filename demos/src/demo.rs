@@ -8,6 +8,11 @@ use crate::cli::Options;
 /// Boxed errors of the demo runners (shoal, I/O, PNG, windowing).
 pub type DemoError = Box<dyn std::error::Error>;
 
+/// What [`Demo::verify`] returns: a check that reads results back (async, so it runs in the
+/// browser too), `Ok` with what was verified or `Err` with what differed.
+pub type Verification<'a> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<String, String>> + 'a>>;
+
 /// A demo: compute work per frame, then a draw into the target.
 pub trait Demo: Sized {
     /// The binary's name (also the PNG's default name).
@@ -29,6 +34,27 @@ pub trait Demo: Sized {
         target: &wgpu::TextureView,
         size: [u32; 2],
     ) -> Result<(), shoal::Error>;
+
+    /// The WGSL files the demo's kernels are compiled from, as paths from the workspace root
+    /// (`"wgsl/blur.wgsl"`). A native window watches them and hands an edited file to
+    /// [`Demo::reload`] (hot reload). Default: none.
+    fn sources(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Checks the demo's results against their CPU twins after the frames ran, with a line
+    /// saying what was checked; `None` (the default) when the picture is all there is.
+    fn verify(&self) -> Option<Verification<'_>> {
+        None
+    }
+
+    /// Rebuilds the kernels compiled from `source` (one of [`Demo::sources`], read anew; its
+    /// [`path`](shoal::Source::path) says which). On an error the demo must keep its old
+    /// kernels: the window prints the error (which names file and line) and runs on.
+    fn reload(&mut self, gpu: &Gpu, source: shoal::Source) -> Result<(), shoal::Error> {
+        let _ = (gpu, source);
+        Ok(())
+    }
 }
 
 /// What a headless run produced.
@@ -47,7 +73,18 @@ pub const HEADLESS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm
 
 /// Runs `frames` frames of `D` offscreen and returns the last one's pixels.
 pub async fn render<D: Demo>(gpu: &Gpu, options: &Options) -> Result<Rendered, shoal::Error> {
-    let size = options.size;
+    let mut demo = D::new(gpu, options, HEADLESS_FORMAT)?;
+    render_frames(gpu, &mut demo, options.size, 0..options.frames as u64).await
+}
+
+/// Runs the frames `frames` of a demo made for [`HEADLESS_FORMAT`] into an offscreen target of
+/// `size` and returns the last one's pixels (tests use it to set a demo up first).
+pub async fn render_frames<D: Demo>(
+    gpu: &Gpu,
+    demo: &mut D,
+    size: [u32; 2],
+    frames: std::ops::Range<u64>,
+) -> Result<Rendered, shoal::Error> {
     let target = gpu.image_with(
         size[0],
         size[1],
@@ -56,9 +93,8 @@ pub async fn render<D: Demo>(gpu: &Gpu, options: &Options) -> Result<Rendered, s
             | wgpu::TextureUsages::COPY_SRC
             | wgpu::TextureUsages::TEXTURE_BINDING,
     )?;
-    let mut demo = D::new(gpu, options, HEADLESS_FORMAT)?;
     let mut gpu_ms = 0.0;
-    for frame in 0..options.frames as u64 {
+    for frame in frames {
         let mut commands = gpu.commands().profiled();
         demo.update(&mut commands, frame)?;
         demo.draw(gpu, commands.encoder(), target.view(), size)?;
@@ -116,7 +152,12 @@ pub fn main<D: Demo>() -> std::process::ExitCode {
 
 fn headless<D: Demo>(options: &Options) -> Result<(), DemoError> {
     let gpu = Gpu::blocking()?;
-    let rendered = pollster::block_on(render::<D>(&gpu, options))?;
+    let mut demo = D::new(&gpu, options, HEADLESS_FORMAT)?;
+    let frames = 0..options.frames as u64;
+    let rendered = pollster::block_on(render_frames(&gpu, &mut demo, options.size, frames))?;
+    if let Some(check) = demo.verify() {
+        println!("{}: {}", D::NAME, pollster::block_on(check)?);
+    }
     let out = options
         .out
         .clone()

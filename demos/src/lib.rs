@@ -3,10 +3,19 @@
 
 pub mod all;
 pub mod blit;
+pub mod blur;
+pub mod boids;
 pub mod cli;
 pub mod demo;
+pub mod draw;
 pub mod grid;
+pub mod particles;
+pub mod primitives;
 pub mod raytrace;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod reload;
+pub mod splat;
+pub mod waves;
 pub mod window;
 
 #[cfg(test)]

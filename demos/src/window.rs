@@ -43,6 +43,7 @@ struct State<D> {
     frame: u64,
     counted: (Instant, u32),
     gpu_ms: f64,
+    watcher: crate::reload::Watcher,
 }
 
 impl<D: Demo> App<D> {
@@ -70,6 +71,10 @@ impl<D: Demo> App<D> {
         surface.configure(gpu.device(), &config);
         let demo = D::new(&gpu, &self.options, config.format)?;
         println!("{} on {}", D::NAME, gpu.adapter_details());
+        let watcher = crate::reload::Watcher::new(&crate::reload::workspace_root(), demo.sources());
+        if !watcher.is_empty() {
+            println!("hot reload: watching {}", demo.sources().join(", "));
+        }
         Ok(State {
             window,
             surface,
@@ -79,12 +84,31 @@ impl<D: Demo> App<D> {
             frame: 0,
             counted: (Instant::now(), 0),
             gpu_ms: 0.0,
+            watcher,
         })
     }
 }
 
 impl<D: Demo> State<D> {
+    /// Hands edited WGSL files to the demo; a failed rebuild is printed and the old kernels run on.
+    fn reload(&mut self) {
+        for changed in self.watcher.poll() {
+            let result = changed.and_then(|source| {
+                let path = source.path().to_string();
+                self.demo
+                    .reload(&self.gpu, source)
+                    .map(|()| path)
+                    .map_err(|e| e.to_string())
+            });
+            match result {
+                Ok(path) => println!("hot reload: rebuilt the kernels of {path}"),
+                Err(e) => eprintln!("hot reload: kept the old kernels\n{e}"),
+            }
+        }
+    }
+
     fn frame(&mut self) -> Result<(), DemoError> {
+        self.reload();
         let texture = match self.surface.get_current_texture() {
             wgpu::CurrentSurfaceTexture::Success(t)
             | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
@@ -96,7 +120,7 @@ impl<D: Demo> State<D> {
         };
         let view = texture.texture.create_view(&Default::default());
         // Time every 30th frame: reading timestamps waits for the GPU.
-        let timed = self.frame % 30 == 0;
+        let timed = self.frame.is_multiple_of(30);
         let mut commands = if timed {
             self.gpu.commands().profiled()
         } else {

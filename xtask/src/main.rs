@@ -18,7 +18,7 @@ commands:
   test          the whole test suite on Vulkan, on GL and in headless Chromium (WebGPU), then
                 `cargo check` for Windows (DX12) and macOS (Metal)
   test-browser  only the browser part of `test`: the suites in headless Chromium (WebGPU)
-  run           the showcase: every program checked against its CPU reference, on Vulkan and GL
+  run           the showcase: every program checked against its CPU reference and every demo rendered to target/shoal/<demo>.png, on Vulkan and GL
   bench         the benchmarks (GPU timestamps; ratios to a copy kernel and to the CPU)
   check-wgsl    parse and validate every .wgsl file under wgsl/ with naga (no device needed)";
 
@@ -188,31 +188,8 @@ fn run(extra: &[String]) -> bool {
             cargo(&args, &[("SHOAL_BACKEND", backend)])
         });
     }
-    for demo in DEMOS {
-        let out = format!("target/shoal/{demo}.png");
-        stages.run(&format!("demo {demo}, headless -> {out}"), || {
-            cargo(
-                &[
-                    "run",
-                    "-q",
-                    "-p",
-                    "shoal-demos",
-                    "--bin",
-                    demo,
-                    "--",
-                    "--headless",
-                    "--out",
-                    &out,
-                ],
-                &[("SHOAL_BACKEND", "vulkan")],
-            )
-        });
-    }
     stages.finish()
 }
-
-/// The demo binaries `run` renders headless.
-const DEMOS: [&str; 2] = ["grid", "raytrace"];
 
 fn bench(extra: &[String]) -> bool {
     let mut stages = Stages::new("cargo xtask bench");

@@ -7,7 +7,7 @@
 pub mod cpu;
 
 use encase::ShaderType;
-use shoal::{Buffer, Commands, Error, Gpu, Image, Kernel, Result};
+use shoal::{Buffer, Commands, Error, Gpu, Image, Kernel, Result, Source};
 
 use crate::blur::MAX_RADIUS;
 
@@ -78,8 +78,19 @@ pub struct Bilateral {
 impl Bilateral {
     /// Compiles the kernel for `params`.
     pub fn new(gpu: &Gpu, params: BilateralParams) -> Result<Self> {
+        Self::from_source(gpu, shoal::wgsl!("../../../wgsl/bilateral.wgsl"), params)
+    }
+
+    /// Compiles the kernel from `source`, an edited copy of `wgsl/bilateral.wgsl` with the same
+    /// entry point and bindings (hot reload). A WGSL error is [`Error::Wgsl`] naming the
+    /// source's file and line.
+    pub fn from_source(
+        gpu: &Gpu,
+        source: impl Into<Source>,
+        params: BilateralParams,
+    ) -> Result<Self> {
         params.check()?;
-        let kernel = gpu.kernel(shoal::wgsl!("../../../wgsl/bilateral.wgsl"))?;
+        let kernel = gpu.kernel(source)?;
         let (spatial, range) = params.coefficients();
         let uniform = gpu.uniform(&BilateralUniform {
             spatial,
@@ -92,6 +103,12 @@ impl Bilateral {
             params,
             uniform,
         })
+    }
+
+    /// Recompiles the kernel from `source`; on an error the old one stays.
+    pub fn set_source(&mut self, source: impl Into<Source>) -> Result<()> {
+        self.kernel = self.gpu.kernel(source)?;
+        Ok(())
     }
 
     /// The sigmas.

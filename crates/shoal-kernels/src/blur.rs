@@ -25,7 +25,7 @@ pub mod cpu;
 
 use encase::ShaderType;
 use glam::Vec4;
-use shoal::{Buffer, Commands, Error, Gpu, Image, Kernel, Result};
+use shoal::{Buffer, Commands, Error, Gpu, Image, Kernel, Result, Source};
 
 /// The largest radius: the document's `gMaxBlurRadius`.
 pub const MAX_RADIUS: u32 = 15;
@@ -89,20 +89,31 @@ impl GaussianBlur {
     /// A blur with the weights of `sigma`, with work groups of the document's 256 along a row or
     /// as many as the device allows.
     pub fn new(gpu: &Gpu, sigma: f32) -> Result<Self> {
+        Self::from_source(gpu, shoal::wgsl!("../../../wgsl/blur.wgsl"), sigma)
+    }
+
+    /// A blur like [`GaussianBlur::new`] whose kernels are compiled from `source`, an edited
+    /// copy of `wgsl/blur.wgsl` with the same entry points and bindings (hot reload). A WGSL
+    /// error is [`Error::Wgsl`] naming the source's file and line.
+    pub fn from_source(gpu: &Gpu, source: impl Into<Source>, sigma: f32) -> Result<Self> {
         let l = gpu.limits();
         let n = gpu
             .max_workgroup_1d(DOCUMENT_N)
             .min(l.max_compute_work_group_size[1]);
-        Self::with_workgroup_size(gpu, sigma, n)
+        Self::build(gpu, source.into(), sigma, n)
     }
 
     /// A blur whose work groups hold `n` invocations along the blurred axis (the document's
     /// figure 13.8 uses 8); `n` must be at least R so the first and last R invocations can load
     /// the margins.
     pub fn with_workgroup_size(gpu: &Gpu, sigma: f32, n: u32) -> Result<Self> {
-        let weights = gaussian_weights(sigma)?;
+        Self::build(gpu, shoal::wgsl!("../../../wgsl/blur.wgsl"), sigma, n)
+    }
+
+    /// The cached and the naive kernels of `source` for work groups of `n`.
+    fn kernels(gpu: &Gpu, source: &Source, n: u32) -> Result<([Kernel; 2], [Kernel; 2])> {
         let build = |entry: &str| {
-            gpu.kernel_builder(shoal::wgsl!("../../../wgsl/blur.wgsl"))
+            gpu.kernel_builder(source.clone())
                 .entry(entry)
                 .constant("N", n)
                 .build()
@@ -112,6 +123,19 @@ impl GaussianBlur {
             build("blur_naive_horizontal")?,
             build("blur_naive_vertical")?,
         ];
+        Ok((cached, naive))
+    }
+
+    /// Recompiles the kernels from `source` (an edited `wgsl/blur.wgsl`), keeping the weights
+    /// and the scratch image. On an error the blur keeps its old kernels.
+    pub fn set_source(&mut self, source: impl Into<Source>) -> Result<()> {
+        (self.cached, self.naive) = Self::kernels(&self.gpu, &source.into(), self.n)?;
+        Ok(())
+    }
+
+    fn build(gpu: &Gpu, source: Source, sigma: f32, n: u32) -> Result<Self> {
+        let weights = gaussian_weights(sigma)?;
+        let (cached, naive) = Self::kernels(gpu, &source, n)?;
         let mut blur = Self {
             gpu: gpu.clone(),
             n,

@@ -28,7 +28,7 @@ pub mod cpu;
 
 use encase::ShaderType;
 use glam::Vec3;
-use shoal::{Buffer, Commands, Element, Error, Gpu, Kernel, Result, Usage};
+use shoal::{Buffer, Commands, Element, Error, Gpu, Kernel, Result, Source, Usage};
 
 /// Members per work group and per shared-memory tile (the document's `WORKGROUP_SIZE`).
 pub const WORKGROUP_SIZE: u32 = 256;
@@ -172,6 +172,13 @@ impl Boids {
     /// Compiles both kernels and uploads `members`, whose number must be a nonzero multiple of
     /// [`WORKGROUP_SIZE`] (every tile full, as in the document).
     pub fn new(gpu: &Gpu, members: &[Member]) -> Result<Self> {
+        Self::from_source(gpu, shoal::wgsl!("../../../wgsl/boids.wgsl"), members)
+    }
+
+    /// A flock like [`Boids::new`] whose kernels are compiled from `source`, an edited copy of
+    /// `wgsl/boids.wgsl` with the same entry points and bindings (hot reload). A WGSL error is
+    /// [`Error::Wgsl`] naming the source's file and line.
+    pub fn from_source(gpu: &Gpu, source: impl Into<Source>, members: &[Member]) -> Result<Self> {
         let n = members.len() as u64;
         let wg = WORKGROUP_SIZE as u64;
         if n == 0 || !n.is_multiple_of(wg) {
@@ -183,14 +190,7 @@ impl Boids {
                 got: n,
             });
         }
-        let build = |entry: &str| {
-            gpu.kernel_builder(shoal::wgsl!("../../../wgsl/boids.wgsl"))
-                .entry(entry)
-                .constant("WG", WORKGROUP_SIZE)
-                .build()
-        };
-        let tiled = build("boids_tiled")?;
-        let naive = build("boids_naive")?;
+        let [tiled, naive] = Self::kernels(gpu, &source.into())?;
         let flock = [gpu.buffer_from(members)?, gpu.buffer_zeroed(n)?];
         let rules = Rules::default();
         let params = gpu.uniform(&Params::at(0.0, &rules))?;
@@ -204,6 +204,23 @@ impl Boids {
             rules,
             variant: Variant::Tiled,
         })
+    }
+
+    fn kernels(gpu: &Gpu, source: &Source) -> Result<[Kernel; 2]> {
+        let build = |entry: &str| {
+            gpu.kernel_builder(source.clone())
+                .entry(entry)
+                .constant("WG", WORKGROUP_SIZE)
+                .build()
+        };
+        Ok([build("boids_tiled")?, build("boids_naive")?])
+    }
+
+    /// Recompiles both kernels from `source` (an edited `wgsl/boids.wgsl`), keeping the flock.
+    /// On an error the old kernels stay.
+    pub fn set_source(&mut self, source: impl Into<Source>) -> Result<()> {
+        [self.tiled, self.naive] = Self::kernels(&self.gpu, &source.into())?;
+        Ok(())
     }
 
     /// Replaces the rule constants (the defaults are the document's).

@@ -90,3 +90,6 @@ pub(crate) fn same_size(kernel: &str, a: &Image, b: &Image) -> Result<()> {
     })
 }
 pub mod particles;
+
+#[cfg(test)]
+mod from_source_tests;

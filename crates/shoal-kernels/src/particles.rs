@@ -27,7 +27,8 @@ pub mod cpu;
 use encase::ShaderType;
 use glam::Vec3;
 use shoal::{
-    AppendBuffer, Buffer, Commands, DispatchArgs, Element, Error, Gpu, Kernel, Result, Usage,
+    AppendBuffer, Buffer, Commands, DispatchArgs, Element, Error, Gpu, Kernel, Result, Source,
+    Usage,
 };
 
 /// The document's time step.
@@ -136,6 +137,20 @@ impl Particles {
         capacity: u64,
         settings: ParticleSettings,
     ) -> Result<Self> {
+        let source = shoal::wgsl!("../../../wgsl/particles.wgsl");
+        Self::from_source(gpu, source, initial, capacity, settings)
+    }
+
+    /// Particles like [`Particles::new`] whose kernels are compiled from `source`, an edited
+    /// copy of `wgsl/particles.wgsl` with the same entry points and bindings (hot reload). A
+    /// WGSL error is [`Error::Wgsl`] naming the source's file and line.
+    pub fn from_source(
+        gpu: &Gpu,
+        source: impl Into<Source>,
+        initial: &[Particle],
+        capacity: u64,
+        settings: ParticleSettings,
+    ) -> Result<Self> {
         if !(settings.dt > 0.0 && settings.dt.is_finite()) {
             return Err(Error::InvalidParameter {
                 kernel: "Particles".into(),
@@ -145,12 +160,7 @@ impl Particles {
             });
         }
         let wg = gpu.max_workgroup_1d(64);
-        let build = |entry: &str| {
-            gpu.kernel_builder(shoal::wgsl!("../../../wgsl/particles.wgsl"))
-                .entry(entry)
-                .constant("WG", wg)
-                .build()
-        };
+        let [update, emit] = Self::kernels(gpu, &source.into(), wg)?;
         let buffers = [
             gpu.append_buffer_from(initial, capacity)?,
             gpu.append_buffer(capacity)?,
@@ -168,8 +178,8 @@ impl Particles {
         Ok(Self {
             gpu: gpu.clone(),
             wg,
-            update: build("particles_update")?,
-            emit: build("particles_emit")?,
+            update,
+            emit,
             buffers,
             current: 0,
             args: gpu.buffer_zeroed_with(1, Usage::STORAGE | Usage::INDIRECT)?,
@@ -183,6 +193,23 @@ impl Particles {
             settings,
             next_id,
         })
+    }
+
+    fn kernels(gpu: &Gpu, source: &Source, wg: u32) -> Result<[Kernel; 2]> {
+        let build = |entry: &str| {
+            gpu.kernel_builder(source.clone())
+                .entry(entry)
+                .constant("WG", wg)
+                .build()
+        };
+        Ok([build("particles_update")?, build("particles_emit")?])
+    }
+
+    /// Recompiles both kernels from `source` (an edited `wgsl/particles.wgsl`), keeping the
+    /// particles. On an error the old kernels stay.
+    pub fn set_source(&mut self, source: impl Into<Source>) -> Result<()> {
+        [self.update, self.emit] = Self::kernels(&self.gpu, &source.into(), self.wg)?;
+        Ok(())
     }
 
     /// The settings.

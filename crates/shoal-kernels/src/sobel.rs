@@ -8,7 +8,7 @@
 
 pub mod cpu;
 
-use shoal::{Commands, Gpu, Image, Kernel, Result};
+use shoal::{Commands, Gpu, Image, Kernel, Result, Source};
 
 use crate::blur::GaussianBlur;
 
@@ -23,16 +23,26 @@ pub struct Sobel {
 impl Sobel {
     /// Compiles both kernels.
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        let build = |entry: &str| {
-            gpu.kernel_builder(shoal::wgsl!("../../../wgsl/sobel.wgsl"))
-                .entry(entry)
-                .build()
-        };
+        Self::from_source(gpu, shoal::wgsl!("../../../wgsl/sobel.wgsl"))
+    }
+
+    /// Compiles both kernels from `source`, an edited copy of `wgsl/sobel.wgsl` with the same
+    /// entry points and bindings (hot reload). A WGSL error is [`shoal::Error::Wgsl`] naming
+    /// the source's file and line.
+    pub fn from_source(gpu: &Gpu, source: impl Into<Source>) -> Result<Self> {
+        let source = source.into();
+        let build = |entry: &str| gpu.kernel_builder(source.clone()).entry(entry).build();
         Ok(Self {
             gpu: gpu.clone(),
             sobel: build("sobel")?,
             multiply: build("composite_multiply")?,
         })
+    }
+
+    /// Recompiles both kernels from `source`; on an error the old ones stay.
+    pub fn set_source(&mut self, source: impl Into<Source>) -> Result<()> {
+        *self = Self::from_source(&self.gpu, source)?;
+        Ok(())
     }
 
     /// Records the inverted edge image of `src` into `dst` (both `rgba32float`, same size).
@@ -95,6 +105,18 @@ impl Cartoon {
             passes,
             scratch: None,
         })
+    }
+
+    /// Recompiles the blur's kernels from `source` (an edited `wgsl/blur.wgsl`); on an error the
+    /// old ones stay.
+    pub fn set_blur_source(&mut self, source: impl Into<Source>) -> Result<()> {
+        self.blur.set_source(source)
+    }
+
+    /// Recompiles the edge and multiply kernels from `source` (an edited `wgsl/sobel.wgsl`); on
+    /// an error the old ones stay.
+    pub fn set_sobel_source(&mut self, source: impl Into<Source>) -> Result<()> {
+        self.sobel.set_source(source)
     }
 
     /// Records the cartoon of `src` into `dst` (`src` is left as it was).

@@ -22,7 +22,7 @@ pub mod cpu;
 
 use encase::ShaderType;
 use shoal::wgpu::TextureFormat;
-use shoal::{Buffer, Commands, Error, Gpu, Image, Kernel, Result};
+use shoal::{Buffer, Commands, Error, Gpu, Image, Kernel, Result, Source};
 
 /// The document's grid: 512 x 512.
 pub const DOCUMENT_SIZE: u32 = 512;
@@ -126,6 +126,20 @@ pub struct Waves {
 impl Waves {
     /// A flat `width` x `height` surface (at least 3 x 3) with `params`.
     pub fn new(gpu: &Gpu, width: u32, height: u32, params: WaveParams) -> Result<Self> {
+        let source = shoal::wgsl!("../../../wgsl/waves.wgsl");
+        Self::from_source(gpu, source, width, height, params)
+    }
+
+    /// A surface like [`Waves::new`] whose kernels are compiled from `source`, an edited copy of
+    /// `wgsl/waves.wgsl` with the same entry points and bindings (hot reload). A WGSL error is
+    /// [`Error::Wgsl`] naming the source's file and line.
+    pub fn from_source(
+        gpu: &Gpu,
+        source: impl Into<Source>,
+        width: u32,
+        height: u32,
+        params: WaveParams,
+    ) -> Result<Self> {
         let k = params.constants()?;
         if width < 3 || height < 3 {
             return Err(Error::InvalidParameter {
@@ -135,16 +149,12 @@ impl Waves {
                 rule: "the grid needs an interior: at least 3x3".into(),
             });
         }
-        let build = |entry: &str| {
-            gpu.kernel_builder(shoal::wgsl!("../../../wgsl/waves.wgsl"))
-                .entry(entry)
-                .build()
-        };
+        let [update, disturb] = Self::kernels(gpu, &source.into())?;
         let image = || gpu.image(width, height, TextureFormat::R32Float);
         Ok(Self {
             gpu: gpu.clone(),
-            update: build("waves_update")?,
-            disturb: build("waves_disturb")?,
+            update,
+            disturb,
             images: [image()?, image()?, image()?],
             roles: [0, 1, 2],
             params,
@@ -155,6 +165,18 @@ impl Waves {
                 k3: k[2],
             })?,
         })
+    }
+
+    fn kernels(gpu: &Gpu, source: &Source) -> Result<[Kernel; 2]> {
+        let build = |entry: &str| gpu.kernel_builder(source.clone()).entry(entry).build();
+        Ok([build("waves_update")?, build("waves_disturb")?])
+    }
+
+    /// Recompiles both kernels from `source` (an edited `wgsl/waves.wgsl`), keeping the
+    /// surface. On an error the old kernels stay.
+    pub fn set_source(&mut self, source: impl Into<Source>) -> Result<()> {
+        [self.update, self.disturb] = Self::kernels(&self.gpu, &source.into())?;
+        Ok(())
     }
 
     /// The parameters.

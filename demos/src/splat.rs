@@ -1,0 +1,153 @@
+//! Rendering single-pixel particles with compute shaders and integer atomics (seed 003): the
+//! 'normal' scene's particles splatted over its opaque geometry with 64-bit atomics where the
+//! adapter has them (2 x u32 with the carry elsewhere), then composited into the frame —
+//! tone-mapped `x / (1 + x)` and sRGB-encoded, as `docs/particles.md`'s pictures.
+//! `--mode normal|spread|clumpy` picks the scene. `cargo run --release -p shoal-demos --bin
+//! splat [-- --mode clumpy] [--headless --out splat.png]`.
+
+use glam::Vec4;
+use shoal::{Buffer, Commands, Error, Gpu, wgpu};
+use shoal_kernels::splat::{HDR_FORMAT, SceneData, SceneKind, Splat, SplatTarget};
+
+use crate::cli::Options;
+use crate::demo::Demo;
+use crate::draw::{self, PipelineKind};
+
+/// Particles per pixel, the density of `docs/particles.md`'s pictures (125 000 on 412 x 444).
+pub const PARTICLES_PER_PIXEL: f64 = 125_000.0 / (412.0 * 444.0);
+
+/// The composite's tone map and sRGB encoding of one HDR texel, as `wgsl/demos/splat.wgsl`
+/// computes it, to 8 bits (the CPU twin of the frame).
+pub fn tone_map(hdr: [f32; 4]) -> [u8; 4] {
+    let encode = |x: f32| {
+        let v = x / (1.0 + x);
+        let v = if v <= 0.003_130_8 {
+            12.92 * v
+        } else {
+            1.055 * v.powf(1.0 / 2.4) - 0.055
+        };
+        (v.clamp(0.0, 1.0) * 255.0).round() as u8
+    };
+    [encode(hdr[0]), encode(hdr[1]), encode(hdr[2]), 255]
+}
+
+/// The demo (see the module docs).
+pub struct SplatDemo {
+    splat: Splat,
+    target: SplatTarget,
+    scene: shoal_kernels::splat::Scene,
+    /// The HDR image copied where a shader can read it (the kernel's own is a render target).
+    shown: wgpu::Texture,
+    pipeline: wgpu::RenderPipeline,
+    uniform: Buffer<Vec4>,
+    encode_srgb: bool,
+}
+
+impl SplatDemo {
+    /// The kernel's HDR image of the last frame, row-major RGBA.
+    pub async fn read_hdr(&self) -> Result<Vec<[f32; 4]>, Error> {
+        self.target.read_hdr().await
+    }
+
+    /// Which packing the splatting adds with.
+    pub fn packing(&self) -> shoal_kernels::splat::Packing {
+        self.splat.packing()
+    }
+}
+
+impl Demo for SplatDemo {
+    const NAME: &'static str = "splat";
+
+    fn new(gpu: &Gpu, options: &Options, format: wgpu::TextureFormat) -> Result<Self, Error> {
+        let mode = options.mode.as_deref().unwrap_or("normal");
+        let kind = SceneKind::ALL
+            .into_iter()
+            .find(|k| k.name() == mode)
+            .ok_or_else(|| Error::InvalidParameter {
+                kernel: "splat demo".into(),
+                parameter: "--mode".into(),
+                value: mode.into(),
+                rule: "one of normal, spread, clumpy".into(),
+            })?;
+        let [w, h] = options.size;
+        let splat = Splat::new(gpu, None)?;
+        let target = splat.target(w, h)?;
+        let count = (PARTICLES_PER_PIXEL * f64::from(w) * f64::from(h)) as usize;
+        let scene = splat.upload(&SceneData::generate(kind, w, h, count, 1))?;
+        let shown = gpu.device().create_texture(&wgpu::TextureDescriptor {
+            label: Some("splat shown"),
+            size: wgpu::Extent3d {
+                width: w,
+                height: h,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: HDR_FORMAT,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        });
+        let pipeline = draw::pipeline(
+            gpu,
+            "splat composite",
+            include_str!("../../wgsl/demos/splat.wgsl"),
+            ("fullscreen", "tone_map"),
+            format,
+            PipelineKind {
+                topology: wgpu::PrimitiveTopology::TriangleList,
+                depth: false,
+                additive: false,
+            },
+        );
+        Ok(Self {
+            splat,
+            target,
+            scene,
+            shown,
+            pipeline,
+            uniform: gpu.uniform(&Vec4::ZERO)?,
+            encode_srgb: !format.is_srgb(),
+        })
+    }
+
+    fn update(&mut self, commands: &mut Commands, _frame: u64) -> Result<(), Error> {
+        self.splat
+            .record_geometry(commands, &self.target, &self.scene)?;
+        self.splat
+            .record_compute(commands, &self.target, &self.scene, None)
+    }
+
+    fn draw(
+        &mut self,
+        gpu: &Gpu,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        size: [u32; 2],
+    ) -> Result<(), Error> {
+        encoder.copy_texture_to_texture(
+            self.target.hdr().as_image_copy(),
+            self.shown.as_image_copy(),
+            self.shown.size(),
+        );
+        let srgb = if self.encode_srgb { 1.0 } else { 0.0 };
+        self.uniform
+            .write(&[Vec4::new(size[0] as f32, size[1] as f32, srgb, 0.0)])?;
+        let view = self.shown.create_view(&Default::default());
+        let group = draw::bind_group(
+            gpu,
+            "splat composite",
+            &self.pipeline,
+            &[
+                wgpu::BindingResource::TextureView(&view),
+                self.uniform.raw().as_entire_binding(),
+            ],
+        );
+        let mut pass =
+            draw::clear_pass(encoder, "splat composite", target, None, wgpu::Color::BLACK);
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &group, &[]);
+        pass.draw(0..3, 0..1);
+        Ok(())
+    }
+}
