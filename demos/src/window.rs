@@ -96,7 +96,7 @@ impl<D: Demo> State<D> {
         };
         let view = texture.texture.create_view(&Default::default());
         // Time every 30th frame: reading timestamps waits for the GPU.
-        let timed = self.frame % 30 == 0;
+        let timed = self.frame.is_multiple_of(30);
         let mut commands = if timed {
             self.gpu.commands().profiled()
         } else {
