@@ -1,5 +1,6 @@
-//! The [`Demo`] trait every demo binary implements, and the headless runner that renders frames
-//! offscreen and writes a PNG (`--headless --frames N --out FILE.png`).
+//! The [`Demo`] trait every demo implements, and the headless runner that renders frames
+//! offscreen and writes a PNG (`--headless --frames N --out FILE.png`). [`render`] is async and
+//! runs in the browser too; the PNG and the binaries' entry point are native only.
 
 use shoal::{Commands, Gpu, wgpu};
 
@@ -110,6 +111,7 @@ pub async fn render_frames<D: Demo>(
 }
 
 /// Writes RGBA8 pixels as a PNG.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn write_png(
     path: &std::path::Path,
     size: [u32; 2],
@@ -128,6 +130,8 @@ pub fn write_png(
 }
 
 /// The entry point of a demo binary: parses the command line, then runs headless or in a window.
+/// (In the browser, [`crate::web`] runs the demos in a canvas instead.)
+#[cfg(not(target_arch = "wasm32"))]
 pub fn main<D: Demo>() -> std::process::ExitCode {
     let options = match Options::parse(std::env::args().skip(1), D::SIZE) {
         Ok(o) => o,
@@ -150,6 +154,7 @@ pub fn main<D: Demo>() -> std::process::ExitCode {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn headless<D: Demo>(options: &Options) -> Result<(), DemoError> {
     let gpu = Gpu::blocking()?;
     let mut demo = D::new(&gpu, options, HEADLESS_FORMAT)?;

@@ -1,5 +1,6 @@
 //! Shared pieces of the demo binaries: the [`Demo`](demo::Demo) trait with its headless and
-//! windowed runners, the command line, the full-screen blit, and a text table.
+//! windowed runners, the command line, the full-screen blit, and a text table. Built for wasm32
+//! (as a cdylib, by `cargo xtask web`), the library is also the web site's code: see [`web`].
 
 pub mod all;
 pub mod blit;
@@ -16,9 +17,13 @@ pub mod raytrace;
 pub mod reload;
 pub mod splat;
 pub mod waves;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod window;
 
-#[cfg(test)]
+// The headless renders are checked natively (their tests block on pollster's executor).
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 
 /// Prints rows as an aligned text table with a header.

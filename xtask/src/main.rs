@@ -1,11 +1,16 @@
-//! `cargo xtask run | test | bench | check-wgsl`: the project's commands.
+//! `cargo xtask run | test | bench | web | check-wgsl`: the project's commands.
 //!
-//! Each command first makes sure the software adapters it needs exist (and `test` the browser
-//! and the wasm tools), installing them on Debian as root, or says exactly what to install.
+//! Each command first makes sure the software adapters it needs exist (and `test` and `web` the
+//! browser and the wasm tools), installing them on Debian as root, or says exactly what to
+//! install.
 
+mod json;
+mod pages;
 mod setup;
+mod site;
 mod stage;
 mod web;
+mod webdriver;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -17,9 +22,15 @@ const USAGE: &str = "usage: cargo xtask <command>
 commands:
   test          the whole test suite on Vulkan, on GL and in headless Chromium (WebGPU), then
                 `cargo check` for Windows (DX12) and macOS (Metal)
-  test-browser  only the browser part of `test`: the suites in headless Chromium (WebGPU)
-  run           the showcase: every program checked against its CPU reference and every demo rendered to target/shoal/<demo>.png, on Vulkan and GL
+  test-browser  only the browser part of `test`: the suites and the web site's pages in
+                headless Chromium (WebGPU)
+  test-web      only the web site's pages in headless Chromium (WebDriver)
+  run           the showcase: every program checked against its CPU reference and every demo
+                rendered to target/shoal/<demo>.png, on Vulkan and GL
   bench         the benchmarks (GPU timestamps; ratios to a copy kernel and to the CPU)
+  web           build the web site (the demos and the kernel checks on WebGPU, wasm32) into
+                target/shoal/site/ and serve it on http://localhost:8000
+                  [--port N] [--no-serve: only build]
   check-wgsl    parse and validate every .wgsl file under wgsl/ with naga (no device needed)";
 
 fn main() -> ExitCode {
@@ -32,8 +43,10 @@ fn main() -> ExitCode {
     let ok = match command.as_str() {
         "test" => test(rest),
         "test-browser" => test_browser(rest),
+        "test-web" => test_web(),
         "run" => run(rest),
         "bench" => bench(rest),
+        "web" => web(rest),
         "check-wgsl" => check_wgsl(),
         // Not for people: cargo's runner for wasm32 test binaries during `cargo xtask test`.
         "wasm-runner" => return web::wasm_runner(rest),
@@ -97,10 +110,9 @@ fn test_browser(extra: &[String]) -> bool {
     stages.finish()
 }
 
-/// The crates whose test suites run in the browser too.
-// The kernel suites (shoal-kernels) are written with the same gpu_test! bodies but are not run
-// here yet: their run time on SwiftShader is unmeasured and CI has a 90-minute budget.
-const BROWSER_SUITES: [&str; 2] = ["shoal", "shoal-conformance"];
+/// The crates whose test suites run in the browser too (docs/web.md has their times on
+/// SwiftShader: the kernel suites take minutes, the others seconds).
+const BROWSER_SUITES: [&str; 3] = ["shoal", "shoal-conformance", "shoal-kernels"];
 
 /// Targets the suite cannot run on here, checked to compile: their wgpu backends are real code.
 const OTHER_TARGETS: [(&str, &str); 2] = [
@@ -111,8 +123,16 @@ const OTHER_TARGETS: [(&str, &str); 2] = [
 /// The crates checked for [`OTHER_TARGETS`]: the libraries and the demos.
 const CHECKED_ELSEWHERE: [&str; 4] = ["shoal", "shoal-kernels", "shoal-conformance", "shoal-demos"];
 
-/// The test suites in headless Chromium on WebGPU: tools, build, the adapter, the run.
-fn browser_tests(stages: &mut Stages, extra: &[String]) {
+fn test_web() -> bool {
+    let mut stages = Stages::new("cargo xtask test-web");
+    if let Some(tools) = browser_tools(&mut stages) {
+        web_pages(&mut stages, &tools);
+    }
+    stages.finish()
+}
+
+/// The stage that finds or installs the browser tools.
+fn browser_tools(stages: &mut Stages) -> Option<web::BrowserTools> {
     let root = workspace_root();
     let mut tools = None;
     let found = stages.run(
@@ -122,9 +142,22 @@ fn browser_tests(stages: &mut Stages, extra: &[String]) {
             tools.is_some()
         },
     );
-    let Some(tools) = tools.filter(|_| found) else {
+    tools.filter(|_| found)
+}
+
+/// The test suites in headless Chromium on WebGPU (tools, build, the adapter, the run), then
+/// the web site's pages.
+fn browser_tests(stages: &mut Stages, extra: &[String]) {
+    let Some(tools) = browser_tools(stages) else {
         return;
     };
+    browser_suites(stages, &tools, extra);
+    web_pages(stages, &tools);
+}
+
+/// The wasm-bindgen-test suites of [`BROWSER_SUITES`] in headless Chromium.
+fn browser_suites(stages: &mut Stages, tools: &web::BrowserTools, extra: &[String]) {
+    let root = workspace_root();
     let env = match tools.cargo_env(&target_dir(&root).join("shoal").join("web")) {
         Ok(env) => env,
         Err(e) => {
@@ -158,6 +191,73 @@ fn browser_tests(stages: &mut Stages, extra: &[String]) {
     stages.run("tests on webgpu (headless Chromium, SwiftShader)", || {
         cargo(&suites, &env)
     });
+}
+
+/// The web site built, then its pages checked in headless Chromium through WebDriver.
+fn web_pages(stages: &mut Stages, tools: &web::BrowserTools) {
+    let root = workspace_root();
+    let target = target_dir(&root);
+    let mut site = None;
+    stages.run("build the web site (wasm32, release)", || {
+        site = site::build(&root, &target, &tools.wasm.wasm_bindgen)
+            .map_err(|e| eprintln!("{e}"))
+            .ok();
+        site.is_some()
+    });
+    if let Some(site) = site {
+        let shots = target.join("shoal").join("web");
+        stages.run(
+            "web pages in headless Chromium (WebDriver: index, demo, kernels)",
+            || pages::check(tools, &site, &shots),
+        );
+    }
+}
+
+/// `cargo xtask web [--port N] [--no-serve]`.
+fn web(args: &[String]) -> bool {
+    let mut port = 8000u16;
+    let mut serve = true;
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--no-serve" => serve = false,
+            "--port" => match args.next().and_then(|p| p.parse().ok()) {
+                Some(p) => port = p,
+                None => {
+                    eprintln!("--port takes a port number");
+                    return false;
+                }
+            },
+            other => {
+                eprintln!("unknown option `{other}` (cargo xtask web [--port N] [--no-serve])");
+                return false;
+            }
+        }
+    }
+    let root = workspace_root();
+    let mut stages = Stages::new("cargo xtask web");
+    let mut tools = None;
+    if !stages.run("wasm tools (wasm32 target, wasm-bindgen-cli)", || {
+        tools = web::WasmTools::ensure(&root);
+        tools.is_some()
+    }) {
+        return stages.finish();
+    }
+    let Some(tools) = tools else {
+        return stages.finish();
+    };
+    let mut site = None;
+    stages.run("build the web site (wasm32, release)", || {
+        site = site::build(&root, &target_dir(&root), &tools.wasm_bindgen)
+            .map_err(|e| eprintln!("{e}"))
+            .ok();
+        site.is_some()
+    });
+    let built = stages.finish();
+    match site {
+        Some(site) if built && serve => site::serve_forever(&site, &format!("127.0.0.1:{port}")),
+        _ => built,
+    }
 }
 
 /// The workspace's root: xtask's manifest directory's parent.

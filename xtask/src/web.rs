@@ -1,6 +1,7 @@
-//! The browser half of `cargo xtask test`: headless Chromium with WebGPU (SwiftShader), its
-//! WebDriver, the wasm32 target and wasm-bindgen-cli at the version in Cargo.lock — installed
-//! when missing — and the runner that wasm-bindgen-test's suites run through.
+//! The browser half of `cargo xtask test` (and the tools of `cargo xtask web`): headless
+//! Chromium with WebGPU (SwiftShader), its WebDriver, the wasm32 target and wasm-bindgen-cli at
+//! the version in Cargo.lock — installed when missing — and the runner that wasm-bindgen-test's
+//! suites run through.
 //!
 //! Cargo runs each wasm32 test binary through `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER`,
 //! which is this xtask binary's `wasm-runner` command: it writes a `webdriver.json` with the
@@ -10,6 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
+use crate::json::quote;
 use crate::setup::{apt_install, ensure_rust_target};
 use crate::stage::command;
 
@@ -44,9 +46,23 @@ const CHROMEDRIVER_PATHS: &[&str] = &["/usr/bin/chromedriver", "/usr/lib/chromiu
 
 /// What the browser stages need, found or installed.
 pub(crate) struct BrowserTools {
-    chromedriver: PathBuf,
-    chromium: PathBuf,
+    pub(crate) chromedriver: PathBuf,
+    pub(crate) chromium: PathBuf,
+    pub(crate) wasm: WasmTools,
+}
+
+/// What building for the browser needs: the wasm32 target (checked) and wasm-bindgen-cli.
+pub(crate) struct WasmTools {
     test_runner: PathBuf,
+    /// `wasm-bindgen`, installed beside the test runner by wasm-bindgen-cli.
+    pub(crate) wasm_bindgen: PathBuf,
+}
+
+/// Chromium's flags for one browser with its profile in `profile` (a fresh directory).
+pub(crate) fn chromium_flags(profile: &Path) -> Vec<String> {
+    let mut flags: Vec<String> = CHROMIUM_FLAGS.iter().map(|f| f.to_string()).collect();
+    flags.push(format!("--user-data-dir={}", profile.display()));
+    flags
 }
 
 fn first_existing(paths: &[&str]) -> Option<PathBuf> {
@@ -180,25 +196,45 @@ fn ensure_wasm_bindgen_cli(version: &str) -> Option<PathBuf> {
     now
 }
 
+impl WasmTools {
+    /// Finds or installs the wasm32 target and wasm-bindgen-cli at the lock's version.
+    pub(crate) fn ensure(root: &Path) -> Option<Self> {
+        let target = ensure_rust_target(WASM_TARGET);
+        let version = match locked_wasm_bindgen_version(root) {
+            Ok(version) => version,
+            Err(e) => {
+                eprintln!("{e}");
+                return None;
+            }
+        };
+        let test_runner = ensure_wasm_bindgen_cli(&version)?;
+        let wasm_bindgen =
+            test_runner.with_file_name(format!("wasm-bindgen{}", std::env::consts::EXE_SUFFIX));
+        if tool_version(&wasm_bindgen).as_deref() != Some(version.as_str()) {
+            eprintln!(
+                "{} is missing or not version {version}: reinstall with \
+                 `cargo install wasm-bindgen-cli --version {version} --force`",
+                wasm_bindgen.display()
+            );
+            return None;
+        }
+        target.then_some(Self {
+            test_runner,
+            wasm_bindgen,
+        })
+    }
+}
+
 impl BrowserTools {
     /// Finds or installs Chromium, chromium-driver, the wasm32 target and wasm-bindgen-cli.
     pub(crate) fn ensure(root: &Path) -> Option<Self> {
         let chromium = ensure_chromium();
-        let target = ensure_rust_target(WASM_TARGET);
-        let runner = match locked_wasm_bindgen_version(root) {
-            Ok(version) => ensure_wasm_bindgen_cli(&version),
-            Err(e) => {
-                eprintln!("{e}");
-                None
-            }
-        };
-        let ((chromium, chromedriver), test_runner, true) = (chromium?, runner?, target) else {
-            return None;
-        };
+        let wasm = WasmTools::ensure(root);
+        let ((chromium, chromedriver), wasm) = (chromium?, wasm?);
         Some(Self {
             chromedriver,
             chromium,
-            test_runner,
+            wasm,
         })
     }
 
@@ -217,7 +253,10 @@ impl BrowserTools {
                 "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER".into(),
                 format!("{} wasm-runner", path(&xtask)),
             ),
-            ("SHOAL_WASM_TEST_RUNNER".into(), path(&self.test_runner)),
+            (
+                "SHOAL_WASM_TEST_RUNNER".into(),
+                path(&self.wasm.test_runner),
+            ),
             ("SHOAL_CHROMIUM".into(), path(&self.chromium)),
             ("SHOAL_WEB_WORK_DIR".into(), path(work)),
             ("CHROMEDRIVER".into(), path(&self.chromedriver)),
@@ -251,16 +290,14 @@ pub(crate) fn wasm_runner(args: &[String]) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let profile = dir.join("profile");
-    let mut flags: Vec<String> = CHROMIUM_FLAGS.iter().map(|f| f.to_string()).collect();
-    flags.push(format!("--user-data-dir={}", profile.display()));
+    let flags = chromium_flags(&dir.join("profile"));
     let webdriver_json = dir.join("webdriver.json");
     let json = format!(
         "{{\n  \"goog:chromeOptions\": {{\n    \"binary\": {},\n    \"args\": [{}]\n  }}\n}}\n",
-        json_string(&chromium.display().to_string()),
+        quote(&chromium.display().to_string()),
         flags
             .iter()
-            .map(|f| json_string(f))
+            .map(|f| quote(f))
             .collect::<Vec<_>>()
             .join(", ")
     );
@@ -291,7 +328,7 @@ pub(crate) fn wasm_runner(args: &[String]) -> ExitCode {
 }
 
 /// A new, empty directory under `work` for one browser.
-fn fresh_dir(work: &Path) -> Result<PathBuf, String> {
+pub(crate) fn fresh_dir(work: &Path) -> Result<PathBuf, String> {
     let stamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos())
@@ -299,20 +336,4 @@ fn fresh_dir(work: &Path) -> Result<PathBuf, String> {
     let dir = work.join(format!("browser-{}-{stamp}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     Ok(dir)
-}
-
-/// `s` as a JSON string literal.
-fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
