@@ -280,6 +280,13 @@ pub fn scene_cpu(s: &Scene, width: u32, height: u32) -> Vec<[f32; 4]> {
     out
 }
 
+/// How close the shaded scene comes to [`scene_cpu`]: every channel within this...
+pub const SCENE_TOLERANCE: f32 = 2e-3;
+/// ...except at most this fraction of pixels, where an edge, a shadow boundary or a checker line
+/// falls the other way after different rounding of tan, normalize and sqrt (WGSL allows them a
+/// few ulp; SwiftShader in Chromium differed on 0.64% of the pixels, lavapipe on fewer).
+pub const SCENE_OUTLIERS: f64 = 0.01;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -289,12 +296,6 @@ mod tests {
     /// Pixels of the orthographic hit mask allowed to differ, all on the sphere's edge (where
     /// b² - c is within rounding of zero).
     const ORTHO_EDGE_PIXELS: usize = 8;
-    /// Shaded scene: every channel within this of the CPU twin...
-    const SCENE_TOLERANCE: f32 = 2e-3;
-    /// ...except at most this fraction of pixels, where an edge, a shadow boundary or a checker
-    /// line falls the other way after different rounding of tan, normalize and sqrt (WGSL allows
-    /// them a few ulp; SwiftShader in Chromium differed on 0.64% of the pixels, lavapipe on fewer).
-    const SCENE_OUTLIERS: f64 = 0.01;
 
     gpu_test! {
         /// The document's 512 x 512 sphere: the hit mask equals the CPU's but for at most

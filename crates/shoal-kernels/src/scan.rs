@@ -130,7 +130,7 @@ pub(crate) struct ScanKernels<T: Scalar> {
     wg: u32,
     tiling: Tiling,
     subgroups: bool,
-    kernels: Mutex<HashMap<(Op, &'static str, u32), Kernel>>,
+    kernels: Mutex<HashMap<(Op, &'static str, u32, bool), Kernel>>,
     /// Bound as `input4` and `output4` for buffers too short to hold one vec4.
     stand_ins: Mutex<Option<[Buffer<T::Vec4>; 2]>>,
     pub(crate) uniforms: Uniforms,
@@ -199,14 +199,25 @@ impl<T: Scalar> ScanKernels<T> {
         ))
     }
 
-    /// Binds the views of [`wide`](Self::wide) as `input4` and `output4` where `kernel` uses
-    /// them (tiles whose chunks are not a multiple of 4 elements move them one by one).
-    fn bind_wide<'a>(
+    /// Whether a scan of `n` elements stores through `output4` (see [`own_block`]).
+    fn wide_store(&self, n: u32) -> bool {
+        self.tiling.per_invocation.is_multiple_of(4) && n.is_multiple_of(4) && n >= 4
+    }
+
+    /// Binds `output` and the views of [`wide`](Self::wide) as `input4` and `output4`, each
+    /// where `kernel` uses it (a kernel variant stores through one of `output`, `output4`).
+    fn bind_io<'a>(
         kernel: &Kernel,
         mut dispatch: shoal::Dispatch<'a>,
+        output: Option<&'a Buffer<T>>,
         (input4, output4): &'a Wide<T>,
     ) -> shoal::Dispatch<'a> {
         let uses = |name: &str| kernel.reflection().bindings.iter().any(|b| b.name == name);
+        if let Some(output) = output
+            && uses("output")
+        {
+            dispatch = dispatch.bind("output", output);
+        }
         if uses("input4") {
             dispatch = dispatch.bind("input4", input4);
         }
@@ -227,13 +238,19 @@ impl<T: Scalar> ScanKernels<T> {
     }
 
     /// Entry point `entry` for `op`, with `wg` invocations per work group.
-    pub(crate) fn kernel(&self, op: Op, entry: &'static str, wg: u32) -> Result<Kernel> {
-        let key = (op, entry, wg);
+    pub(crate) fn kernel(
+        &self,
+        op: Op,
+        entry: &'static str,
+        wg: u32,
+        wide_store: bool,
+    ) -> Result<Kernel> {
+        let key = (op, entry, wg, wide_store);
         if let Some(k) = self.kernels.lock().map_err(|_| wgsl::poisoned())?.get(&key) {
             return Ok(k.clone());
         }
         let op_text = op.wgsl::<T>(self.subgroups);
-        let own_text = own_block(self.tiling.per_invocation);
+        let own_text = own_block(self.tiling.per_invocation, wide_store);
         let mut blocks: Vec<(&str, &str)> = vec![("op", &op_text), ("own", &own_text)];
         // The document's kernel keeps its own work-group size and shared memory.
         if self.tiling.one_subgroup && entry != "scan_workgroup" {
@@ -264,7 +281,7 @@ impl<T: Scalar> ScanKernels<T> {
         n: u32,
         partials: &Buffer<T>,
     ) -> Result<()> {
-        let kernel = self.kernel(op, "reduce_tiles", self.wg)?;
+        let kernel = self.kernel(op, "reduce_tiles", self.wg, false)?;
         let params = self.uniforms.get(&self.gpu, [n, 0, 0, 0])?;
         let groups = n.div_ceil(self.tile()).max(1);
         let wide = self.wide(input, None)?;
@@ -272,7 +289,7 @@ impl<T: Scalar> ScanKernels<T> {
             .bind("params", &params)
             .bind("input", input)
             .bind("partials", partials);
-        Self::bind_wide(&kernel, dispatch, &wide)
+        Self::bind_io(&kernel, dispatch, None, &wide)
             .invocations(groups as u64 * self.wg as u64)
             .record(commands)
     }
@@ -288,7 +305,7 @@ impl<T: Scalar> ScanKernels<T> {
         inclusive: bool,
         carries: Option<&Buffer<T>>,
     ) -> Result<()> {
-        let kernel = self.kernel(op, "scan_tiles", self.wg)?;
+        let kernel = self.kernel(op, "scan_tiles", self.wg, self.wide_store(n))?;
         let params = self.uniforms.get(
             &self.gpu,
             [n, inclusive as u32, carries.is_some() as u32, 0],
@@ -298,9 +315,8 @@ impl<T: Scalar> ScanKernels<T> {
         let dispatch = kernel
             .bind("params", &params)
             .bind("input", input)
-            .bind("output", output)
             .bind("carries", carries.unwrap_or(input));
-        Self::bind_wide(&kernel, dispatch, &wide)
+        Self::bind_io(&kernel, dispatch, Some(output), &wide)
             .invocations(groups as u64 * self.wg as u64)
             .record(commands)
     }
@@ -309,9 +325,11 @@ impl<T: Scalar> ScanKernels<T> {
 /// The `own` block of `scan.wgsl` for `per` elements per invocation: `load_own` and `store_own`
 /// unrolled, so that every index into the private array `own` is a constant and the array lives
 /// in registers (a software adapter's compiler turns a dynamically indexed array into per-lane
-/// memory accesses). Whole chunks move as vec4s when `per` is a multiple of 4; a chunk cut by the
-/// end of the input moves element by element.
-fn own_block(per: u32) -> String {
+/// memory accesses). Whole chunks load as vec4s when `per` is a multiple of 4; a chunk cut by the
+/// end of the input loads element by element. Stores go through `output4` only when
+/// `wide_store` (then `n` is a multiple of 4) and through `output` otherwise, never both: WebGPU
+/// refuses one buffer bound writable twice in a dispatch.
+fn own_block(per: u32, wide_store: bool) -> String {
     const LANES: [&str; 4] = ["x", "y", "z", "w"];
     let wide = per.is_multiple_of(4);
     let mut lines = vec![
@@ -360,27 +378,25 @@ fn own_block(per: u32) -> String {
         };
         format!("select({exclusive}, {inclusive}, inclusive)")
     };
-    lines.push("    if start + PER <= params.n {".into());
-    for j in 0..per {
-        if wide && j % 4 == 0 {
-            let v: Vec<String> = (j..j + 4).map(value).collect();
+    if wide_store {
+        // n is a multiple of 4 here, so even a chunk cut by the end holds whole vec4s.
+        for k in 0..per / 4 {
+            let v: Vec<String> = (4 * k..4 * k + 4).map(value).collect();
             lines.push(format!(
-                "        output4[start / 4u + {}u] = vec4<T>({});",
-                j / 4,
+                "    if start + {}u <= params.n {{ output4[start / 4u + {k}u] = vec4<T>({}); }}",
+                4 * k + 4,
                 v.join(", ")
             ));
-        } else if !wide {
-            lines.push(format!("        output[start + {j}u] = {};", value(j)));
+        }
+    } else {
+        for j in 0..per {
+            lines.push(format!(
+                "    if start + {j}u < params.n {{ output[start + {j}u] = {}; }}",
+                value(j)
+            ));
         }
     }
-    lines.push("    } else {".into());
-    for j in 0..per {
-        lines.push(format!(
-            "        if start + {j}u < params.n {{ output[start + {j}u] = {}; }}",
-            value(j)
-        ));
-    }
-    lines.extend(["    }".into(), "}".into()]);
+    lines.push("}".into());
     lines.join("\n")
 }
 
@@ -644,7 +660,7 @@ impl<T: Scalar> Scan<T> {
         };
         // Stale states from the previous run would be read as published: start from zero.
         commands.clear(&state);
-        let kernel = k.kernel(spec.op, "scan_lookback", k.workgroup())?;
+        let kernel = k.kernel(spec.op, "scan_lookback", k.workgroup(), k.wide_store(n))?;
         let params = k
             .uniforms
             .get(k.gpu(), [n, spec.inclusive as u32, 0, tiles])?;
@@ -652,9 +668,8 @@ impl<T: Scalar> Scan<T> {
         let dispatch = kernel
             .bind("params", &params)
             .bind("input", input)
-            .bind("output", output)
             .bind("tile_state", &state);
-        ScanKernels::<T>::bind_wide(&kernel, dispatch, &wide)
+        ScanKernels::<T>::bind_io(&kernel, dispatch, Some(output), &wide)
             .invocations(tiles as u64 * k.workgroup() as u64)
             .record(commands)
     }
@@ -701,7 +716,7 @@ impl<T: Scalar> WorkgroupScan<T> {
         if n == 0 {
             return Ok(());
         }
-        let kernel = self.kernels.kernel(op, "scan_workgroup", self.wg)?;
+        let kernel = self.kernels.kernel(op, "scan_workgroup", self.wg, false)?;
         let params = self
             .kernels
             .uniforms

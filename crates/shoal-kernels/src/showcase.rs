@@ -138,15 +138,18 @@ async fn scene(gpu: &Gpu) -> Outcome {
     let off = got
         .iter()
         .zip(raytrace::scene_cpu(&s, w, h))
-        .filter(|(g, c)| (0..4).any(|k| (g[k] - c[k]).abs() > 2e-3))
+        .filter(|(g, c)| (0..4).any(|k| (g[k] - c[k]).abs() > raytrace::SCENE_TOLERANCE))
         .count();
-    let allowed = (w * h) as usize / 200;
+    let allowed = (raytrace::SCENE_OUTLIERS * (w * h) as f64) as usize;
+    let tolerance = raytrace::SCENE_TOLERANCE;
     if off <= allowed {
         Ok(format!(
-            "{w}x{h}, {off} pixels beyond 2e-3 ({allowed} allowed)"
+            "{w}x{h}, {off} pixels beyond {tolerance} ({allowed} allowed)"
         ))
     } else {
-        Err(format!("{off} pixels beyond 2e-3"))
+        Err(format!(
+            "{off} pixels beyond {tolerance} ({allowed} allowed)"
+        ))
     }
 }
 

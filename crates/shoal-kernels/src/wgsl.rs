@@ -31,6 +31,8 @@ pub trait Scalar:
     fn max(a: Self, b: Self) -> Self;
     /// WGSL literals for the three identities: sum, min, max.
     fn wgsl_identities() -> [&'static str; 3];
+    /// WGSL the identities need, placed before them (empty but for `f32`).
+    const WGSL_HELPERS: &'static str = "";
 }
 
 mod sealed {
@@ -97,13 +99,13 @@ impl Scalar for f32 {
         a.max(b)
     }
     fn wgsl_identities() -> [&'static str; 3] {
-        // WGSL has no infinity literal; the bit patterns of +inf and -inf.
-        [
-            "0.0f",
-            "bitcast<f32>(0x7f800000u)",
-            "bitcast<f32>(0xff800000u)",
-        ]
+        ["0.0f", "infinity()", "-infinity()"]
     }
+    // WGSL has no infinity literal, and browsers reject one made by constant evaluation
+    // (`bitcast<f32>(0x7f800000u)`): the bits are read from a private variable.
+    const WGSL_HELPERS: &'static str = "var<private> infinity_bits: u32 = 0x7f800000u;
+fn infinity() -> f32 { return bitcast<f32>(infinity_bits); }
+";
 }
 
 /// The associative operation of a scan or reduction.
@@ -147,7 +149,8 @@ impl Op {
             Op::Max => (max, "max(a, b)", "subgroupMax"),
         };
         let mut s = format!(
-            "alias T = {};\nfn identity() -> T {{ return {identity}; }}\nfn combine(a: T, b: T) -> T {{ return {combine}; }}\n",
+            "{}alias T = {};\nfn identity() -> T {{ return {identity}; }}\nfn combine(a: T, b: T) -> T {{ return {combine}; }}\n",
+            T::WGSL_HELPERS,
             T::WGSL
         );
         if subgroups {

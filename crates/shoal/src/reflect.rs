@@ -289,13 +289,24 @@ pub(crate) fn reflect(
     for (k, v) in constants {
         pipeline_constants.insert(k.clone(), *v);
     }
-    let (module, info) = naga::back::pipeline_constants::process_overrides(
-        &module,
-        &info,
-        Some((naga::ShaderStage::Compute, &name)),
-        &pipeline_constants,
-    )
-    .map_err(|e| ReflectError::Override(e.to_string()))?;
+    // naga 30 panics on some modules it validated (an `override` declared after an array size
+    // that uses it): a typed error rather than a crash, where panics unwind.
+    let processed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        naga::back::pipeline_constants::process_overrides(
+            &module,
+            &info,
+            Some((naga::ShaderStage::Compute, &name)),
+            &pipeline_constants,
+        )
+    }))
+    .map_err(|_| {
+        ReflectError::Override(
+            "naga failed while applying the overrides (it does when an `override` is declared \
+             after a declaration that uses it: declare overrides first)"
+                .into(),
+        )
+    })?;
+    let (module, info) = processed.map_err(|e| ReflectError::Override(e.to_string()))?;
 
     let index = module
         .entry_points
@@ -633,6 +644,30 @@ mod tests {
     fn reflect_str(text: &str, constants: &[(String, f64)]) -> Result<Reflection, ReflectError> {
         let composed = Composed::new(&Source::new("test.wgsl", text), &[]).expect("composes");
         reflect(&composed, None, constants)
+    }
+
+    /// An `override` declared after the array size that uses it: naga 30 panics applying it;
+    /// Shoal returns a typed error naming the remedy (natively, where panics unwind).
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn an_override_declared_after_its_use_is_a_typed_error() {
+        let text = "var<workgroup> counts: array<atomic<u32>, 16>;
+             var<workgroup> sh: array<u32, 2u * WG>;
+             @group(0) @binding(0) var<storage, read_write> out: array<u32>;
+             @compute @workgroup_size(WG) fn count(@builtin(local_invocation_index) i: u32) {
+                 atomicAdd(&counts[i % 16u], 1u); workgroupBarrier(); out[i] = atomicLoad(&counts[0]);
+             }
+             @compute @workgroup_size(WG) fn scan(@builtin(local_invocation_index) i: u32) {
+                 sh[i] = i; workgroupBarrier(); out[i] = sh[0];
+             }
+             override WG: u32 = 64u;";
+        let composed = Composed::new(&Source::new("test.wgsl", text), &[]).expect("composes");
+        match reflect(&composed, Some("count"), &[]) {
+            Err(ReflectError::Override(m)) => assert!(m.contains("declare overrides first"), "{m}"),
+            // A naga that handles it must reflect it correctly.
+            Ok(r) => assert_eq!(r.workgroup_size, [64, 1, 1]),
+            Err(e) => panic!("{e:?}"),
+        }
     }
 
     #[test]
