@@ -68,7 +68,7 @@ pub struct KernelBuilder {
     source: Source,
     entry: Option<String>,
     constants: Vec<(String, f64)>,
-    snippets: Vec<(String, String)>,
+    snippets: Vec<(String, Source)>,
     printf_capacity: u32,
 }
 
@@ -93,9 +93,20 @@ impl KernelBuilder {
         self
     }
 
-    /// Makes a snippet available to `#import name` in this kernel.
+    /// Makes a snippet available to `#import name` in this kernel (diagnostics in it name
+    /// `<snippet name>`).
     pub fn snippet(mut self, name: &str, wgsl: &str) -> Self {
-        self.snippets.push((name.to_string(), wgsl.to_string()));
+        let label = format!("<snippet {name}>");
+        self.snippets
+            .push((name.to_string(), Source::new(label, wgsl)));
+        self
+    }
+
+    /// Makes `source` available to `#import name`, like [`snippet`](Self::snippet), with
+    /// diagnostics in it naming the source's [`path`](Source::path) (a snippet read from its
+    /// file, e.g. for hot reload).
+    pub fn snippet_source(mut self, name: &str, source: impl Into<Source>) -> Self {
+        self.snippets.push((name.to_string(), source.into()));
         self
     }
 

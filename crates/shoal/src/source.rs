@@ -113,7 +113,7 @@ pub(crate) struct Composed {
 
 impl Composed {
     /// Resolves `#import` lines (recursively, each snippet once) and strips `enable subgroups;`.
-    pub(crate) fn new(source: &Source, extra: &[(String, String)]) -> Result<Self> {
+    pub(crate) fn new(source: &Source, extra: &[(String, Source)]) -> Result<Self> {
         let mut out = Self {
             text: String::new(),
             chunks: Vec::new(),
@@ -326,7 +326,7 @@ fn instantiate(
     Ok((format!("{path} ({})", args.join(", ")), out))
 }
 
-fn lookup(name: &str, extra: &[(String, String)]) -> Option<(String, String)> {
+fn lookup(name: &str, extra: &[(String, Source)]) -> Option<(String, String)> {
     let name = name.split_once('(').map_or(name, |(base, _)| base);
     if let Some((_, path, text)) = SNIPPETS.iter().find(|s| s.0 == name) {
         return Some((path.to_string(), text.to_string()));
@@ -334,7 +334,7 @@ fn lookup(name: &str, extra: &[(String, String)]) -> Option<(String, String)> {
     extra
         .iter()
         .find(|e| e.0 == name)
-        .map(|e| (format!("<snippet {}>", e.0), e.1.clone()))
+        .map(|e| (e.1.path().to_string(), e.1.text().to_string()))
 }
 
 #[cfg(test)]
