@@ -44,4 +44,12 @@ impl Demo for GridDemo {
     ) -> Result<(), shoal::Error> {
         self.blit.draw(gpu, encoder, &self.image, target, size)
     }
+
+    fn sources(&self) -> &'static [&'static str] {
+        &["wgsl/grid.wgsl"]
+    }
+
+    fn reload(&mut self, _gpu: &Gpu, source: shoal::Source) -> Result<(), shoal::Error> {
+        self.grid.set_source(source)
+    }
 }

@@ -30,6 +30,13 @@ pub fn data() -> (Vec<u32>, Vec<u32>) {
     (keys, values)
 }
 
+/// The bar-plot kernel compiled from `source` (`wgsl/demos/primitives.wgsl` or an edited copy).
+fn bars_kernel(gpu: &Gpu, source: shoal::Source) -> Result<Kernel, Error> {
+    gpu.kernel_builder(source)
+        .constant("WG", shoal_kernels::plan_2d(gpu, 16))
+        .build()
+}
+
 /// The demo (see the module docs).
 pub struct PrimitivesDemo {
     sort: RadixSort,
@@ -54,10 +61,7 @@ impl Demo for PrimitivesDemo {
             keys: gpu.buffer_from(&keys)?,
             values: gpu.buffer_from(&values)?,
             prefix: gpu.buffer_zeroed(N as u64)?,
-            bars: gpu
-                .kernel_builder(shoal::wgsl!("../../wgsl/demos/primitives.wgsl"))
-                .constant("WG", shoal_kernels::plan_2d(gpu, 16))
-                .build()?,
+            bars: bars_kernel(gpu, shoal::wgsl!("../../wgsl/demos/primitives.wgsl"))?,
             image: gpu.image(w, h, wgpu::TextureFormat::Rgba32Float)?,
             blit: Blit::new(gpu, format)?,
         })
@@ -90,6 +94,16 @@ impl Demo for PrimitivesDemo {
         size: [u32; 2],
     ) -> Result<(), Error> {
         self.blit.draw(gpu, encoder, &self.image, target, size)
+    }
+
+    /// The bar plot's kernel only: the sort and the scan are generated WGSL.
+    fn sources(&self) -> &'static [&'static str] {
+        &["wgsl/demos/primitives.wgsl"]
+    }
+
+    fn reload(&mut self, gpu: &Gpu, source: shoal::Source) -> Result<(), Error> {
+        self.bars = bars_kernel(gpu, source)?;
+        Ok(())
     }
 
     fn verify(&self) -> Option<Verification<'_>> {

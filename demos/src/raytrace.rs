@@ -55,4 +55,12 @@ impl Demo for RayTraceDemo {
     ) -> Result<(), shoal::Error> {
         self.blit.draw(gpu, encoder, &self.image, target, size)
     }
+
+    fn sources(&self) -> &'static [&'static str] {
+        &["wgsl/raytrace.wgsl"]
+    }
+
+    fn reload(&mut self, _gpu: &Gpu, source: shoal::Source) -> Result<(), shoal::Error> {
+        self.tracer.set_source(source)
+    }
 }

@@ -7,7 +7,7 @@
 
 use glam::Vec4;
 use shoal::{Buffer, Commands, Error, Gpu, wgpu};
-use shoal_kernels::splat::{HDR_FORMAT, SceneData, SceneKind, Splat, SplatTarget};
+use shoal_kernels::splat::{HDR_FORMAT, Packing, SceneData, SceneKind, Splat, SplatTarget};
 
 use crate::cli::Options;
 use crate::demo::Demo;
@@ -50,7 +50,7 @@ impl SplatDemo {
     }
 
     /// Which packing the splatting adds with.
-    pub fn packing(&self) -> shoal_kernels::splat::Packing {
+    pub fn packing(&self) -> Packing {
         self.splat.packing()
     }
 }
@@ -149,5 +149,21 @@ impl Demo for SplatDemo {
         pass.set_bind_group(0, &group, &[]);
         pass.draw(0..3, 0..1);
         Ok(())
+    }
+
+    /// The splatting kernels' files: `splat_int64.wgsl` only where the 64-bit packing runs.
+    fn sources(&self) -> &'static [&'static str] {
+        match self.splat.packing() {
+            Packing::TwoU32 => &["wgsl/splat.wgsl", "wgsl/splat_common.wgsl"],
+            Packing::Int64 => &[
+                "wgsl/splat.wgsl",
+                "wgsl/splat_int64.wgsl",
+                "wgsl/splat_common.wgsl",
+            ],
+        }
+    }
+
+    fn reload(&mut self, _gpu: &Gpu, source: shoal::Source) -> Result<(), Error> {
+        self.splat.set_source(source)
     }
 }

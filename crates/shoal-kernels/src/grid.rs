@@ -7,7 +7,7 @@
 //! orange. And it dispatches `glDispatchCompute(1280, 720, 1)` work groups, one per pixel, where
 //! 1280 x 720 pixels in 16 x 16 groups need (80, 45, 1): [`Grid::groups`] is that count.
 
-use shoal::{Commands, Gpu, Image, Kernel, Result};
+use shoal::{Commands, Gpu, Image, Kernel, Result, Source};
 
 /// The orange of the document: (1, .5, 0, 1).
 pub const ORANGE: [f32; 4] = [1.0, 0.5, 0.0, 1.0];
@@ -27,9 +27,23 @@ pub struct Grid {
 impl Grid {
     /// Compiles the kernel (16 x 16 work groups: the pattern is made of them).
     pub fn new(gpu: &Gpu) -> Result<Self> {
+        Self::from_source(gpu, shoal::wgsl!("../../../wgsl/grid.wgsl"))
+    }
+
+    /// A grid like [`Grid::new`] whose kernel is compiled from `source`, an edited copy of
+    /// `wgsl/grid.wgsl` with the same entry point and binding (hot reload). A WGSL error is
+    /// [`shoal::Error::Wgsl`] naming the source's file and line.
+    pub fn from_source(gpu: &Gpu, source: impl Into<Source>) -> Result<Self> {
         Ok(Self {
-            kernel: gpu.kernel(shoal::wgsl!("../../../wgsl/grid.wgsl"))?,
+            kernel: gpu.kernel(source)?,
         })
+    }
+
+    /// Recompiles the kernel from `source` (an edited `wgsl/grid.wgsl`). On an error the old
+    /// kernel stays.
+    pub fn set_source(&mut self, source: impl Into<Source>) -> Result<()> {
+        self.kernel = self.kernel.gpu().kernel(source)?;
+        Ok(())
     }
 
     /// Work groups for a `width` x `height` image: (80, 45, 1) for the document's 1280 x 720.

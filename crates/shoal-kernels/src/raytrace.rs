@@ -7,7 +7,7 @@
 //! reflection bounce. Both CPU twins repeat the WGSL's arithmetic in f32.
 
 use glam::{Vec3, vec3};
-use shoal::{Buffer, Commands, Gpu, Image, Kernel, Result};
+use shoal::{Buffer, Commands, Gpu, Image, Kernel, Result, Source};
 
 /// The document's image side.
 pub const ORTHO_SIZE: u32 = 512;
@@ -105,18 +105,35 @@ impl RayTracer {
     /// Compiles both entry points with work groups planned from the device (the document used
     /// 1 x 1 groups, one per pixel).
     pub fn new(gpu: &Gpu) -> Result<Self> {
+        Self::from_source(gpu, shoal::wgsl!("../../../wgsl/raytrace.wgsl"))
+    }
+
+    /// A ray tracer like [`RayTracer::new`] whose kernels are compiled from `source`, an edited
+    /// copy of `wgsl/raytrace.wgsl` with the same entry points and bindings (hot reload). A WGSL
+    /// error is [`shoal::Error::Wgsl`] naming the source's file and line.
+    pub fn from_source(gpu: &Gpu, source: impl Into<Source>) -> Result<Self> {
+        let [ortho, scene] = Self::kernels(gpu, &source.into())?;
+        Ok(Self { ortho, scene })
+    }
+
+    fn kernels(gpu: &Gpu, source: &Source) -> Result<[Kernel; 2]> {
         let side = crate::plan_2d(gpu, 16);
         let build = |entry: &str| {
-            gpu.kernel_builder(shoal::wgsl!("../../../wgsl/raytrace.wgsl"))
+            gpu.kernel_builder(source.clone())
                 .entry(entry)
                 .constant("WX", side)
                 .constant("WY", side)
                 .build()
         };
-        Ok(Self {
-            ortho: build("raytrace_ortho")?,
-            scene: build("raytrace_scene")?,
-        })
+        Ok([build("raytrace_ortho")?, build("raytrace_scene")?])
+    }
+
+    /// Recompiles both kernels from `source` (an edited `wgsl/raytrace.wgsl`). On an error the
+    /// old kernels stay.
+    pub fn set_source(&mut self, source: impl Into<Source>) -> Result<()> {
+        let gpu = self.ortho.gpu().clone();
+        [self.ortho, self.scene] = Self::kernels(&gpu, &source.into())?;
+        Ok(())
     }
 
     /// Records the document's orthographic sphere into `image` (rgba32float, any size; the

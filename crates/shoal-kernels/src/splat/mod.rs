@@ -37,7 +37,7 @@ pub mod twin;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use glam::{Mat4, UVec4, Vec4};
-use shoal::{Bindable, Buffer, Commands, Error, Gpu, Kernel, Result, Usage, wgpu};
+use shoal::{Bindable, Buffer, Commands, Error, Gpu, Kernel, Result, Source, Usage, wgpu};
 
 pub use scene::{Camera, SceneData, SceneKind};
 
@@ -106,17 +106,100 @@ impl Packing {
     }
 }
 
+/// The WGSL files the splatter is compiled from; [`SplatSources::default`] holds the ones built
+/// into the crate. Hot reload replaces one at a time with [`SplatSources::set`].
+#[derive(Debug, Clone)]
+pub struct SplatSources {
+    /// `wgsl/splat.wgsl`: the clear, the coarse depth level, the 2 x u32 splat, the projection
+    /// and the depth copy.
+    pub splat: Source,
+    /// `wgsl/splat_int64.wgsl`: the 64-bit splat (compiled only for [`Packing::Int64`]).
+    pub int64: Source,
+    /// `wgsl/splat_common.wgsl`: the `splat::common` snippet every pass imports, the render
+    /// pipelines' included.
+    pub common: Source,
+}
+
+impl Default for SplatSources {
+    /// The files as the crate was built with them.
+    fn default() -> Self {
+        Self {
+            splat: shoal::wgsl!("../../../../wgsl/splat.wgsl"),
+            int64: shoal::wgsl!("../../../../wgsl/splat_int64.wgsl"),
+            common: Source::from_static("wgsl/splat_common.wgsl", COMMON),
+        }
+    }
+}
+
+impl SplatSources {
+    /// Replaces the file `source` is an edited copy of, told by the file name of its
+    /// [`path`](Source::path): `splat.wgsl`, `splat_int64.wgsl` or `splat_common.wgsl`. Any
+    /// other name is [`Error::InvalidParameter`] and changes nothing.
+    pub fn set(&mut self, source: Source) -> Result<()> {
+        let name = source.path().rsplit(['/', '\\']).next().unwrap_or_default();
+        let slot = match name {
+            "splat.wgsl" => &mut self.splat,
+            "splat_int64.wgsl" => &mut self.int64,
+            "splat_common.wgsl" => &mut self.common,
+            _ => {
+                return Err(Error::InvalidParameter {
+                    kernel: "Splat".into(),
+                    parameter: "source".into(),
+                    value: source.path().into(),
+                    rule: "an edited splat.wgsl, splat_int64.wgsl or splat_common.wgsl".into(),
+                });
+            }
+        };
+        *slot = source;
+        Ok(())
+    }
+}
+
 /// The compute splatter, its composite, and the rasterized baseline, compiled once.
 #[derive(Debug)]
 pub struct Splat {
     gpu: Gpu,
     packing: Packing,
+    sources: SplatSources,
+    kernels: Kernels,
+}
+
+/// Everything compiled from a [`SplatSources`].
+#[derive(Debug)]
+struct Kernels {
     clear: Kernel,
     hiz: Kernel,
     project: Kernel,
     copy_depth: Kernel,
     splat: Kernel,
     raster: raster::Pipelines,
+}
+
+impl Kernels {
+    /// Compiles every kernel and pipeline from `sources`, or fails on the first error.
+    fn new(gpu: &Gpu, sources: &SplatSources, packing: Packing) -> Result<Self> {
+        let wg = gpu.max_workgroup_1d(256);
+        let builder = |source: &Source, entry: &str| {
+            gpu.kernel_builder(source.clone())
+                .snippet_source("splat::common", sources.common.clone())
+                .entry(entry)
+        };
+        let kernel =
+            |source: &Source, entry: &str| builder(source, entry).constant("WG", wg).build();
+        let main = &sources.splat;
+        let splat = match packing {
+            Packing::TwoU32 => kernel(main, "splat_u32")?,
+            Packing::Int64 => kernel(&sources.int64, "splat_u64")?,
+        };
+        Ok(Self {
+            clear: kernel(main, "clear_accum")?,
+            hiz: builder(main, "build_hiz").build()?,
+            project: kernel(main, "project_particles")?,
+            copy_depth: builder(main, "copy_depth").build()?,
+            splat,
+            raster: raster::Pipelines::new(gpu, sources.common.text())?,
+        })
+    }
 }
 
 /// The per-resolution resources: HDR colour, depth, the coarse depth level and the per-pixel
@@ -173,46 +256,40 @@ impl Splat {
     /// where [`Gpu::has_int64_atomics`], else 2 x u32 ([`Splat::packing`] says which). Asking for
     /// [`Packing::Int64`] on an adapter without 64-bit atomics is [`Error::MissingFeature`].
     pub fn new(gpu: &Gpu, packing: Option<Packing>) -> Result<Self> {
+        Self::from_source(gpu, SplatSources::default(), packing)
+    }
+
+    /// A splatter like [`Splat::new`] compiled from `sources`, edited copies of the files with
+    /// the same entry points and bindings (hot reload). A WGSL error is [`Error::Wgsl`] naming
+    /// the file (the snippet's own for an error in `splat_common.wgsl`) and line.
+    pub fn from_source(gpu: &Gpu, sources: SplatSources, packing: Option<Packing>) -> Result<Self> {
         let packing = packing.unwrap_or(if gpu.has_int64_atomics() {
             Packing::Int64
         } else {
             Packing::TwoU32
         });
-        let wg = gpu.max_workgroup_1d(256);
-        let kernel = |source: shoal::Source, entry: &str| {
-            gpu.kernel_builder(source)
-                .snippet("splat::common", COMMON)
-                .entry(entry)
-                .constant("WG", wg)
-                .build()
-        };
-        let main = shoal::wgsl!("../../../../wgsl/splat.wgsl");
-        let splat = match packing {
-            Packing::TwoU32 => kernel(main.clone(), "splat_u32")?,
-            Packing::Int64 => kernel(
-                shoal::wgsl!("../../../../wgsl/splat_int64.wgsl"),
-                "splat_u64",
-            )?,
-        };
-        let hiz = gpu
-            .kernel_builder(main.clone())
-            .snippet("splat::common", COMMON)
-            .entry("build_hiz")
-            .build()?;
         Ok(Self {
             gpu: gpu.clone(),
             packing,
-            clear: kernel(main.clone(), "clear_accum")?,
-            hiz,
-            project: kernel(main.clone(), "project_particles")?,
-            copy_depth: gpu
-                .kernel_builder(main)
-                .snippet("splat::common", COMMON)
-                .entry("copy_depth")
-                .build()?,
-            splat,
-            raster: raster::Pipelines::new(gpu)?,
+            kernels: Kernels::new(gpu, &sources, packing)?,
+            sources,
         })
+    }
+
+    /// Replaces one file of the splatter's sources (see [`SplatSources::set`]) and rebuilds
+    /// every kernel and render pipeline from the set, keeping the packing. Only when all of them
+    /// compile do they replace the old ones; on an error the old kernels stay, and the new text
+    /// is still kept among the sources (it is what the file on disk says), so a later edit of
+    /// another file is built together with it.
+    pub fn set_source(&mut self, source: impl Into<Source>) -> Result<()> {
+        self.sources.set(source.into())?;
+        self.kernels = Kernels::new(&self.gpu, &self.sources, self.packing)?;
+        Ok(())
+    }
+
+    /// The sources the splatter's kernels were last asked to compile from.
+    pub fn sources(&self) -> &SplatSources {
+        &self.sources
     }
 
     /// The packing this splatter adds with.
@@ -322,7 +399,8 @@ impl Splat {
         scene: &Scene,
     ) -> Result<()> {
         Self::check(target, scene)?;
-        self.raster
+        self.kernels
+            .raster
             .geometry_pass(&self.gpu, commands.encoder(), target, scene);
         Ok(())
     }
@@ -338,18 +416,21 @@ impl Splat {
         composite_timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
     ) -> Result<()> {
         Self::check(target, scene)?;
-        self.clear
+        self.kernels
+            .clear
             .bind("accum_words", &target.accum)
             .invocations(target.accum.len())
             .record(commands)?;
-        self.hiz
+        self.kernels
+            .hiz
             .bind("params", &scene.params)
             .bind("scene_depth", &target.depth_view)
             .bind("hiz_out", &target.hiz)
             .groups([target.width.div_ceil(TILE), target.height.div_ceil(TILE), 1])
             .record(commands)?;
         if !scene.particles.is_empty() {
-            self.splat
+            self.kernels
+                .splat
                 .bind("params", &scene.params)
                 .bind("particles", &scene.particles)
                 .bind("scene_depth", &target.depth_view)
@@ -358,7 +439,7 @@ impl Splat {
                 .invocations(scene.particles.len())
                 .record(commands)?;
         }
-        self.raster.composite_pass(
+        self.kernels.raster.composite_pass(
             &self.gpu,
             commands.encoder(),
             target,
@@ -379,7 +460,8 @@ impl Splat {
         timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
     ) -> Result<()> {
         Self::check(target, scene)?;
-        self.raster
+        self.kernels
+            .raster
             .particle_pass(&self.gpu, commands.encoder(), target, scene, timestamps);
         Ok(())
     }
@@ -398,7 +480,8 @@ impl Splat {
         if scene.particles.is_empty() {
             return Ok(());
         }
-        self.project
+        self.kernels
+            .project
             .bind("params", &scene.params)
             .bind("particles", &scene.particles)
             .bind("scene_depth", &target.depth_view)
@@ -414,7 +497,8 @@ impl Splat {
         let out = self
             .gpu
             .buffer_zeroed::<f32>(u64::from(target.width) * u64::from(target.height))?;
-        self.copy_depth
+        self.kernels
+            .copy_depth
             .bind("params", &scene.params)
             .bind("scene_depth", &target.depth_view)
             .bind("depth_out", &out)

@@ -4,7 +4,7 @@
 
 use shoal::{Gpu, Result, wgpu};
 
-use super::{COMMON, DEPTH_FORMAT, HDR_FORMAT, Scene, SplatTarget};
+use super::{DEPTH_FORMAT, HDR_FORMAT, Scene, SplatTarget};
 
 const RASTER: &str = include_str!("../../../../wgsl/splat_raster.wgsl");
 const RASTER_PATH: &str = "wgsl/splat_raster.wgsl";
@@ -17,8 +17,8 @@ pub(super) struct Pipelines {
 }
 
 /// `#import splat::common` resolved as Shoal resolves it for kernels: the line blanked (so line
-/// numbers hold) and the snippet appended.
-fn composed() -> String {
+/// numbers hold) and the snippet `common` (the text of `splat_common.wgsl`) appended.
+fn composed(common: &str) -> String {
     let mut text: String = RASTER
         .lines()
         .map(|l| {
@@ -31,7 +31,7 @@ fn composed() -> String {
         .collect::<Vec<_>>()
         .join("\n");
     text.push('\n');
-    text.push_str(COMMON);
+    text.push_str(common);
     text
 }
 
@@ -52,8 +52,9 @@ fn additive() -> Option<wgpu::BlendState> {
 }
 
 impl Pipelines {
-    pub(super) fn new(gpu: &Gpu) -> Result<Self> {
-        let text = composed();
+    /// The three pipelines, `splat::common` being `common`.
+    pub(super) fn new(gpu: &Gpu, common: &str) -> Result<Self> {
+        let text = composed(common);
         // naga first, so a broken shader is a typed error with file and line, not a wgpu panic.
         shoal::validate(&shoal::Source::new(RASTER_PATH, text.clone()))?;
         let device = gpu.device();
