@@ -64,13 +64,13 @@ pub(crate) const ENTRIES: &[Entry] = &[
     Entry {
         name: "matmul tiled (n = side^2)",
         bytes_per_element: 8,
-        max_log2: 18,
+        max_log2: 20,
         setup: |g, n| matmul_case(g, n, MatmulKernel::Tiled),
     },
     Entry {
         name: "matmul naive (n = side^2)",
         bytes_per_element: 8,
-        max_log2: 18,
+        max_log2: 20,
         setup: |g, n| matmul_case(g, n, MatmulKernel::Naive),
     },
 ];

@@ -66,9 +66,10 @@ impl Tiling {
 /// How a [`Scan`] crosses work groups.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Strategy {
-    /// [`Strategy::LookBack`] when the input spans more than one tile (except on OpenGL, see
-    /// [`Scan::strategy_for`]), else one dispatch of the multi-level kernels (the two are the
-    /// same for one tile).
+    /// [`Strategy::LookBack`] when the input spans more than one tile (it reads the input once
+    /// and was the faster of the two on every adapter measured: lavapipe, llvmpipe GL,
+    /// SwiftShader), else one dispatch of the multi-level kernels (the two are the same for one
+    /// tile).
     #[default]
     Auto,
     /// Reduce tiles, scan their totals (recursively), scan tiles from their offsets:
@@ -503,13 +504,10 @@ impl<T: Scalar> Scan<T> {
     }
 
     /// The strategy `spec` resolves to for `n` elements: [`Strategy::Auto`] takes the look-back
-    /// for inputs of more than one tile, except on OpenGL, where llvmpipe ran it many times slower
-    /// than the multi-level scan (its work groups rarely find their predecessors' results
-    /// published and recompute them), so there it takes the multi-level scan.
+    /// for inputs of more than one tile, else the multi-level kernels (one dispatch).
     pub fn strategy_for(&self, spec: ScanSpec, n: u64) -> Strategy {
-        let gl = self.kernels.gpu().adapter_details().backend == shoal::wgpu::Backend::Gl;
         match spec.strategy {
-            Strategy::Auto if n > self.tile() as u64 && !gl => Strategy::LookBack,
+            Strategy::Auto if n > self.tile() as u64 => Strategy::LookBack,
             Strategy::Auto => Strategy::MultiLevel,
             forced => forced,
         }
