@@ -16,6 +16,9 @@ use shoal::{Commands, Gpu, Kernel, TimingSource};
 /// Timed runs per measurement, after one warm-up run.
 const RUNS: usize = 7;
 
+/// Makes the data and objects of a [`Case`] for `n` elements.
+pub(crate) type Setup = fn(&Gpu, u64) -> Result<Box<dyn Case>, String>;
+
 /// A benchmark: one kernel family's operation, at any size.
 #[derive(Clone, Copy)]
 pub(crate) struct Entry {
@@ -26,7 +29,7 @@ pub(crate) struct Entry {
     /// Sizes to skip (e.g. where the CPU twin would take too long).
     pub(crate) max_log2: u32,
     /// Makes the data and objects for `n` elements.
-    pub(crate) setup: fn(&Gpu, u64) -> Result<Box<dyn Case>, String>,
+    pub(crate) setup: Setup,
 }
 
 /// One entry at one size.

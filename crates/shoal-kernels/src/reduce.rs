@@ -6,7 +6,7 @@ use std::sync::Mutex;
 
 use shoal::{Buffer, Commands, Gpu, Result};
 
-use crate::scan::{ScanKernels, Tiling};
+use crate::scan::{ScanKernels, Tiling, grow_levels};
 use crate::wgsl::{self, Op, Scalar};
 
 /// Reductions of `u32`, `i32` or `f32` buffers with [`Op::Sum`], [`Op::Min`] or [`Op::Max`].
@@ -47,25 +47,13 @@ impl<T: Scalar> Reduce<T> {
     ) -> Result<()> {
         let n = wgsl::count_u32("reduce", input.len())?;
         wgsl::at_least("reduce: output buffer", 1, output.len())?;
-        let tile = self.kernels.tile();
-        let mut lens = Vec::new();
-        let mut len = n;
-        while len > tile {
-            len = len.div_ceil(tile);
-            lens.push(len);
-        }
+        let lens = self.kernels.level_lens(n);
         let scratch = {
             let mut kept = self.levels.lock().map_err(|_| wgsl::poisoned())?;
-            for (i, &len) in lens.iter().enumerate() {
-                if kept.get(i).is_none_or(|b| b.len() < len as u64) {
-                    let b = self.kernels.gpu().buffer_zeroed::<T>(len as u64)?;
-                    if i < kept.len() {
-                        kept[i] = b
-                    } else {
-                        kept.push(b)
-                    }
-                }
-            }
+            let gpu = self.kernels.gpu();
+            grow_levels(&mut kept, &lens, Buffer::len, |len| {
+                gpu.buffer_zeroed::<T>(len)
+            })?;
             kept[..lens.len()].to_vec()
         };
         // WGSL arrays are never empty: an empty input is read as one ignored element of a

@@ -118,6 +118,9 @@ impl ScanSpec {
     }
 }
 
+/// A compiled kernel of the family: operation, entry point, work-group size, wide stores.
+type KernelKey = (Op, &'static str, u32, bool);
+
 /// A buffer of `T` seen as vec4s for `input4`, and one for `output4`.
 type Wide<T> = (Buffer<<T as Scalar>::Vec4>, Buffer<<T as Scalar>::Vec4>);
 
@@ -131,7 +134,7 @@ pub(crate) struct ScanKernels<T: Scalar> {
     wg: u32,
     tiling: Tiling,
     subgroups: bool,
-    kernels: Mutex<HashMap<(Op, &'static str, u32, bool), Kernel>>,
+    kernels: Mutex<HashMap<KernelKey, Kernel>>,
     /// Bound as `input4` and `output4` for buffers too short to hold one vec4.
     stand_ins: Mutex<Option<[Buffer<T::Vec4>; 2]>>,
     pub(crate) uniforms: Uniforms,
@@ -228,6 +231,15 @@ impl<T: Scalar> ScanKernels<T> {
         dispatch
     }
 
+    /// The lengths of the levels above `n` elements: each level holds the tile totals of the one
+    /// below, until one tile is left.
+    pub(crate) fn level_lens(&self, n: u32) -> Vec<u32> {
+        let tile = self.tile();
+        std::iter::successors(Some(n), |&len| (len > tile).then(|| len.div_ceil(tile)))
+            .skip(1)
+            .collect()
+    }
+
     /// Elements per tile of the coarsened kernels.
     pub(crate) fn tile(&self) -> u32 {
         self.wg * self.tiling.per_invocation
@@ -321,6 +333,25 @@ impl<T: Scalar> ScanKernels<T> {
             .invocations(groups as u64 * self.wg as u64)
             .record(commands)
     }
+}
+
+/// Makes sure `kept[i]` holds at least `lens[i]` elements (as `len_of` measures it), replacing or
+/// adding levels made by `make`: scratch that grows to the largest input seen and is reused.
+pub(crate) fn grow_levels<B>(
+    kept: &mut Vec<B>,
+    lens: &[u32],
+    len_of: impl Fn(&B) -> u64,
+    make: impl Fn(u64) -> Result<B>,
+) -> Result<()> {
+    for (i, &len) in lens.iter().enumerate() {
+        let len = len as u64;
+        match kept.get_mut(i) {
+            Some(level) if len_of(level) >= len => {}
+            Some(level) => *level = make(len)?,
+            None => kept.push(make(len)?),
+        }
+    }
+    Ok(())
 }
 
 /// The `own` block of `scan.wgsl` for `per` elements per invocation: `load_own` and `store_own`
@@ -548,28 +579,15 @@ impl<T: Scalar> Scan<T> {
     /// The multi-level scratch for `n` elements: per level above the input, its tile totals and
     /// their scan, grown as needed and kept.
     fn levels_for(&self, n: u32) -> Result<Vec<Level<T>>> {
-        let tile = self.tile();
-        let mut lens = Vec::new();
-        let mut len = n;
-        while len > tile {
-            len = len.div_ceil(tile);
-            lens.push(len);
-        }
+        let lens = self.kernels.level_lens(n);
         let mut kept = self.levels.lock().map_err(|_| wgsl::poisoned())?;
         let gpu = self.kernels.gpu();
-        for (i, &len) in lens.iter().enumerate() {
-            if kept.get(i).is_none_or(|(p, _)| p.len() < len as u64) {
-                let pair = (
-                    gpu.buffer_zeroed::<T>(len as u64)?,
-                    gpu.buffer_zeroed::<T>(len as u64)?,
-                );
-                if i < kept.len() {
-                    kept[i] = pair;
-                } else {
-                    kept.push(pair);
-                }
-            }
-        }
+        grow_levels(
+            &mut kept,
+            &lens,
+            |(p, _)| p.len(),
+            |len| Ok((gpu.buffer_zeroed::<T>(len)?, gpu.buffer_zeroed::<T>(len)?)),
+        )?;
         Ok(lens
             .iter()
             .zip(kept.iter())

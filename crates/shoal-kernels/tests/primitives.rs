@@ -1,5 +1,8 @@
 //! Compaction (with GPU chaining), histogram, radix sort and matmul against their CPU twins.
 
+// Each test holds `common::serial()` across its awaits on purpose: the tests of a binary take turns.
+#![allow(clippy::await_holding_lock)]
+
 mod common;
 
 use common::{SIZES, first_difference, random_sizes, random_u32};
@@ -104,7 +107,7 @@ shoal_conformance::gpu_test! {
         commands.submit().expect("submit");
         let want: Vec<u32> = compact_cpu(&values, |x, _| x < 250).into_iter().map(|x| 2 * x + 1).collect();
         let args = count.read_args().await.expect("args");
-        assert_eq!((args.x * args.y * 64) as usize >= want.len(), true, "{args:?}");
+        assert!((args.x * args.y * 64) as usize >= want.len(), "{args:?}");
         assert_eq!(first_difference(&out.read_range(0..want.len() as u64).await.expect("out"), &want), None);
         // Past the count, nothing was touched.
         assert!(out.read_range(want.len() as u64..want.len() as u64 + 64).await.expect("tail").iter().all(|&x| x == 0));

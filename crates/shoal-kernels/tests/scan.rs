@@ -1,5 +1,8 @@
 //! Scans and reductions against their CPU twins, at the sizes, with both strategies.
 
+// Each test holds `common::serial()` across its awaits on purpose: the tests of a binary take turns.
+#![allow(clippy::await_holding_lock)]
+
 mod common;
 
 use common::{SIZES, first_difference, random_sizes, random_u32};
