@@ -47,11 +47,7 @@ impl RadixSort {
             });
         }
         let (wg, source, entries) = if tiling.one_subgroup {
-            let wg = gpu.subgroup_size().ok_or_else(|| Error::MissingFeature {
-                kernel: SOURCE.path().to_string(),
-                feature: "SUBGROUP with one fixed subgroup size (for one-subgroup tiles)".into(),
-                adapter: gpu.adapter_details().to_string(),
-            })?;
+            let wg = Tiling::one_subgroup_workgroup(gpu, &SUBGROUP_SOURCE)?;
             (
                 wg,
                 SUBGROUP_SOURCE,

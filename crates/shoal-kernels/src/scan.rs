@@ -44,8 +44,8 @@ impl Tiling {
     /// the subgroup size is fixed (on lavapipe a barrier costs more than the loads around it),
     /// else 16 elements per invocation in work groups of up to 256.
     pub fn for_gpu(gpu: &Gpu) -> Self {
-        match gpu.subgroup_size() {
-            Some(s) if s >= 4 && s <= gpu.max_workgroup_1d(1024) => Self {
+        match Self::one_subgroup_size(gpu) {
+            Some(s) if s >= 4 => Self {
                 per_invocation: 32,
                 one_subgroup: true,
             },
@@ -54,6 +54,23 @@ impl Tiling {
                 one_subgroup: false,
             },
         }
+    }
+
+    /// The work-group size of one-subgroup tiles: the device's fixed subgroup size, where it has
+    /// one and may run a work group that large.
+    fn one_subgroup_size(gpu: &Gpu) -> Option<u32> {
+        gpu.subgroup_size()
+            .filter(|&s| s <= gpu.max_workgroup_1d(1024))
+    }
+
+    /// [`one_subgroup_size`](Self::one_subgroup_size), or the typed error of `source`'s kernels
+    /// asking for one-subgroup tiles on a device without them.
+    pub(crate) fn one_subgroup_workgroup(gpu: &Gpu, source: &shoal::Source) -> Result<u32> {
+        Self::one_subgroup_size(gpu).ok_or_else(|| Error::MissingFeature {
+            kernel: source.path().to_string(),
+            feature: "SUBGROUP with one fixed subgroup size (for one-subgroup tiles)".into(),
+            adapter: gpu.adapter_details().to_string(),
+        })
     }
 
     /// The same tiling with `per` elements per invocation.
@@ -153,14 +170,7 @@ impl<T: Scalar> ScanKernels<T> {
             });
         }
         let wg = if tiling.one_subgroup {
-            gpu.subgroup_size()
-                .filter(|&s| s <= gpu.max_workgroup_1d(1024))
-                .ok_or_else(|| Error::MissingFeature {
-                    kernel: SOURCE.path().to_string(),
-                    feature: "SUBGROUP with one fixed subgroup size (for one-subgroup tiles)"
-                        .into(),
-                    adapter: gpu.adapter_details().to_string(),
-                })?
+            Tiling::one_subgroup_workgroup(gpu, &SOURCE)?
         } else {
             wgsl::plan_workgroup(gpu, 256)
         };

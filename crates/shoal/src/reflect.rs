@@ -646,8 +646,10 @@ mod tests {
         reflect(&composed, None, constants)
     }
 
-    /// An `override` declared after the array size that uses it: naga 30 panics applying it;
-    /// Shoal returns a typed error naming the remedy (natively, where panics unwind).
+    /// An `override` declared after the arrays and work-group size that use it is applied. (naga
+    /// 30 panics applying overrides to some such modules — `check-wgsl` met one with the radix
+    /// sort's snippet — and Shoal turns that panic into this typed error where panics unwind; this
+    /// module does not make naga panic, so it checks the reflection or that error.)
     #[cfg(not(target_arch = "wasm32"))]
     #[test]
     fn an_override_declared_after_its_use_is_a_typed_error() {
