@@ -287,7 +287,9 @@ gpu_test! {
             assert_eq!(got, want.iter().collect::<Vec<_>>(), "invocation {x}");
         }
         let text = log.to_string();
-        assert!(text.contains("prints.wgsl:prints: [57, 0, 0] vec3<f32>(1, -2.5, 57)"), "{text}");
+        // Each record names its call: file, line and column as written.
+        assert!(text.contains("prints.wgsl:13:9: [57, 0, 0] vec3<f32>(1, -2.5, 57)"), "{text}");
+        assert_eq!(log.records[0].location.as_deref(), Some("prints.wgsl:10:9"));
         assert!(text.contains("[7, 0, 0] i32 -7"), "{text}");
         assert!(k.printed().await.expect("printed").records.is_empty(), "reading empties the ring");
         assert_eq!(out.read().await.expect("read")[9], 4.5, "the kernel's own work ran");

@@ -11,7 +11,7 @@
 
 struct ShoalPrintRecord {
     gid: vec3<u32>,
-    // Scalar kind (0 u32, 1 i32, 2 f32) | components << 8.
+    // Scalar kind (0 u32, 1 i32, 2 f32) | components << 8 | call site << 16.
     kind: u32,
     // The components' bits (f32 and i32 bitcast), unused ones zero.
     bits: vec4<u32>,
@@ -30,11 +30,16 @@ struct ShoalPrintf {
 
 @group(0) @binding(999) var<storage, read_write> shoal_printf: ShoalPrintf;
 
+// The call site of the print under way: Shoal renames each call in the kernel to a wrapper that
+// sets it (its number in the kernel's table of `file:line:column`), 0 where unknown.
+var<private> shoal_print_site: u32;
+
 fn shoal_print_record(gid: vec3<u32>, kind: u32, bits: vec4<u32>) {
     let slot = atomicAdd(&shoal_printf.cursor, 1u);
     if slot < arrayLength(&shoal_printf.records) {
-        shoal_printf.records[slot] = ShoalPrintRecord(gid, kind, bits);
+        shoal_printf.records[slot] = ShoalPrintRecord(gid, kind | (shoal_print_site << 16u), bits);
     }
+    shoal_print_site = 0u;
 }
 
 fn shoal_print_u32(gid: vec3<u32>, v: u32) { shoal_print_record(gid, 0u | (1u << 8u), vec4<u32>(v, 0u, 0u, 0u)); }

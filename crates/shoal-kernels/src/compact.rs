@@ -106,7 +106,10 @@ impl Compact {
     /// `i: u32` (its index). A WGSL error in it is an [`shoal::Error::Wgsl`] naming the line.
     pub fn predicate(&self, expression: &str) -> Result<Predicate> {
         let body = format!("fn keep(x: u32, i: u32) -> bool {{\n    return {expression};\n}}");
-        let source = wgsl::specialise(&SOURCE, &[("keep", &body)])?;
+        let source = SOURCE.block(
+            "keep",
+            shoal::Source::new(format!("predicate `{expression}`"), body),
+        );
         let build = |entry| {
             wgsl::builder(&self.gpu, source.clone())
                 .entry(entry)

@@ -31,7 +31,7 @@ pub use reduce::{Reduce, reduce_cpu};
 pub use scan::{
     MAX_COARSENING, Scan, ScanSpec, Strategy, Tiling, WorkgroupScan, scan_cpu, workgroup_scan_cpu,
 };
-pub use wgsl::{Op, SNIPPETS, Scalar};
+pub use wgsl::{Op, SNIPPETS, Scalar, with_snippets};
 
 pub mod grid;
 pub mod invert;

@@ -283,7 +283,9 @@ impl<T: Scalar> ScanKernels<T> {
             blocks.push(("lane", wgsl::LANE_PORTABLE));
             blocks.push(("group_reduce", GROUP_REDUCE_PORTABLE));
         }
-        let source = wgsl::specialise(&SOURCE, &blocks)?;
+        let source = blocks.into_iter().fold(SOURCE, |source, (name, text)| {
+            source.block(name, text.to_string())
+        });
         let kernel = wgsl::builder(&self.gpu, source)
             .entry(entry)
             .constant("WG", wg)

@@ -1,5 +1,5 @@
 //! What the kernel families share on the Rust side: the element types and operations their WGSL
-//! is specialised for, the `#block` substitution that does it, work-group planning, and the
+//! is specialised for (through Shoal's `#block` substitution), the snippets they import, work-group planning, and the
 //! small uniform buffers of per-dispatch parameters.
 
 use std::collections::HashMap;
@@ -162,54 +162,33 @@ impl Op {
     }
 }
 
-/// Replaces the body of each `// #block NAME` … `// #end NAME` region of `source` by the text
-/// given for `NAME`. The file as written is one valid specialisation (so `check-wgsl` validates
-/// it); this makes the others. A block named but absent is an error: the WGSL and the Rust
-/// disagree.
-pub(crate) fn specialise(source: &Source, blocks: &[(&str, &str)]) -> Result<Source> {
-    let mut text = source.text().to_string();
-    for (name, body) in blocks {
-        let begin = format!("// #block {name}\n");
-        let end = format!("// #end {name}\n");
-        let (Some(b), Some(e)) = (text.find(&begin), text.find(&end)) else {
-            return Err(Error::Wgsl {
-                kernel: source.path().to_string(),
-                message: format!("no `// #block {name}` … `// #end {name}` region to specialise"),
-            });
-        };
-        let from = b + begin.len();
-        let mut body = body.to_string();
-        if !body.ends_with('\n') {
-            body.push('\n');
-        }
-        text.replace_range(from..e, &body);
-    }
-    Ok(Source::new(source.path().to_string(), text))
-}
-
-/// The snippets the kernels' WGSL imports (`#import name`), as `(name, text)`. Each family
-/// registers the ones it imports ([`builder`]); `cargo xtask check-wgsl` resolves them to
+/// The snippets the kernels' WGSL imports (`#import name`), by name, each with its file. Every
+/// family's sources carry them ([`with_snippets`]); `cargo xtask check-wgsl` adds them too, to
 /// validate `wgsl/*.wgsl` without a device. A snippet that relies on its importer's definitions
 /// (`scan::document` needs `T`, `combine`, `WG` and `shared_data`) is validated where imported.
-pub const SNIPPETS: &[(&str, &str)] = &[
+pub const SNIPPETS: &[(&str, Source)] = &[
     (
         "scan::document",
-        include_str!("../../../wgsl/scan_document.wgsl"),
+        shoal::wgsl!("../../../wgsl/scan_document.wgsl"),
     ),
     (
         "radix_sort::common",
-        include_str!("../../../wgsl/radix_sort_common.wgsl"),
+        shoal::wgsl!("../../../wgsl/radix_sort_common.wgsl"),
     ),
     ("splat::common", crate::splat::COMMON),
 ];
 
-/// A kernel builder for `source` with every snippet of [`SNIPPETS`] registered.
-pub(crate) fn builder(gpu: &Gpu, source: shoal::Source) -> shoal::KernelBuilder {
-    SNIPPETS
-        .iter()
-        .fold(gpu.kernel_builder(source), |b, (name, text)| {
-            b.snippet(name, text)
-        })
+/// `source` with every snippet of [`SNIPPETS`] available to its `#import` lines: the one way the
+/// kernels crate (and `check-wgsl`) composes its WGSL, through Shoal's preprocessor.
+pub fn with_snippets(source: Source) -> Source {
+    SNIPPETS.iter().fold(source, |s, (name, snippet)| {
+        s.snippet(name, snippet.clone())
+    })
+}
+
+/// A kernel builder for `source` with every snippet of [`SNIPPETS`] available.
+pub(crate) fn builder(gpu: &Gpu, source: Source) -> shoal::KernelBuilder {
+    gpu.kernel_builder(with_snippets(source))
 }
 
 /// The largest power of two no greater than the device's 1D work-group limit and `cap`.

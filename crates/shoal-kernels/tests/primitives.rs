@@ -76,6 +76,9 @@ shoal_conformance::gpu_test! {
             }
         }
         assert!(matches!(compact.predicate("x +"), Err(shoal::Error::Wgsl { .. })));
+        // A predicate's WGSL error names the predicate and its own line, not the file's.
+        let e = compact.predicate("x < nope").expect_err("unknown identifier");
+        assert!(e.to_string().contains("--> predicate `x < nope`:2:16"), "{e}");
     }
 
     /// GPU chaining: compaction's count becomes the indirect arguments of the next kernel, which

@@ -69,6 +69,17 @@ pub enum Error {
         /// How many arguments were given.
         got: usize,
     },
+    /// A `// #block name` … `// #end name` substitution that does not fit the source: no such
+    /// region, a region without its end, or a name given twice.
+    #[error("kernel `{kernel}`: `#block {name}`: {message}")]
+    Block {
+        /// The kernel.
+        kernel: String,
+        /// The block's name.
+        name: String,
+        /// What is wrong and what to do.
+        message: String,
+    },
     /// The entry point was not given and the module has several, or the name is not one of them.
     #[error("kernel `{kernel}`: {}; compute entry points: {}", match requested { Some(n) => format!("no compute entry point `{n}`"), None => "several compute entry points, name one".to_string() }, list_or_none(available))]
     EntryPoint {

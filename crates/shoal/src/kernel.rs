@@ -36,6 +36,8 @@ pub(crate) struct KernelInner {
     pub(crate) cache: Mutex<HashMap<Vec<u64>, Arc<Vec<wgpu::BindGroup>>>>,
     /// The debug ring of a kernel that imports `shoal::printf`, bound at every dispatch.
     pub(crate) printf: Option<PrintRing>,
+    /// `file:line:column` of each printf call site (see `source.rs`).
+    pub(crate) print_sites: Vec<String>,
 }
 
 /// A pipeline and its derived layouts for one choice of filtering.
@@ -61,14 +63,14 @@ impl std::fmt::Debug for Kernel {
     }
 }
 
-/// Options for creating a kernel: entry point, override constants, extra snippets.
+/// Options for creating a kernel: entry point, override constants, printf capacity. (Snippets
+/// and `#block` substitutions belong to the [`Source`]: [`Source::snippet`], [`Source::block`].)
 #[derive(Debug, Clone)]
 pub struct KernelBuilder {
     gpu: Gpu,
     source: Source,
     entry: Option<String>,
     constants: Vec<(String, f64)>,
-    snippets: Vec<(String, Source)>,
     printf_capacity: u32,
 }
 
@@ -93,27 +95,10 @@ impl KernelBuilder {
         self
     }
 
-    /// Makes a snippet available to `#import name` in this kernel (diagnostics in it name
-    /// `<snippet name>`).
-    pub fn snippet(mut self, name: &str, wgsl: &str) -> Self {
-        let label = format!("<snippet {name}>");
-        self.snippets
-            .push((name.to_string(), Source::new(label, wgsl)));
-        self
-    }
-
-    /// Makes `source` available to `#import name`, like [`snippet`](Self::snippet), with
-    /// diagnostics in it naming the source's [`path`](Source::path) (a snippet read from its
-    /// file, e.g. for hot reload).
-    pub fn snippet_source(mut self, name: &str, source: impl Into<Source>) -> Self {
-        self.snippets.push((name.to_string(), source.into()));
-        self
-    }
-
     /// Parses, validates and reflects the WGSL, checks it against the device and builds the pipeline.
     pub fn build(self) -> Result<Kernel> {
         let gpu = self.gpu;
-        let composed = Composed::new(&self.source, &self.snippets)?;
+        let composed = Composed::new(&self.source)?;
         let base = self.source.path().to_string();
         let reflection = reflect::reflect(&composed, self.entry.as_deref(), &self.constants)
             .map_err(|e| e.into_error(&base))?;
@@ -150,6 +135,7 @@ impl KernelBuilder {
                 constants: self.constants,
                 cache: Mutex::new(HashMap::new()),
                 printf,
+                print_sites: composed.print_sites,
             }),
         })
     }
@@ -350,7 +336,6 @@ impl Gpu {
             source: source.into(),
             entry: None,
             constants: Vec::new(),
-            snippets: Vec::new(),
             printf_capacity: printf::DEFAULT_PRINTF_CAPACITY,
         }
     }

@@ -81,11 +81,17 @@ pub struct PrintRecord {
     pub gid: [u32; 3],
     /// The value.
     pub value: PrintValue,
+    /// Where the call is, `file:line:column` as written (the kernel's file, a snippet's or a
+    /// block's), or `None` for a call Shoal could not tag.
+    pub location: Option<String>,
 }
 
 impl std::fmt::Display for PrintRecord {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let [x, y, z] = self.gid;
+        if let Some(at) = &self.location {
+            write!(f, "{at}: ")?;
+        }
         write!(f, "[{x}, {y}, {z}] {}", self.value)
     }
 }
@@ -133,7 +139,11 @@ impl PrintLog {
 impl std::fmt::Display for PrintLog {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         for r in &self.records {
-            writeln!(f, "{}: {r}", self.kernel)?;
+            // A record names its call site; one Shoal could not tag names the kernel.
+            match r.location {
+                Some(_) => writeln!(f, "{r}")?,
+                None => writeln!(f, "{}: {r}", self.kernel)?,
+            }
         }
         if self.dropped() > 0 {
             writeln!(
@@ -149,9 +159,15 @@ impl std::fmt::Display for PrintLog {
     }
 }
 
-fn decode(words: &[u32]) -> Option<PrintRecord> {
-    let gid = [words[0], words[1], words[2]];
-    let (scalar, count) = (words[3] & 0xff, ((words[3] >> 8) & 0xff) as usize);
+/// One record of the ring, with its call site looked up in `sites` (site `i + 1` is `sites[i]`).
+fn decode(words: &[u32], sites: &[String]) -> Option<PrintRecord> {
+    let gid = [*words.first()?, *words.get(1)?, *words.get(2)?];
+    let kind = *words.get(3)?;
+    let (scalar, count) = (kind & 0xff, ((kind >> 8) & 0xff) as usize);
+    let location = (kind >> 16)
+        .checked_sub(1)
+        .and_then(|i| sites.get(i as usize))
+        .cloned();
     let bits = words.get(4..4 + count.clamp(1, 4))?;
     let value = match scalar {
         0 => PrintValue::U32(bits.to_vec()),
@@ -159,7 +175,11 @@ fn decode(words: &[u32]) -> Option<PrintRecord> {
         2 => PrintValue::F32(bits.iter().map(|&b| f32::from_bits(b)).collect()),
         _ => return None,
     };
-    Some(PrintRecord { gid, value })
+    Some(PrintRecord {
+        gid,
+        value,
+        location,
+    })
 }
 
 impl Kernel {
@@ -189,7 +209,7 @@ impl Kernel {
             .collect();
         log.records = words
             .chunks_exact((RECORD / 4) as usize)
-            .filter_map(decode)
+            .filter_map(|record| decode(record, &self.inner.print_sites))
             .collect();
         ring.buffer.write_at(0, &[0])?;
         if log.dropped() > 0 {

@@ -462,7 +462,7 @@ fn sampling_pairs(module: &naga::Module, bindings: &[BindingInfo]) -> Vec<(Strin
 /// values, without a device (what `cargo xtask check-wgsl` runs). A snippet without entry points
 /// gives an empty list.
 pub fn validate(source: &crate::Source) -> Result<Vec<Reflection>, crate::Error> {
-    let composed = Composed::new(source, &[])?;
+    let composed = Composed::new(source)?;
     let kernel = source.path().to_string();
     let to_error = |e: ReflectError| e.into_error(&kernel);
     let module = naga::front::wgsl::parse_str(&composed.text).map_err(|e| {
@@ -642,7 +642,7 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
     fn reflect_str(text: &str, constants: &[(String, f64)]) -> Result<Reflection, ReflectError> {
-        let composed = Composed::new(&Source::new("test.wgsl", text), &[]).expect("composes");
+        let composed = Composed::new(&Source::new("test.wgsl", text)).expect("composes");
         reflect(&composed, None, constants)
     }
 
@@ -663,7 +663,7 @@ mod tests {
                  sh[i] = i; workgroupBarrier(); out[i] = sh[0];
              }
              override WG: u32 = 64u;";
-        let composed = Composed::new(&Source::new("test.wgsl", text), &[]).expect("composes");
+        let composed = Composed::new(&Source::new("test.wgsl", text)).expect("composes");
         match reflect(&composed, Some("count"), &[]) {
             Err(ReflectError::Override(m)) => assert!(m.contains("declare overrides first"), "{m}"),
             // A naga that handles it must reflect it correctly.

@@ -1,22 +1,41 @@
-//! WGSL sources and their composition.
+//! WGSL sources and Shoal's one preprocessor.
 //!
-//! WGSL has no include. Shoal adds one line form: `#import <name>` on a line of its own pulls in a
-//! shared snippet (see [`SNIPPETS`]). The line is blanked and the snippet appended after the
-//! source, so every line of the user's file keeps its number; a diagnostic that points into a
-//! snippet names the snippet's own file and line. `enable subgroups;` is handled the same way:
-//! naga (wgpu 30) rejects the directive while browsers require it, so Shoal strips it for naga
-//! and adds it for the browser's WebGPU when the kernel uses subgroup operations.
+//! WGSL has no include and no specialisation. Shoal adds three things, all in this module, used by
+//! every kernel: the project's own, the kernels crate's and the user's.
+//!
+//! - `#import name` on a line of its own pulls in a snippet: one of Shoal's ([`SNIPPETS`]) or one
+//!   registered on the source with [`Source::snippet`]. The line is blanked and the snippet
+//!   appended after the source (once), so every line of the user's file keeps its number.
+//! - `// #block name` … `// #end name` marks a region that [`Source::block`] replaces: the file as
+//!   written is one valid specialisation (so it validates on its own), the Rust side makes the
+//!   others: another element type (`alias T = f32;`), another operation, a user's predicate.
+//!   Where an `override` constant suffices (a work-group size, a count), use
+//!   [`KernelBuilder::constant`](crate::KernelBuilder::constant) instead: it needs no recompile of
+//!   the text.
+//! - `enable subgroups;`: naga (wgpu 30) rejects the directive while browsers require it, so Shoal
+//!   strips it for naga and adds it for the browser's WebGPU when the kernel uses subgroup
+//!   operations.
+//!
+//! The composed text keeps a line map: every naga diagnostic, every validation error and every
+//! printf call site names the file (the source's, a snippet's, or a block's) and the line and
+//! column as written there.
 
 use std::borrow::Cow;
 use std::ops::Range;
 
 use crate::error::{Error, Result};
 
-/// A WGSL source: its text and where it came from (for messages).
+/// The label of a source made from a bare string.
+const INLINE: &str = "<inline wgsl>";
+
+/// A WGSL source: its text, where it came from (for messages), the snippets its `#import` lines
+/// may name and the `#block` regions to replace.
 #[derive(Debug, Clone)]
 pub struct Source {
     pub(crate) text: Cow<'static, str>,
     pub(crate) path: Cow<'static, str>,
+    snippets: Vec<(String, Source)>,
+    blocks: Vec<(String, Source)>,
 }
 
 impl Source {
@@ -25,6 +44,8 @@ impl Source {
         Self {
             text: Cow::Owned(text.into()),
             path: Cow::Owned(label.into()),
+            snippets: Vec::new(),
+            blocks: Vec::new(),
         }
     }
 
@@ -33,6 +54,8 @@ impl Source {
         Self {
             text: Cow::Borrowed(text),
             path: Cow::Borrowed(path),
+            snippets: Vec::new(),
+            blocks: Vec::new(),
         }
     }
 
@@ -56,17 +79,60 @@ impl Source {
     pub fn text(&self) -> &str {
         &self.text
     }
+
+    /// Makes `snippet` available to `#import name` in this source and in the snippets it imports.
+    /// Diagnostics in it name its [`path`](Self::path) (`<snippet name>` for a bare string).
+    ///
+    /// ```
+    /// let common = shoal::Source::new("wgsl/common.wgsl", "fn twice(x: u32) -> u32 { return 2u * x; }\n");
+    /// let source = shoal::Source::from("#import common\nfn f() -> u32 { return twice(3u); }\n")
+    ///     .snippet("common", common);
+    /// assert_eq!(shoal::validate(&source)?.len(), 0); // no entry points, and valid
+    /// # Ok::<(), shoal::Error>(())
+    /// ```
+    pub fn snippet(mut self, name: &str, snippet: impl Into<Source>) -> Self {
+        let mut snippet = snippet.into();
+        if snippet.path == INLINE {
+            snippet.path = Cow::Owned(format!("<snippet {name}>"));
+        }
+        self.snippets.retain(|(n, _)| n != name);
+        self.snippets.push((name.to_string(), snippet));
+        self
+    }
+
+    /// Replaces the lines between `// #block name` and `// #end name` (in this source or in a
+    /// snippet it imports) by `text`. The marker lines stay, so the lines after the region keep
+    /// their numbers; diagnostics inside the replacement name its own lines, under its
+    /// [`path`](Self::path) (`<block name of FILE>` for a bare string). A name with no region is
+    /// [`Error::Block`] when the kernel is built: the WGSL and the Rust disagree.
+    ///
+    /// ```
+    /// let sum = shoal::Source::from("
+    /// // #block op
+    /// alias T = u32;
+    /// // #end op
+    /// fn add(a: T, b: T) -> T { return a + b; }
+    /// ");
+    /// let floats = sum.block("op", "alias T = f32;");
+    /// assert_eq!(shoal::validate(&floats)?.len(), 0);
+    /// # Ok::<(), shoal::Error>(())
+    /// ```
+    pub fn block(mut self, name: &str, text: impl Into<Source>) -> Self {
+        self.blocks.retain(|(n, _)| n != name);
+        self.blocks.push((name.to_string(), text.into()));
+        self
+    }
 }
 
 impl From<&'static str> for Source {
     fn from(text: &'static str) -> Self {
-        Self::from_static("<inline wgsl>", text)
+        Self::from_static(INLINE, text)
     }
 }
 
 impl From<String> for Source {
     fn from(text: String) -> Self {
-        Self::new("<inline wgsl>", text)
+        Self::new(INLINE, text)
     }
 }
 
@@ -94,70 +160,167 @@ pub const SNIPPETS: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// One piece of a composed source.
+/// One piece of a composed source: a run of lines from one file.
 #[derive(Debug, Clone)]
 struct Chunk {
     path: String,
+    /// The 1-based line, in that file, of the chunk's first line.
+    first_line: usize,
     /// Byte range of this chunk in the composed text.
     range: Range<usize>,
 }
 
-/// A source with its imports resolved, ready for naga, with a map back to the files.
+/// The printf snippet: its calls are tagged with their call sites.
+const PRINTF: &str = "shoal::printf";
+/// What every printf function's name starts with, and as long as a call-site name (`shoal_p00042`).
+const PRINT_PREFIX: &str = "shoal_print_";
+
+/// The printf functions a call site can name, with the WGSL type of their value.
+const PRINT_TYPES: &[(&str, &str)] = &[
+    ("u32", "u32"),
+    ("i32", "i32"),
+    ("f32", "f32"),
+    ("vec2u", "vec2<u32>"),
+    ("vec3u", "vec3<u32>"),
+    ("vec4u", "vec4<u32>"),
+    ("vec2i", "vec2<i32>"),
+    ("vec3i", "vec3<i32>"),
+    ("vec4i", "vec4<i32>"),
+    ("vec2f", "vec2<f32>"),
+    ("vec3f", "vec3<f32>"),
+    ("vec4f", "vec4<f32>"),
+];
+
+/// Call sites a printf record can name (its site number has 16 bits; 0 is "unknown").
+const MAX_PRINT_SITES: usize = u16::MAX as usize;
+
+/// A source with its imports resolved and blocks replaced, ready for naga, with a map back to the
+/// files.
 #[derive(Debug, Clone)]
 pub(crate) struct Composed {
     pub(crate) text: String,
     chunks: Vec<Chunk>,
     /// Whether the kernel uses subgroup operations (browsers then need `enable subgroups;`).
     pub(crate) uses_subgroups: bool,
+    /// `file:line:column` of each printf call site; record site `i + 1` is entry `i`.
+    pub(crate) print_sites: Vec<String>,
+}
+
+/// What composition reads from: the kernel's name, its snippets and blocks, and what it has used.
+struct Context<'a> {
+    kernel: &'a str,
+    snippets: &'a [(String, Source)],
+    blocks: &'a [(String, Source)],
+    used_blocks: Vec<bool>,
+    imports: Vec<String>,
 }
 
 impl Composed {
-    /// Resolves `#import` lines (recursively, each snippet once) and strips `enable subgroups;`.
-    pub(crate) fn new(source: &Source, extra: &[(String, Source)]) -> Result<Self> {
+    /// Resolves `#import` lines (recursively, each snippet once), replaces `#block` regions,
+    /// strips `enable subgroups;` and tags printf call sites.
+    pub(crate) fn new(source: &Source) -> Result<Self> {
         let mut out = Self {
             text: String::new(),
             chunks: Vec::new(),
             uses_subgroups: false,
+            print_sites: Vec::new(),
         };
-        let mut pending = Vec::new();
-        out.push_chunk(source.path(), source.text(), &mut pending);
+        let mut cx = Context {
+            kernel: source.path(),
+            snippets: &source.snippets,
+            blocks: &source.blocks,
+            used_blocks: vec![false; source.blocks.len()],
+            imports: Vec::new(),
+        };
+        out.push_text(source.path(), source.text(), &mut cx)?;
         let mut done: Vec<String> = Vec::new();
-        while let Some(name) = pending.pop() {
+        while let Some(name) = cx.imports.pop() {
             if done.contains(&name) {
                 continue;
             }
-            let (path, text) = match lookup(&name, extra) {
-                Some(found) => instantiate(source.path(), &name, found)?,
-                None => {
-                    let mut available: Vec<String> =
-                        SNIPPETS.iter().map(|s| s.0.to_string()).collect();
-                    available.extend(extra.iter().map(|e| e.0.clone()));
-                    return Err(Error::UnknownSnippet {
-                        kernel: source.path().to_string(),
-                        name,
-                        available,
-                    });
-                }
+            let Some(found) = lookup(&name, cx.snippets) else {
+                let mut available: Vec<String> = SNIPPETS.iter().map(|s| s.0.to_string()).collect();
+                available.extend(cx.snippets.iter().map(|e| e.0.clone()));
+                return Err(Error::UnknownSnippet {
+                    kernel: cx.kernel.to_string(),
+                    name,
+                    available,
+                });
             };
+            let (path, text) = instantiate(cx.kernel, &name, found)?;
             out.text.push('\n');
-            out.push_chunk(&path, &text, &mut pending);
+            out.push_text(&path, &text, &mut cx)?;
             done.push(name);
+        }
+        if let Some(i) = cx.used_blocks.iter().position(|used| !used) {
+            return Err(Error::Block {
+                kernel: cx.kernel.to_string(),
+                name: cx.blocks[i].0.clone(),
+                message: format!(
+                    "no `// #block {0}` … `// #end {0}` region in the source or its snippets",
+                    cx.blocks[i].0
+                ),
+            });
+        }
+        if done.iter().any(|d| d == PRINTF) {
+            out.tag_print_sites();
         }
         Ok(out)
     }
 
-    fn push_chunk(&mut self, path: &str, text: &str, imports: &mut Vec<String>) {
-        let start = self.text.len();
-        for line in text.split_inclusive('\n') {
+    /// Appends `text` (lines of `path` from line 1), replacing blocks and noting imports.
+    fn push_text(&mut self, path: &str, text: &str, cx: &mut Context<'_>) -> Result<()> {
+        let mut chunk_start = self.text.len();
+        let mut chunk_line = 1;
+        let mut lines = text.split_inclusive('\n').enumerate();
+        while let Some((index, line)) = lines.next() {
             let trimmed = line.trim();
-            if let Some(name) = trimmed.strip_prefix("#import ") {
+            if let Some(name) = trimmed.strip_prefix("// #block ").map(str::trim)
+                && let Some(b) = cx.blocks.iter().position(|(n, _)| n == name)
+            {
+                if std::mem::replace(&mut cx.used_blocks[b], true) {
+                    return Err(Error::Block {
+                        kernel: cx.kernel.to_string(),
+                        name: name.to_string(),
+                        message: format!(
+                            "a second region of that name in {path}: names must be unique"
+                        ),
+                    });
+                }
+                self.text.push_str(line);
+                self.end_chunk(path, chunk_line, chunk_start);
+                let replacement = &cx.blocks[b].1;
+                let label = match replacement.path() {
+                    INLINE => format!("<block {name} of {path}>"),
+                    other => other.to_string(),
+                };
+                let mut body = replacement.text().to_string();
+                if !body.ends_with('\n') {
+                    body.push('\n');
+                }
+                self.push_text(&label, &body, cx)?;
+                let end = format!("// #end {name}");
+                let Some((end_index, end_line)) = lines.find(|(_, l)| l.trim() == end) else {
+                    return Err(Error::Block {
+                        kernel: cx.kernel.to_string(),
+                        name: name.to_string(),
+                        message: format!(
+                            "the region opened at {path}:{} has no `{end}` line",
+                            index + 1
+                        ),
+                    });
+                };
+                chunk_start = self.text.len();
+                chunk_line = end_index + 1;
+                self.text.push_str(end_line);
+            } else if let Some(name) = trimmed.strip_prefix("#import ") {
                 // `a::b ( x,y )` and `a::b(x, y)` are the same instantiation.
                 let name: String = name
                     .trim()
                     .trim_end_matches(';')
                     .split_whitespace()
                     .collect();
-                imports.push(name.replace(',', ", "));
+                cx.imports.push(name.replace(',', ", "));
                 self.blank(line);
             } else if trimmed.starts_with("enable subgroups") {
                 self.uses_subgroups = true;
@@ -167,33 +330,21 @@ impl Composed {
             }
         }
         if !self.uses_subgroups && text.contains("subgroup") {
-            self.uses_subgroups = [
-                "subgroupAdd",
-                "subgroupBallot",
-                "subgroupShuffle",
-                "subgroupBroadcast",
-                "subgroupExclusive",
-                "subgroupInclusive",
-                "subgroupMin",
-                "subgroupMax",
-                "subgroupAll",
-                "subgroupAny",
-                "subgroupAnd",
-                "subgroupOr",
-                "subgroupXor",
-                "subgroupMul",
-                "subgroupElect",
-                "subgroup_size",
-                "subgroup_invocation_id",
-                "subgroupBarrier",
-            ]
-            .iter()
-            .any(|s| text.contains(s));
+            self.uses_subgroups = SUBGROUP_WORDS.iter().any(|s| text.contains(s));
         }
-        self.chunks.push(Chunk {
-            path: path.to_string(),
-            range: start..self.text.len(),
-        });
+        self.end_chunk(path, chunk_line, chunk_start);
+        Ok(())
+    }
+
+    /// Records the text from `start` to the end as lines of `path` from `first_line`.
+    fn end_chunk(&mut self, path: &str, first_line: usize, start: usize) {
+        if start < self.text.len() {
+            self.chunks.push(Chunk {
+                path: path.to_string(),
+                first_line,
+                range: start..self.text.len(),
+            });
+        }
     }
 
     /// Replaces a line by spaces of the same length, keeping columns and line numbers.
@@ -206,6 +357,47 @@ impl Composed {
         }
         if newline {
             self.text.push('\n');
+        }
+    }
+
+    /// Renames every printf call outside the snippet, `shoal_print_u32(` to `shoal_p00001u32(`
+    /// (the same length, so columns hold), and appends the wrappers that tag the record with the
+    /// site number, so a printed record names the file and line of its call.
+    fn tag_print_sites(&mut self) {
+        let snippet_path = SNIPPETS.iter().find(|s| s.0 == PRINTF).map_or("", |s| s.1);
+        let mut wrappers = String::new();
+        let mut at = 0;
+        while let Some(found) = self.text[at..].find(PRINT_PREFIX) {
+            let start = at + found;
+            at = start + PRINT_PREFIX.len();
+            let rest = &self.text[at..];
+            let Some((suffix, ty)) = PRINT_TYPES.iter().find(|(suffix, _)| {
+                rest.starts_with(suffix) && rest[suffix.len()..].trim_start().starts_with('(')
+            }) else {
+                continue;
+            };
+            let (path, line, column, _) = self.locate(start);
+            let in_snippet = path == snippet_path;
+            let location = format!("{path}:{line}:{column}");
+            let declared = self.text[..start].trim_end().ends_with("fn");
+            if in_snippet || declared || self.print_sites.len() >= MAX_PRINT_SITES {
+                continue;
+            }
+            self.print_sites.push(location);
+            let site = self.print_sites.len();
+            let name = format!("shoal_p{site:05}");
+            debug_assert_eq!(name.len(), PRINT_PREFIX.len());
+            self.text
+                .replace_range(start..start + PRINT_PREFIX.len(), &name);
+            wrappers.push_str(&format!(
+                "fn {name}{suffix}(gid: vec3<u32>, v: {ty}) {{ shoal_print_site = {site}u; {PRINT_PREFIX}{suffix}(gid, v); }}\n"
+            ));
+        }
+        if !wrappers.is_empty() {
+            self.text.push('\n');
+            let start = self.text.len();
+            self.text.push_str(&wrappers);
+            self.end_chunk("<printf call sites>", 1, start);
         }
     }
 
@@ -226,12 +418,12 @@ impl Composed {
             .iter()
             .find(|c| c.range.contains(&offset))
             .or(self.chunks.last())
-            .map(|c| (c.path.as_str(), c.range.clone()))
-            .unwrap_or(("<wgsl>", 0..self.text.len()));
-        let (path, range) = chunk;
+            .map(|c| (c.path.as_str(), c.first_line, c.range.clone()))
+            .unwrap_or(("<wgsl>", 1, 0..self.text.len()));
+        let (path, first_line, range) = chunk;
         let offset = offset.clamp(range.start, range.end);
         let before = &self.text[range.start..offset];
-        let line = before.matches('\n').count() + 1;
+        let line = first_line + before.matches('\n').count();
         let line_start = before
             .rfind('\n')
             .map(|i| range.start + i + 1)
@@ -275,6 +467,28 @@ impl Composed {
         out
     }
 }
+
+/// Words that mean a source uses subgroup operations.
+const SUBGROUP_WORDS: &[&str] = &[
+    "subgroupAdd",
+    "subgroupBallot",
+    "subgroupShuffle",
+    "subgroupBroadcast",
+    "subgroupExclusive",
+    "subgroupInclusive",
+    "subgroupMin",
+    "subgroupMax",
+    "subgroupAll",
+    "subgroupAny",
+    "subgroupAnd",
+    "subgroupOr",
+    "subgroupXor",
+    "subgroupMul",
+    "subgroupElect",
+    "subgroup_size",
+    "subgroup_invocation_id",
+    "subgroupBarrier",
+];
 
 /// Fills a template snippet's parameters with the arguments of `name` (`base(x, y)`).
 fn instantiate(
@@ -326,12 +540,13 @@ fn instantiate(
     Ok((format!("{path} ({})", args.join(", ")), out))
 }
 
-fn lookup(name: &str, extra: &[(String, Source)]) -> Option<(String, String)> {
+/// The file and text of snippet `name`: Shoal's own first, then the source's.
+fn lookup(name: &str, snippets: &[(String, Source)]) -> Option<(String, String)> {
     let name = name.split_once('(').map_or(name, |(base, _)| base);
     if let Some((_, path, text)) = SNIPPETS.iter().find(|s| s.0 == name) {
         return Some((path.to_string(), text.to_string()));
     }
-    extra
+    snippets
         .iter()
         .find(|e| e.0 == name)
         .map(|e| (e.1.path().to_string(), e.1.text().to_string()))
@@ -350,7 +565,7 @@ mod tests {
             "k.wgsl",
             "#import shoal::fold\n#import shoal::fold\nfn main() {}\n",
         );
-        let c = Composed::new(&src, &[]).expect("composes");
+        let c = Composed::new(&src).expect("composes");
         assert!(c.text.lines().nth(2) == Some("fn main() {}"));
         assert_eq!(c.text.matches("fn shoal_linear_index").count(), 1);
         let at = c.text.find("fn main").expect("present");
@@ -365,7 +580,7 @@ mod tests {
             "k.wgsl",
             "#import shoal::append(a, f32)\n#import shoal::append( b , vec4<f32> )\n#import shoal::append(a,f32)\n",
         );
-        let c = Composed::new(&src, &[]).expect("composes");
+        let c = Composed::new(&src).expect("composes");
         assert_eq!(c.text.matches("fn a_append(value: f32)").count(), 1);
         assert_eq!(c.text.matches("fn b_append(value: vec4<f32>)").count(), 1);
         assert!(!c.text.contains("SHOAL_"), "every parameter replaced");
@@ -377,7 +592,7 @@ mod tests {
         assert!(c.locate(at).0.ends_with("append.wgsl (b, vec4<f32>)"));
         let wrong = Source::new("k.wgsl", "#import shoal::append(a)\n");
         assert!(matches!(
-            Composed::new(&wrong, &[]),
+            Composed::new(&wrong),
             Err(Error::SnippetArguments { got: 1, .. })
         ));
     }
@@ -386,7 +601,7 @@ mod tests {
     fn unknown_snippet_is_an_error() {
         let src = Source::new("k.wgsl", "#import nope\n");
         assert!(matches!(
-            Composed::new(&src, &[]),
+            Composed::new(&src),
             Err(Error::UnknownSnippet { .. })
         ));
     }
@@ -397,7 +612,7 @@ mod tests {
             "k.wgsl",
             "enable subgroups;\nfn f() -> u32 { return subgroupAdd(1u); }\n",
         );
-        let c = Composed::new(&src, &[]).expect("composes");
+        let c = Composed::new(&src).expect("composes");
         assert!(!c.text.contains("enable"));
         assert!(c.uses_subgroups);
         assert!(
@@ -405,5 +620,95 @@ mod tests {
                 .starts_with("enable subgroups;")
         );
         assert!(!c.for_backend(wgpu::Backend::Vulkan).contains("enable"));
+    }
+
+    /// The `file:line:column` lines of the diagnostic `validate` gives for `source`.
+    fn located(source: &Source) -> Vec<String> {
+        match crate::validate(source) {
+            Err(Error::Wgsl { message, .. }) => message
+                .lines()
+                .filter_map(|l| l.trim().strip_prefix("--> "))
+                .map(str::to_string)
+                .collect(),
+            other => panic!("expected a WGSL error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn errors_in_snippets_and_blocks_name_their_own_file_and_line() {
+        let snippet = Source::new(
+            "wgsl/helpers.wgsl",
+            "fn ok() -> u32 { return 1u; }\nfn bad() -> u32 { return nope; }\n",
+        );
+        let base = "// #block op\nalias T = u32;\n// #end op\n#import helpers\nfn f(x: T) -> T { return x; }\n";
+        // The error in the snippet: its own file, line 2.
+        let src = Source::new("k.wgsl", base).snippet("helpers", snippet.clone());
+        assert_eq!(located(&src), ["wgsl/helpers.wgsl:2:26"]);
+        // The error in the replacement of a block: the block's own label and line 2.
+        let good = Source::new("wgsl/helpers.wgsl", "fn ok() -> u32 { return 1u; }\n");
+        let src = Source::new("k.wgsl", base)
+            .snippet("helpers", good.clone())
+            .block("op", "alias T = f32;\nconst c: T = missing;");
+        assert_eq!(located(&src), ["<block op of k.wgsl>:2:14"]);
+        // After a block replaced by more lines than it had, the file's own lines keep their numbers.
+        let after = "// #block op\nalias T = u32;\n// #end op\nfn f(x: T) -> T { return y; }\n";
+        let src = Source::new("k.wgsl", after)
+            .block("op", "alias T = u32;\nconst a = 1u;\nconst b = 2u;\n");
+        assert_eq!(located(&src), ["k.wgsl:4:26"]);
+        // A block given as a labelled source names that source.
+        let src =
+            Source::new("k.wgsl", after).block("op", Source::new("op.wgsl", "alias T = nope;\n"));
+        assert!(
+            located(&src)[0].starts_with("op.wgsl:1:"),
+            "{:?}",
+            located(&src)
+        );
+    }
+
+    #[test]
+    fn blocks_that_do_not_fit_are_errors() {
+        let src = Source::new("k.wgsl", "fn f() {}\n").block("op", "alias T = u32;");
+        assert!(matches!(Composed::new(&src), Err(Error::Block { name, .. }) if name == "op"));
+        let open =
+            Source::new("k.wgsl", "// #block op\nalias T = u32;\n").block("op", "alias T = i32;");
+        let e = Composed::new(&open).expect_err("unterminated");
+        assert!(
+            e.to_string().contains("k.wgsl:1 has no `// #end op` line"),
+            "{e}"
+        );
+        let twice = Source::new(
+            "k.wgsl",
+            "// #block op\n// #end op\n// #block op\n// #end op\n",
+        )
+        .block("op", "");
+        assert!(matches!(Composed::new(&twice), Err(Error::Block { .. })));
+        // A region without a substitution stays as written.
+        let kept = Source::new("k.wgsl", "// #block op\nalias T = u32;\n// #end op\n");
+        assert!(
+            Composed::new(&kept)
+                .expect("composes")
+                .text
+                .contains("alias T = u32;")
+        );
+    }
+
+    #[test]
+    fn printf_calls_are_tagged_with_their_site_keeping_columns() {
+        let text = "#import shoal::printf\n@compute @workgroup_size(1)\nfn main(@builtin(global_invocation_id) g: vec3<u32>) {\n    shoal_print_u32(g, 1u); shoal_print_vec2f(g, vec2<f32>());\n}\n";
+        let c = Composed::new(&Source::new("k.wgsl", text)).expect("composes");
+        assert_eq!(c.print_sites, ["k.wgsl:4:5", "k.wgsl:4:29"]);
+        let line = c.text.lines().nth(3).expect("line 4");
+        assert_eq!(
+            line,
+            "    shoal_p00001u32(g, 1u); shoal_p00002vec2f(g, vec2<f32>());"
+        );
+        assert!(
+            c.text
+                .contains("fn shoal_p00002vec2f(gid: vec3<u32>, v: vec2<f32>)")
+        );
+        crate::validate(&Source::new("k.wgsl", text)).expect("the tagged kernel validates");
+        // Without the import nothing is renamed (the error then names the user's own call).
+        let plain = Composed::new(&Source::new("k.wgsl", &text[22..])).expect("composes");
+        assert!(plain.print_sites.is_empty() && plain.text.contains("shoal_print_u32"));
     }
 }

@@ -59,7 +59,7 @@ pub const HDR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
 /// `#import splat::common`: what every splatting pass shares (see [`crate::SNIPPETS`]).
-pub(crate) const COMMON: &str = include_str!("../../../../wgsl/splat_common.wgsl");
+pub(crate) const COMMON: Source = shoal::wgsl!("../../../../wgsl/splat_common.wgsl");
 
 /// One particle, as the compute kernels read it and as the rasterizer's vertex buffer.
 #[derive(Debug, Clone, Copy, PartialEq, encase::ShaderType)]
@@ -126,7 +126,7 @@ impl Default for SplatSources {
         Self {
             splat: shoal::wgsl!("../../../../wgsl/splat.wgsl"),
             int64: shoal::wgsl!("../../../../wgsl/splat_int64.wgsl"),
-            common: Source::from_static("wgsl/splat_common.wgsl", COMMON),
+            common: COMMON,
         }
     }
 }
@@ -180,9 +180,12 @@ impl Kernels {
     fn new(gpu: &Gpu, sources: &SplatSources, packing: Packing) -> Result<Self> {
         let wg = gpu.max_workgroup_1d(256);
         let builder = |source: &Source, entry: &str| {
-            gpu.kernel_builder(source.clone())
-                .snippet_source("splat::common", sources.common.clone())
-                .entry(entry)
+            gpu.kernel_builder(
+                source
+                    .clone()
+                    .snippet("splat::common", sources.common.clone()),
+            )
+            .entry(entry)
         };
         let kernel =
             |source: &Source, entry: &str| builder(source, entry).constant("WG", wg).build();
