@@ -91,5 +91,9 @@ pub(crate) fn same_size(kernel: &str, a: &Image, b: &Image) -> Result<()> {
 }
 pub mod particles;
 
+// The contract test reads the crate's sources and runs every showcase entry: natively (the
+// browser runs the showcase on the web site's kernels page).
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod contract;
 #[cfg(test)]
 mod from_source_tests;
