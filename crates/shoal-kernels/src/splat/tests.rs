@@ -3,7 +3,7 @@
 //! the packing choice.
 
 use glam::{Vec3, Vec4};
-use shoal::Gpu;
+use shoal::{Error, Gpu};
 use shoal_conformance::gpu_test;
 
 use super::twin::{self, CULLED, Fragment, HIDDEN};
