@@ -26,6 +26,11 @@
 //! already wrong. A single particle brighter than `E_MAX` saturates at `I_max` instead of
 //! spilling into its neighbour channel on its own.
 //!
+//! **Resources.** The HDR colour and the depth buffer are [`shoal::Image`]s ([`SplatTarget::hdr`],
+//! [`SplatTarget::depth`]): render passes draw into their views, the compute kernels bind the depth
+//! image as `texture_2d<f32>` (GL cannot `textureLoad` a `texture_depth_2d`), and both read back
+//! with [`Image::read`](shoal::Image::read).
+//!
 //! **Files.** The splatter is [`Splat`] (`splatter.rs`), compiled from [`SplatSources`]
 //! (`sources.rs`); it draws into a [`SplatTarget`] (`target.rs`) a [`Scene`] uploaded from
 //! [`SceneData`] (`upload.rs`); the render pipelines are in `raster.rs`. The CPU twin is

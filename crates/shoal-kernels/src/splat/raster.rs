@@ -176,7 +176,7 @@ impl Pipelines {
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("splat geometry"),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &target.hdr_view,
+                view: target.hdr.view(),
                 depth_slice: None,
                 resolve_target: None,
                 ops: wgpu::Operations {
@@ -185,7 +185,7 @@ impl Pipelines {
                 },
             })],
             depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &target.depth_view.view,
+                view: target.depth.view(),
                 depth_ops: Some(wgpu::Operations {
                     load: wgpu::LoadOp::Clear(1.0),
                     store: wgpu::StoreOp::Store,
@@ -223,7 +223,7 @@ impl Pipelines {
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("splat raster particles"),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &target.hdr_view,
+                view: target.hdr.view(),
                 depth_slice: None,
                 resolve_target: None,
                 ops: wgpu::Operations {
@@ -232,7 +232,7 @@ impl Pipelines {
                 },
             })],
             depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &target.depth_view.view,
+                view: target.depth.view(),
                 depth_ops: Some(wgpu::Operations {
                     load: wgpu::LoadOp::Load,
                     store: wgpu::StoreOp::Store,
@@ -276,7 +276,7 @@ impl Pipelines {
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("splat composite"),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &target.hdr_view,
+                view: target.hdr.view(),
                 depth_slice: None,
                 resolve_target: None,
                 ops: wgpu::Operations {

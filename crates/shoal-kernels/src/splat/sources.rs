@@ -9,8 +9,8 @@ use super::{COMMON, Packing, raster};
 /// into the crate. Hot reload replaces one at a time with [`SplatSources::set`].
 #[derive(Debug, Clone)]
 pub struct SplatSources {
-    /// `wgsl/splat.wgsl`: the clear, the coarse depth level, the 2 x u32 splat, the projection
-    /// and the depth copy.
+    /// `wgsl/splat.wgsl`: the clear, the coarse depth level, the 2 x u32 splat and the
+    /// projection.
     pub splat: Source,
     /// `wgsl/splat_int64.wgsl`: the 64-bit splat (compiled only for [`Packing::Int64`]).
     pub int64: Source,
@@ -60,7 +60,6 @@ pub(super) struct Kernels {
     pub(super) clear: Kernel,
     pub(super) hiz: Kernel,
     pub(super) project: Kernel,
-    pub(super) copy_depth: Kernel,
     pub(super) splat: Kernel,
     pub(super) raster: raster::Pipelines,
 }
@@ -85,7 +84,6 @@ impl Kernels {
             clear: kernel(main, "clear_accum")?,
             hiz: builder(main, "build_hiz").build()?,
             project: kernel(main, "project_particles")?,
-            copy_depth: builder(main, "copy_depth").build()?,
             splat,
             raster: raster::Pipelines::new(gpu, sources.common.text())?,
         })

@@ -61,12 +61,14 @@ impl Splat {
         self.packing
     }
 
-    /// The textures and buffers for a `width` x `height` image.
+    /// The images and buffers for a `width` x `height` picture. A side of 0 or above the
+    /// device's `max_texture_dimension_2d` is [`Error::ImageSize`].
     pub fn target(&self, width: u32, height: u32) -> Result<SplatTarget> {
         SplatTarget::new(&self.gpu, width, height)
     }
 
     /// Uploads a scene: its particles (usable as a vertex buffer too), triangles and camera.
+    /// A scene without particles or triangles is fine: it draws the rest.
     pub fn upload(&self, scene: &SceneData) -> Result<Scene> {
         Scene::new(&self.gpu, scene)
     }
@@ -119,7 +121,7 @@ impl Splat {
         self.kernels
             .hiz
             .bind("params", &scene.params)
-            .bind("scene_depth", &target.depth_view)
+            .bind("scene_depth", &target.depth)
             .bind("hiz_out", &target.hiz)
             .groups([target.width.div_ceil(TILE), target.height.div_ceil(TILE), 1])
             .record(commands)?;
@@ -128,7 +130,7 @@ impl Splat {
                 .splat
                 .bind("params", &scene.params)
                 .bind("particles", &scene.particles)
-                .bind("scene_depth", &target.depth_view)
+                .bind("scene_depth", &target.depth)
                 .bind("hiz", &target.hiz)
                 .bind("accum", &target.accum)
                 .invocations(scene.particles.len())
@@ -179,27 +181,11 @@ impl Splat {
             .project
             .bind("params", &scene.params)
             .bind("particles", &scene.particles)
-            .bind("scene_depth", &target.depth_view)
+            .bind("scene_depth", &target.depth)
             .bind("hiz", &target.hiz)
             .bind("projected", out)
             .invocations(scene.particles.len())
             .record(commands)
-    }
-
-    /// The depth buffer of `target` as `scene`'s opaque geometry left it, row-major.
-    pub async fn read_depth(&self, target: &SplatTarget, scene: &Scene) -> Result<Vec<f32>> {
-        Self::check(target, scene)?;
-        let out = self
-            .gpu
-            .buffer_zeroed::<f32>(u64::from(target.width) * u64::from(target.height))?;
-        self.kernels
-            .copy_depth
-            .bind("params", &scene.params)
-            .bind("scene_depth", &target.depth_view)
-            .bind("depth_out", &out)
-            .invocations_2d([target.width, target.height])
-            .run()?;
-        out.read().await
     }
 
     /// Draws `scene` into `target` by the compute path (`compute = true`) or the rasterizer, and

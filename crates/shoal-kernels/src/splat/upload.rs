@@ -25,7 +25,7 @@ pub struct Scene {
 }
 
 impl Scene {
-    /// Uploads `scene`.
+    /// Uploads `scene`; no particles or no triangles give empty buffers.
     pub(super) fn new(gpu: &Gpu, scene: &SceneData) -> Result<Self> {
         let c = &scene.camera;
         let s = twin::scale();
@@ -43,12 +43,7 @@ impl Scene {
             camera: *c,
             params: gpu.uniform(&params)?,
             particles: gpu.buffer_from_with(&scene.particles, Usage::STORAGE | Usage::VERTEX)?,
-            // An empty `buffer_from_with` trips a wgpu range check in Shoal 0.1: ask for zero elements.
-            geometry: if scene.geometry.is_empty() {
-                gpu.buffer_zeroed_with(0, Usage::VERTEX)?
-            } else {
-                gpu.buffer_from_with(&scene.geometry, Usage::VERTEX)?
-            },
+            geometry: gpu.buffer_from_with(&scene.geometry, Usage::VERTEX)?,
         })
     }
 
