@@ -100,14 +100,3 @@ fn splat_u32(
         atomicAdd(&accum[f.status][1], carry);
     }
 }
-
-@group(0) @binding(8) var<storage, read_write> depth_out: array<f32>;
-
-// The depth buffer into a plain buffer: GL cannot copy depth textures to buffers
-// (DEPTH_TEXTURE_AND_BUFFER_COPIES), and the CPU twin needs the depth it is tested against.
-@compute @workgroup_size(16, 16)
-fn copy_depth(@builtin(global_invocation_id) gid: vec3<u32>) {
-    if gid.x < params.size.x && gid.y < params.size.y {
-        depth_out[gid.y * params.size.x + gid.x] = textureLoad(scene_depth, vec2<i32>(gid.xy), 0).r;
-    }
-}

@@ -7,7 +7,7 @@
 
 use glam::Vec4;
 use shoal::{Buffer, Commands, Error, Gpu, wgpu};
-use shoal_kernels::splat::{HDR_FORMAT, Packing, SceneData, SceneKind, Splat, SplatTarget};
+use shoal_kernels::splat::{Packing, SceneData, SceneKind, Splat, SplatTarget};
 
 use crate::cli::Options;
 use crate::demo::Demo;
@@ -36,8 +36,6 @@ pub struct SplatDemo {
     splat: Splat,
     target: SplatTarget,
     scene: shoal_kernels::splat::Scene,
-    /// The HDR image copied where a shader can read it (the kernel's own is a render target).
-    shown: wgpu::Texture,
     pipeline: wgpu::RenderPipeline,
     uniform: Buffer<Vec4>,
     encode_srgb: bool,
@@ -74,20 +72,6 @@ impl Demo for SplatDemo {
         let target = splat.target(w, h)?;
         let count = (PARTICLES_PER_PIXEL * f64::from(w) * f64::from(h)) as usize;
         let scene = splat.upload(&SceneData::generate(kind, w, h, count, 1))?;
-        let shown = gpu.device().create_texture(&wgpu::TextureDescriptor {
-            label: Some("splat shown"),
-            size: wgpu::Extent3d {
-                width: w,
-                height: h,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: HDR_FORMAT,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-            view_formats: &[],
-        });
         let pipeline = draw::pipeline(
             gpu,
             "splat composite",
@@ -104,7 +88,6 @@ impl Demo for SplatDemo {
             splat,
             target,
             scene,
-            shown,
             pipeline,
             uniform: gpu.uniform(&Vec4::ZERO)?,
             encode_srgb: !format.is_srgb(),
@@ -125,21 +108,16 @@ impl Demo for SplatDemo {
         target: &wgpu::TextureView,
         size: [u32; 2],
     ) -> Result<(), Error> {
-        encoder.copy_texture_to_texture(
-            self.target.hdr().as_image_copy(),
-            self.shown.as_image_copy(),
-            self.shown.size(),
-        );
         let srgb = if self.encode_srgb { 1.0 } else { 0.0 };
         self.uniform
             .write(&[Vec4::new(size[0] as f32, size[1] as f32, srgb, 0.0)])?;
-        let view = self.shown.create_view(&Default::default());
+        // The kernel's own HDR image, sampled in place (its target is made sampleable).
         let group = draw::bind_group(
             gpu,
             "splat composite",
             &self.pipeline,
             &[
-                wgpu::BindingResource::TextureView(&view),
+                wgpu::BindingResource::TextureView(self.target.hdr().view()),
                 self.uniform.raw().as_entire_binding(),
             ],
         );

@@ -331,6 +331,151 @@ gpu_test! {
     }
 }
 
+/// A full-screen triangle whose fragments write `(x + 1000 y) / 2^20` as their depth (exact in
+/// f32), and colour targets, when there are any, get the pixel's coordinates.
+const DEPTH_RAMP: &str = "
+@vertex fn full_screen(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
+    let uv = vec2<f32>(f32((i << 1u) & 2u), f32(i & 2u));
+    return vec4<f32>(uv * 2.0 - 1.0, 0.5, 1.0);
+}
+struct Ramp { @builtin(frag_depth) depth: f32 }
+@fragment fn ramp(@builtin(position) p: vec4<f32>) -> Ramp {
+    return Ramp((floor(p.x) + 1000.0 * floor(p.y)) / 1048576.0);
+}";
+
+fn ramp_depth(x: u32, y: u32) -> f32 {
+    (x as f32 + 1000.0 * y as f32) / 1_048_576.0
+}
+
+/// Draws [`DEPTH_RAMP`] into `depth` after clearing it to 1.
+fn draw_depth_ramp(gpu: &Gpu, encoder: &mut shoal::wgpu::CommandEncoder, depth: &Image) {
+    use shoal::wgpu;
+    let module = gpu
+        .device()
+        .create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("depth ramp"),
+            source: wgpu::ShaderSource::Wgsl(DEPTH_RAMP.into()),
+        });
+    let pipeline = gpu
+        .device()
+        .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("depth ramp"),
+            layout: None,
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("full_screen"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            primitive: Default::default(),
+            depth_stencil: Some(wgpu::DepthStencilState {
+                format: depth.format(),
+                depth_write_enabled: Some(true),
+                depth_compare: Some(wgpu::CompareFunction::Always),
+                stencil: Default::default(),
+                bias: Default::default(),
+            }),
+            multisample: Default::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some("ramp"),
+                compilation_options: Default::default(),
+                targets: &[],
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
+    let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some("depth ramp"),
+        color_attachments: &[],
+        depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+            view: depth.view(),
+            depth_ops: Some(wgpu::Operations {
+                load: wgpu::LoadOp::Clear(1.0),
+                store: wgpu::StoreOp::Store,
+            }),
+            stencil_ops: None,
+        }),
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    });
+    pass.set_pipeline(&pipeline);
+    pass.draw(0..3, 0..1);
+}
+
+gpu_test! {
+    /// A depth32float image is a render pass's depth attachment (through its view), a kernel's
+    /// `texture_2d<f32>` (as GL needs it) and reads back as `f32`, row by row, at widths around
+    /// the copy alignment; a colour image drawn into by a render pass reads back as well.
+    async fn depth_and_colour_images_are_render_targets_kernels_bind_and_read_back(gpu) {
+        use shoal::wgpu;
+        let probe = gpu.kernel(shoal::Source::new("probe.wgsl", "
+            @group(0) @binding(0) var depth: texture_2d<f32>;
+            @group(0) @binding(1) var<storage, read_write> out: array<f32>;
+            @compute @workgroup_size(1) fn probe() { out[0] = textureLoad(depth, vec2<u32>(2u, 1u), 0).x; }")).expect("kernel");
+        for width in [3, 64, 65] {
+            let depth = gpu
+                .image_with(width, 2, TextureFormat::Depth32Float, TextureUsages::RENDER_ATTACHMENT)
+                .expect("depth image");
+            assert!(depth.usage().contains(TextureUsages::TEXTURE_BINDING | TextureUsages::RENDER_ATTACHMENT), "{:?}", depth.usage());
+            assert_eq!(depth.texel_bytes(), 4);
+            let mut commands = gpu.commands();
+            draw_depth_ramp(&gpu, commands.encoder(), &depth);
+            commands.submit().expect("submit").wait().await.expect("wait");
+            let back: Vec<f32> = depth.read().await.expect("read depth");
+            let want: Vec<f32> = (0..2).flat_map(|y| (0..width).map(move |x| ramp_depth(x, y))).collect();
+            assert_eq!(back, want, "width {width}");
+            assert_eq!(depth.read_bytes().await.expect("bytes").len(), width as usize * 2 * 4);
+            let out = gpu.buffer_zeroed::<f32>(1).expect("buffer");
+            probe.bind("depth", &depth).bind("out", &out).groups([1, 1, 1]).run().expect("bind a depth image");
+            assert_eq!(out.read().await.expect("read")[0], ramp_depth(2, 1));
+        }
+
+        let colour = gpu
+            .image_with(65, 3, TextureFormat::Rgba16Float, TextureUsages::RENDER_ATTACHMENT | TextureUsages::TEXTURE_BINDING)
+            .expect("colour image");
+        let mut commands = gpu.commands();
+        commands.encoder().begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("clear"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: colour.view(),
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color { r: 0.5, g: 2.0, b: -1.0, a: 1.0 }), store: wgpu::StoreOp::Store },
+            })],
+            depth_stencil_attachment: None,
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        commands.submit().expect("submit").wait().await.expect("wait");
+        let texels: Vec<[f16; 4]> = colour.read().await.expect("read colour");
+        let want = [0.5, 2.0, -1.0, 1.0].map(f16::from_f32);
+        assert!(texels.len() == 65 * 3 && texels.iter().all(|t| *t == want), "{:?}", texels[0]);
+    }
+}
+
+gpu_test! {
+    /// What a depth image does not do is a typed error: host writes, texels of another type,
+    /// and reading back a depth format other than depth32float.
+    async fn depth_image_mistakes_are_typed_errors(gpu) {
+        let depth = gpu.image_with(4, 4, TextureFormat::Depth32Float, TextureUsages::RENDER_ATTACHMENT).expect("depth");
+        let e = depth.write(&[0.5f32; 16]).expect_err("host write");
+        assert!(matches!(e, Error::InvalidParameter { .. }), "{e}");
+        assert_names(&e, &["writing an Image", "depth32float", "render pass"]);
+        let e = depth.read::<[f32; 4]>().await.expect_err("texel type");
+        assert!(matches!(e, Error::TexelType { .. }), "{e}");
+        assert_names(&e, &["depth32float", "`f32`"]);
+        let e = gpu.image_from(4, 4, TextureFormat::Depth32Float, &[0.0f32; 16]).expect_err("image_from");
+        assert!(matches!(e, Error::InvalidParameter { .. }), "{e}");
+        let other = gpu.image_with(4, 4, TextureFormat::Depth24Plus, TextureUsages::RENDER_ATTACHMENT).expect("depth24plus");
+        let e = other.read_bytes().await.expect_err("depth24plus");
+        assert!(matches!(e, Error::InvalidParameter { .. }), "{e}");
+        assert_names(&e, &["depth24plus", "only depth32float"]);
+    }
+}
+
 /// An image's view is what a render pass samples: it is a 2D view of the whole texture.
 #[allow(
     dead_code,

@@ -100,6 +100,13 @@ gpu_test! {
     }
 }
 
+/// A struct wider than the 4 bytes Shoal gives an empty buffer.
+#[derive(shoal::encase::ShaderType, Clone, Copy, Debug, PartialEq)]
+struct Wide {
+    a: shoal::glam::Vec4,
+    b: shoal::glam::Vec3,
+}
+
 gpu_test! {
     async fn buffers_write_copy_and_read_ranges(gpu) {
     let a = gpu.buffer_from(&[1u32, 2, 3, 4]).expect("buffer");
@@ -115,6 +122,15 @@ gpu_test! {
     let from_empty = gpu.buffer_from::<u32>(&[]).expect("a buffer from an empty slice");
     assert!(from_empty.is_empty());
     assert_eq!(from_empty.read().await.expect("read empty"), Vec::<u32>::new());
+    // encase lays out an empty slice of a struct as one element; Shoal makes it none.
+    for usage in [shoal::Usage::STORAGE, shoal::Usage::VERTEX, shoal::Usage::UNIFORM] {
+        let wide = gpu.buffer_from_with::<Wide>(&[], usage).expect("a buffer from no structs");
+        assert!(wide.is_empty() && wide.byte_len() == 0, "{usage:?}");
+        assert_eq!(wide.read().await.expect("read no structs"), Vec::<Wide>::new());
+        wide.write(&[]).expect("writing nothing");
+    }
+    let appended = gpu.append_buffer_from::<Wide>(&[], 4).expect("an append buffer from no structs");
+    assert_eq!(appended.read().await.expect("read no items"), Vec::<Wide>::new());
     }
 
     /// A `Buffer<u32>` of 10 elements seen as `vec4<u32>`s is 2 of them: a kernel doubling

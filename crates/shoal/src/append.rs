@@ -140,7 +140,7 @@ impl<T: Element> AppendBuffer<T> {
         }
         if !items.is_empty() {
             let mut bytes = Vec::with_capacity(items.len() * T::STRIDE as usize);
-            T::encode(items, &mut bytes);
+            T::encode(items, &mut bytes)?;
             self.gpu.scoped("filling an append buffer", || {
                 self.gpu.queue().write_buffer(&self.raw, HEADER, &bytes)
             })?;
@@ -176,7 +176,7 @@ impl<T: Element> AppendBuffer<T> {
     pub async fn read(&self) -> Result<Vec<T>> {
         let count = self.count().await?;
         let bytes = readback::read_bytes(&self.gpu, &self.raw, HEADER, count * T::STRIDE).await?;
-        Ok(T::decode(&bytes))
+        T::decode(&bytes)
     }
 
     /// Reads the items, blocking the thread (native only).

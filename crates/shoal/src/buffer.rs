@@ -67,7 +67,7 @@ impl Gpu {
     /// `Usage::STORAGE | Usage::INDIRECT` for indirect arguments a kernel writes.
     pub fn buffer_from_with<T: Element>(&self, data: &[T], usage: Usage) -> Result<Buffer<T>> {
         let mut bytes = Vec::with_capacity(data.len() * T::STRIDE as usize);
-        T::encode(data, &mut bytes);
+        T::encode(data, &mut bytes)?;
         self.create_buffer::<T>(data.len() as u64, usage, Some(&bytes))
     }
 
@@ -99,6 +99,16 @@ impl Gpu {
         let size = bytes.next_multiple_of(4).max(4);
         // Nothing to copy for an empty slice: a zeroed buffer is the same thing.
         let init = init.filter(|b| !b.is_empty());
+        // Element::encode gives exactly `bytes`; anything else would overrun or leave garbage.
+        if let Some(init) = init
+            && init.len() as u64 != bytes
+        {
+            return Err(Error::Length {
+                what: format!("filling a new buffer of {len} x {} (bytes)", T::type_name()),
+                expected: bytes,
+                got: init.len() as u64,
+            });
+        }
         let raw = self.scoped("creating a buffer", || {
             self.device().create_buffer(&wgpu::BufferDescriptor {
                 label: Some(T::type_name()),
@@ -216,7 +226,7 @@ impl<T: Element> Buffer<T> {
             return Ok(());
         }
         let mut bytes = Vec::with_capacity(data.len() * T::STRIDE as usize);
-        T::encode(data, &mut bytes);
+        T::encode(data, &mut bytes)?;
         // write_buffer needs a multiple of 4 bytes; every WGSL stride is one.
         self.gpu.scoped("writing a buffer", || {
             self.gpu
@@ -254,7 +264,7 @@ impl<T: Element> Buffer<T> {
             (range.end - range.start) * T::STRIDE,
         )
         .await?;
-        Ok(T::decode(&bytes))
+        T::decode(&bytes)
     }
 
     /// Reads every element back, blocking the thread (native only).

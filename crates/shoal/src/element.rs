@@ -9,6 +9,8 @@
 use encase::internal::{CreateFrom, WriteInto};
 use encase::{ShaderSize, ShaderType, StorageBuffer};
 
+use crate::error::{Error, Result};
+
 /// A type that can live in a [`Buffer`](crate::Buffer): its WGSL stride, and how to encode and
 /// decode a slice of it.
 pub trait Element: Sized + Send + Sync + 'static {
@@ -22,10 +24,13 @@ pub trait Element: Sized + Send + Sync + 'static {
     fn type_name() -> &'static str {
         std::any::type_name::<Self>()
     }
-    /// Appends the GPU bytes of `items` to `out`.
-    fn encode(items: &[Self], out: &mut Vec<u8>);
-    /// Reads `bytes.len() / STRIDE` elements.
-    fn decode(bytes: &[u8]) -> Vec<Self>;
+    /// Appends the GPU bytes of `items` to `out`: `items.len() * STRIDE` bytes, none for an
+    /// empty slice. A failure is [`Error::ElementCodec`] and leaves `out` as it was.
+    fn encode(items: &[Self], out: &mut Vec<u8>) -> Result<()>;
+    /// Reads `bytes.len() / STRIDE` elements (none from no bytes). A length that is not a
+    /// multiple of [`STRIDE`](Self::STRIDE), or bytes the type cannot be read from, is
+    /// [`Error::ElementCodec`].
+    fn decode(bytes: &[u8]) -> Result<Vec<Self>>;
 }
 
 /// How a Rust type's layout was decided.
@@ -37,6 +42,23 @@ pub enum LayoutKind {
     Pod,
 }
 
+/// The [`Error::ElementCodec`] for `bytes` bytes that are not whole elements of `T`, or `Ok`.
+/// Public for [`pod_element!`](crate::pod_element) only.
+pub fn check_whole<T: Element>(bytes: usize) -> Result<()> {
+    if (bytes as u64).is_multiple_of(T::STRIDE) {
+        Ok(())
+    } else {
+        Err(Error::ElementCodec {
+            type_name: T::type_name().to_string(),
+            operation: "decoding",
+            reason: format!(
+                "{bytes} bytes are not a whole number of elements of {} bytes (the WGSL stride)",
+                T::STRIDE
+            ),
+        })
+    }
+}
+
 impl<T> Element for T
 where
     T: ShaderType + ShaderSize + WriteInto + CreateFrom + Send + Sync + 'static,
@@ -45,25 +67,39 @@ where
     const SIZE: u64 = T::SHADER_SIZE.get();
     const LAYOUT: LayoutKind = LayoutKind::Wgsl;
 
-    fn encode(items: &[Self], out: &mut Vec<u8>) {
-        let start = out.len();
-        let mut bytes = StorageBuffer::new(std::mem::take(out));
-        // Writing into a growable Vec cannot run out of room; the offset keeps what was there.
-        if let Err(e) = bytes.write(items) {
-            log::error!(
-                "encase could not encode {}: {e}",
-                std::any::type_name::<T>()
-            );
+    fn encode(items: &[Self], out: &mut Vec<u8>) -> Result<()> {
+        // encase lays out an empty runtime array as one element: nothing is nothing here.
+        if items.is_empty() {
+            return Ok(());
         }
-        *out = bytes.into_inner();
-        debug_assert!(out.len() >= start);
+        // encase writes from offset 0 of the buffer it is given: a fresh one, then appended.
+        let mut bytes = StorageBuffer::new(Vec::with_capacity(items.len() * T::STRIDE as usize));
+        bytes.write(items).map_err(|e| Error::ElementCodec {
+            type_name: <T as Element>::type_name().to_string(),
+            operation: "encoding",
+            reason: e.to_string(),
+        })?;
+        let bytes = bytes.into_inner();
+        if out.is_empty() {
+            *out = bytes;
+        } else {
+            out.extend_from_slice(&bytes);
+        }
+        Ok(())
     }
 
-    fn decode(bytes: &[u8]) -> Vec<Self> {
-        let whole = bytes.len() - bytes.len() % Self::STRIDE as usize;
-        StorageBuffer::new(&bytes[..whole])
+    fn decode(bytes: &[u8]) -> Result<Vec<Self>> {
+        check_whole::<T>(bytes.len())?;
+        if bytes.is_empty() {
+            return Ok(Vec::new());
+        }
+        StorageBuffer::new(bytes)
             .create::<Vec<T>>()
-            .unwrap_or_default()
+            .map_err(|e| Error::ElementCodec {
+                type_name: <T as Element>::type_name().to_string(),
+                operation: "decoding",
+                reason: e.to_string(),
+            })
     }
 }
 
@@ -85,15 +121,17 @@ macro_rules! pod_element {
             const STRIDE: u64 = ::core::mem::size_of::<$t>() as u64;
             const SIZE: u64 = ::core::mem::size_of::<$t>() as u64;
             const LAYOUT: $crate::LayoutKind = $crate::LayoutKind::Pod;
-            fn encode(items: &[Self], out: &mut ::std::vec::Vec<u8>) {
+            fn encode(items: &[Self], out: &mut ::std::vec::Vec<u8>) -> $crate::Result<()> {
                 out.extend_from_slice($crate::__private::bytemuck::cast_slice(items));
+                ::core::result::Result::Ok(())
             }
-            fn decode(bytes: &[u8]) -> ::std::vec::Vec<Self> {
+            fn decode(bytes: &[u8]) -> $crate::Result<::std::vec::Vec<Self>> {
+                $crate::__private::check_whole::<$t>(bytes.len())?;
                 let size = ::core::mem::size_of::<$t>();
-                bytes
+                ::core::result::Result::Ok(bytes
                     .chunks_exact(size)
                     .map($crate::__private::bytemuck::pod_read_unaligned)
-                    .collect()
+                    .collect())
             }
         }
     )+};
@@ -103,6 +141,7 @@ macro_rules! pod_element {
 mod tests {
     // In wasm32 these run in the browser through wasm-bindgen-test (plain `#[test]`s would not run).
     use super::*;
+    use crate::Error;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
@@ -121,19 +160,90 @@ mod tests {
             v2: glam::vec2(4.0, 5.0),
         }];
         let mut out = Vec::new();
-        Data::encode(&items, &mut out);
+        Data::encode(&items, &mut out).expect("encode");
         assert_eq!(out.len(), 32);
         let floats: &[f32] = bytemuck::cast_slice(&out);
         assert_eq!(&floats[..6], &[1.0, 2.0, 3.0, 0.0, 4.0, 5.0]);
-        assert_eq!(Data::decode(&out), items.to_vec());
+        assert_eq!(Data::decode(&out).expect("decode"), items.to_vec());
     }
 
     #[test]
     fn scalars_round_trip() {
         let mut out = Vec::new();
-        u32::encode(&[1, 2, 3], &mut out);
-        assert_eq!(u32::decode(&out), vec![1, 2, 3]);
+        u32::encode(&[1, 2, 3], &mut out).expect("encode");
+        assert_eq!(u32::decode(&out).expect("decode"), vec![1, 2, 3]);
         assert_eq!(<glam::Vec3 as Element>::STRIDE, 16);
         assert_eq!(<[f32; 3] as Element>::STRIDE, 12);
+    }
+
+    #[test]
+    fn encoding_appends_and_nothing_encodes_to_no_bytes() {
+        // encase alone would lay out an empty slice as one element of 32 bytes.
+        let mut out = Vec::new();
+        Data::encode(&[], &mut out).expect("encode nothing");
+        assert!(out.is_empty());
+        assert_eq!(Data::decode(&[]).expect("decode nothing"), Vec::new());
+        let mut out = vec![9u8; 4];
+        u32::encode(&[7], &mut out).expect("encode after bytes");
+        assert_eq!(out, [9, 9, 9, 9, 7, 0, 0, 0]);
+        let d = Data {
+            v1: glam::Vec3::ONE,
+            v2: glam::Vec2::ONE,
+        };
+        let mut out = vec![1u8; 32];
+        Data::encode(&[d], &mut out).expect("encode a struct after bytes");
+        assert_eq!(&out[..32], &[1u8; 32], "the bytes already there are kept");
+        assert_eq!(Data::decode(&out[32..]).expect("decode"), [d]);
+    }
+
+    fn assert_codec_error(e: Error, type_name: &str, operation: &str, says: &str) {
+        let message = e.to_string();
+        assert!(
+            matches!(&e, Error::ElementCodec { type_name: t, operation: o, .. } if t.contains(type_name) && *o == operation),
+            "{e:?}"
+        );
+        assert!(
+            message.contains(type_name) && message.contains(says),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn decoding_a_partial_element_is_a_typed_error() {
+        let e = u32::decode(&[0u8; 6]).expect_err("6 bytes of u32");
+        assert_codec_error(
+            e,
+            "u32",
+            "decoding",
+            "6 bytes are not a whole number of elements of 4 bytes",
+        );
+        let e = Data::decode(&[0u8; 40]).expect_err("40 bytes of a 32-byte struct");
+        assert_codec_error(e, "Data", "decoding", "40 bytes");
+        let e = Data::decode(&[0u8; 24]).expect_err("the struct's size, not its stride");
+        assert_codec_error(e, "Data", "decoding", "of 32 bytes");
+    }
+
+    #[repr(C)]
+    #[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+    struct Pair {
+        a: u32,
+        b: f32,
+    }
+    crate::pod_element!(Pair);
+
+    #[test]
+    fn pod_elements_round_trip_and_refuse_a_partial_element() {
+        let items = [Pair { a: 1, b: 2.0 }, Pair { a: 3, b: 4.0 }];
+        let mut out = vec![0xAB];
+        Pair::encode(&items, &mut out).expect("encode");
+        assert_eq!(out.len(), 17);
+        assert_eq!(Pair::decode(&out[1..]).expect("decode unaligned"), items);
+        let e = Pair::decode(&out[..12]).expect_err("one and a half pairs");
+        assert_codec_error(
+            e,
+            "Pair",
+            "decoding",
+            "12 bytes are not a whole number of elements of 8 bytes",
+        );
     }
 }

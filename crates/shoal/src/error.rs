@@ -382,6 +382,17 @@ pub enum Error {
         /// Records the invocations tried to write.
         attempted: u64,
     },
+    /// Host values could not be turned into a buffer's GPU bytes, or bytes read back into
+    /// values: a byte count that is not a whole number of elements, or encase refusing the data.
+    #[error("{operation} `{type_name}` elements: {reason}")]
+    ElementCodec {
+        /// The Rust element type ([`Element::type_name`](crate::Element::type_name)).
+        type_name: String,
+        /// `"encoding"` (host to GPU bytes) or `"decoding"` (GPU bytes to host).
+        operation: &'static str,
+        /// What went wrong.
+        reason: String,
+    },
     /// A host-side length did not match (writing more elements than a buffer holds, copying between
     /// buffers of different lengths).
     #[error("{what}: expected {expected} elements, got {got}")]

@@ -1,16 +1,25 @@
 //! [`Image`]: a 2D texture kernels read and write as a storage image (`texture_storage_2d`) or
 //! sample (`texture_2d` with a [`Sampler`](crate::Sampler)), uploaded from and read back into
-//! tightly packed `Vec`s of [`Texel`]s.
+//! tightly packed `Vec`s of [`Texel`]s. With `RENDER_ATTACHMENT` usage a render pass draws into
+//! its [`view`](Image::view), as colour or, for a depth format, as the depth buffer.
 //!
 //! Copies between textures and buffers want rows aligned to 256 bytes
 //! (`COPY_BYTES_PER_ROW_ALIGNMENT`); the caller never sees that: uploads go through
 //! `queue.write_texture`, which takes any row pitch, and readbacks copy into padded rows of a
 //! pooled staging buffer and strip the padding.
+//!
+//! **Depth images** (`Depth32Float`) are filled by render passes, never from the host (WebGPU
+//! forbids copies into them). Kernels bind them as `texture_2d<f32>` — not `texture_depth_2d`,
+//! whose `textureLoad` fails on GL — and [`Image::read`] reads them as `f32` through a small
+//! kernel (`wgsl/core/read_depth.wgsl`), because GL cannot copy a depth texture into a buffer.
+
+use std::sync::{Arc, OnceLock};
 
 use crate::binding::{Bindable, Resource, TextureResource};
 use crate::buffer::next_id;
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
+use crate::kernel::Kernel;
 use crate::readback;
 
 /// A texel as the host holds it: a plain value whose bytes are one texel of the formats it fits.
@@ -23,7 +32,7 @@ use crate::readback;
 /// | `Rgba32Float` | `[f32; 4]`, `glam::Vec4` |
 /// | `Rgba32Uint` | `[u32; 4]` |
 /// | `Rgba32Sint` | `[i32; 4]` |
-/// | `R32Float` | `f32` |
+/// | `R32Float`, `Depth32Float` | `f32` |
 /// | `R32Uint` | `u32` |
 /// | `R32Sint` | `i32` |
 pub trait Texel: bytemuck::Pod + Send + Sync + 'static {
@@ -49,7 +58,7 @@ texels! {
     glam::Vec4 => Rgba32Float;
     [u32; 4] => Rgba32Uint;
     [i32; 4] => Rgba32Sint;
-    f32 => R32Float;
+    f32 => R32Float | Depth32Float;
     u32 => R32Uint;
     i32 => R32Sint;
 }
@@ -70,7 +79,10 @@ fn texel_type(format: wgpu::TextureFormat) -> &'static str {
         F::Rgba32Float => "[f32; 4] or glam::Vec4",
         F::Rgba32Uint => "[u32; 4]",
         F::Rgba32Sint => "[i32; 4]",
-        F::R32Float => "f32",
+        F::R32Float | F::Depth32Float => "f32",
+        f if f.is_depth_stencil_format() => {
+            "none: among depth and stencil formats only depth32float is read back"
+        }
         F::R32Uint => "u32",
         F::R32Sint => "i32",
         _ => "raw bytes (write_bytes / read_bytes)",
@@ -91,6 +103,8 @@ pub struct Image {
     raw: wgpu::Texture,
     view: wgpu::TextureView,
     id: u64,
+    /// The kernel that reads a depth image back, compiled on the first read (clones share it).
+    read_depth: Arc<OnceLock<Kernel>>,
 }
 
 impl std::fmt::Debug for Image {
@@ -169,7 +183,12 @@ impl Gpu {
         Ok(image)
     }
 
-    /// A zeroed image with exactly the given usages (copies are always added).
+    /// A zeroed image with exactly the given usages (copies are always added, and a depth
+    /// format also gets `TEXTURE_BINDING`, which reading it back needs).
+    ///
+    /// A depth buffer a render pass draws into and kernels then read is
+    /// `gpu.image_with(w, h, TextureFormat::Depth32Float, TextureUsages::RENDER_ATTACHMENT)`; a
+    /// colour target a render pass draws into and a later pass samples adds `TEXTURE_BINDING`.
     pub fn image_with(
         &self,
         width: u32,
@@ -185,7 +204,10 @@ impl Gpu {
                 limit,
             });
         }
-        let usage = usage | wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::COPY_DST;
+        let mut usage = usage | wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::COPY_DST;
+        if format.is_depth_stencil_format() {
+            usage |= wgpu::TextureUsages::TEXTURE_BINDING;
+        }
         let allowed = self.format_features(format).allowed_usages;
         if !allowed.contains(usage) {
             return Err(Error::ImageUsage {
@@ -215,6 +237,7 @@ impl Gpu {
             raw,
             view,
             id: next_id(),
+            read_depth: Arc::default(),
         })
     }
 }
@@ -262,7 +285,9 @@ impl Image {
         &self.raw
     }
 
-    /// The view kernels bind, and the one a render pass samples to draw the image.
+    /// The view of the whole image: the one kernels bind, a render pass samples to draw the
+    /// image, and a render pass draws into (a colour attachment, or the depth attachment of a
+    /// depth image; either needs `RENDER_ATTACHMENT` usage).
     pub fn view(&self) -> &wgpu::TextureView {
         &self.view
     }
@@ -289,7 +314,13 @@ impl Image {
     }
 
     /// Overwrites every texel from tightly packed bytes (`width * texel_bytes` per row).
+    ///
+    /// A depth image cannot be written from the host (render passes fill it):
+    /// [`Error::InvalidParameter`].
     pub fn write_bytes(&self, bytes: &[u8]) -> Result<()> {
+        if self.format().is_depth_stencil_format() {
+            return Err(self.depth_only("writing", "a render pass fills it (clear or draw)"));
+        }
         let row = self.width() as u64 * self.texel_bytes() as u64;
         let expected = row * self.height() as u64;
         if bytes.len() as u64 != expected {
@@ -319,7 +350,7 @@ impl Image {
         })
     }
 
-    /// Reads every texel back, row by row.
+    /// Reads every texel back, row by row (a `Depth32Float` image as `f32`).
     pub async fn read<T: Texel>(&self) -> Result<Vec<T>> {
         check_texel::<T>(self.format())?;
         let bytes = self.read_bytes().await?;
@@ -331,7 +362,17 @@ impl Image {
     }
 
     /// Reads every texel back as tightly packed bytes (`width * texel_bytes` per row).
+    ///
+    /// A `Depth32Float` image is read by a kernel on every backend (see the module docs); other
+    /// depth and stencil formats are [`Error::InvalidParameter`].
     pub async fn read_bytes(&self) -> Result<Vec<u8>> {
+        match self.format() {
+            wgpu::TextureFormat::Depth32Float => return self.read_depth().await,
+            f if f.is_depth_stencil_format() => {
+                return Err(self.depth_only("reading", "only depth32float reads back"));
+            }
+            _ => {}
+        }
         let row = self.width() as u64 * self.texel_bytes() as u64;
         let pitch = row.next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT as u64);
         let height = self.height() as u64;
@@ -355,6 +396,36 @@ impl Image {
             tight.extend_from_slice(&line[..row as usize]);
         }
         Ok(tight)
+    }
+
+    /// A depth image's texels, loaded into a buffer by `wgsl/core/read_depth.wgsl`.
+    async fn read_depth(&self) -> Result<Vec<u8>> {
+        let kernel = match self.read_depth.get() {
+            Some(k) => k,
+            None => {
+                let built = self
+                    .gpu
+                    .kernel(crate::wgsl!("../../../wgsl/core/read_depth.wgsl"))?;
+                self.read_depth.get_or_init(|| built)
+            }
+        };
+        let texels = self.gpu.buffer_zeroed::<f32>(self.texels() as u64)?;
+        kernel
+            .bind("depth", self)
+            .bind("texels", &texels)
+            .invocations_2d(self.size())
+            .run()?;
+        Ok(bytemuck::cast_slice(&texels.read().await?).to_vec())
+    }
+
+    /// The error for a host copy a depth (or stencil) image does not allow.
+    fn depth_only(&self, doing: &str, rule: &str) -> Error {
+        Error::InvalidParameter {
+            kernel: format!("{doing} an Image"),
+            parameter: "format".into(),
+            value: format_name(self.format()),
+            rule: format!("a depth image does not take host copies: {rule}"),
+        }
     }
 
     /// Reads every texel back, blocking the thread (native only).

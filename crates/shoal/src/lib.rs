@@ -81,5 +81,6 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::element::check_whole;
     pub use bytemuck;
 }

@@ -1,6 +1,8 @@
 //! The render pipelines of particle splatting (`wgsl/splat_raster.wgsl`): the opaque scene, the
-//! rasterized baseline and the compute path's composite. Raw wgpu, since Shoal wraps compute
-//! only; every layout is wgpu's derived one (`layout: None`).
+//! rasterized baseline and the compute path's composite. Raw wgpu pipelines, since Shoal wraps
+//! compute only, drawing into the target's core [`Image`](shoal::Image)s through their views;
+//! the three pipelines differ only in a [`Spec`], the three passes in [`begin_pass`]'s
+//! arguments, and every layout is wgpu's derived one (`layout: None`).
 
 use shoal::{Gpu, Result, wgpu};
 
@@ -39,15 +41,133 @@ fn composed(common: &str) -> String {
 const ATTRIBUTES: [wgpu::VertexAttribute; 2] =
     wgpu::vertex_attr_array![0 => Float32x4, 1 => Float32x4];
 
-fn additive() -> Option<wgpu::BlendState> {
+/// What differs between the three render pipelines; [`pipeline`] builds the rest the same way.
+struct Spec<'a> {
+    label: &'a str,
+    vertex: &'a str,
+    fragment: &'a str,
+    topology: wgpu::PrimitiveTopology,
+    /// Whether it draws [`ATTRIBUTES`] from a vertex buffer (else it makes its own vertices).
+    vertices: bool,
+    /// The depth test (`Less` against [`DEPTH_FORMAT`]), writing depth when `Some(true)`; `None`
+    /// for a pipeline that draws without the depth buffer.
+    depth_write: Option<bool>,
+    /// Blending One + One (sums); else the colour replaces what was there.
+    additive: bool,
+}
+
+/// One render pipeline of `module` into the HDR target, as `spec` says.
+fn pipeline(
+    device: &wgpu::Device,
+    module: &wgpu::ShaderModule,
+    spec: Spec<'_>,
+) -> wgpu::RenderPipeline {
+    let vertex_layout = [Some(wgpu::VertexBufferLayout {
+        array_stride: 32,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &ATTRIBUTES,
+    })];
     let add = wgpu::BlendComponent {
         src_factor: wgpu::BlendFactor::One,
         dst_factor: wgpu::BlendFactor::One,
         operation: wgpu::BlendOperation::Add,
     };
-    Some(wgpu::BlendState {
-        color: add,
-        alpha: add,
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(spec.label),
+        layout: None,
+        vertex: wgpu::VertexState {
+            module,
+            entry_point: Some(spec.vertex),
+            compilation_options: Default::default(),
+            buffers: if spec.vertices { &vertex_layout } else { &[] },
+        },
+        primitive: wgpu::PrimitiveState {
+            topology: spec.topology,
+            ..Default::default()
+        },
+        depth_stencil: spec.depth_write.map(|write| wgpu::DepthStencilState {
+            format: DEPTH_FORMAT,
+            depth_write_enabled: Some(write),
+            depth_compare: Some(wgpu::CompareFunction::Less),
+            stencil: Default::default(),
+            bias: Default::default(),
+        }),
+        multisample: Default::default(),
+        fragment: Some(wgpu::FragmentState {
+            module,
+            entry_point: Some(spec.fragment),
+            compilation_options: Default::default(),
+            targets: &[Some(wgpu::ColorTargetState {
+                format: HDR_FORMAT,
+                blend: spec.additive.then_some(wgpu::BlendState {
+                    color: add,
+                    alpha: add,
+                }),
+                write_mask: wgpu::ColorWrites::ALL,
+            })],
+        }),
+        multiview_mask: None,
+        cache: None,
+    })
+}
+
+/// Clears to `clear` when there is one, else loads; always stores.
+fn ops<V>(clear: Option<V>) -> wgpu::Operations<V> {
+    wgpu::Operations {
+        load: clear.map_or(wgpu::LoadOp::Load, wgpu::LoadOp::Clear),
+        store: wgpu::StoreOp::Store,
+    }
+}
+
+/// A render pass into `target`'s HDR image, and its depth image when `depth`. With `clear` the
+/// colour starts black and the depth at 1; without, both keep what is there.
+fn begin_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    label: &str,
+    target: &SplatTarget,
+    (clear, depth): (bool, bool),
+    timestamp_writes: Option<wgpu::RenderPassTimestampWrites<'_>>,
+) -> wgpu::RenderPass<'e> {
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some(label),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view: target.hdr.view(),
+            depth_slice: None,
+            resolve_target: None,
+            ops: ops(clear.then_some(wgpu::Color::BLACK)),
+        })],
+        depth_stencil_attachment: depth.then(|| wgpu::RenderPassDepthStencilAttachment {
+            view: target.depth.view(),
+            depth_ops: Some(ops(clear.then_some(1.0))),
+            stencil_ops: None,
+        }),
+        timestamp_writes,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    })
+}
+
+/// A bind group for group 0 of `pipeline`: `params` at binding 0, and `accum` at 4 when given.
+fn bind_group(
+    gpu: &Gpu,
+    pipeline: &wgpu::RenderPipeline,
+    scene: &Scene,
+    accum: Option<&wgpu::Buffer>,
+) -> wgpu::BindGroup {
+    let mut entries = vec![wgpu::BindGroupEntry {
+        binding: 0,
+        resource: scene.params.raw().as_entire_binding(),
+    }];
+    if let Some(accum) = accum {
+        entries.push(wgpu::BindGroupEntry {
+            binding: 4,
+            resource: accum.as_entire_binding(),
+        });
+    }
+    gpu.device().create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("splat render"),
+        layout: &pipeline.get_bind_group_layout(0),
+        entries: &entries,
     })
 }
 
@@ -62,102 +182,47 @@ impl Pipelines {
             label: Some(RASTER_PATH),
             source: wgpu::ShaderSource::Wgsl(text.into()),
         });
-        let vertex_layout = [Some(wgpu::VertexBufferLayout {
-            array_stride: 32,
-            step_mode: wgpu::VertexStepMode::Vertex,
-            attributes: &ATTRIBUTES,
-        })];
-        let pipeline = |label: &str,
-                        vs: &str,
-                        fs: &str,
-                        topology,
-                        buffers: &[Option<wgpu::VertexBufferLayout<'_>>],
-                        depth: Option<wgpu::DepthStencilState>,
-                        blend| {
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(label),
-                layout: None,
-                vertex: wgpu::VertexState {
-                    module: &module,
-                    entry_point: Some(vs),
-                    compilation_options: Default::default(),
-                    buffers,
-                },
-                primitive: wgpu::PrimitiveState {
-                    topology,
-                    ..Default::default()
-                },
-                depth_stencil: depth,
-                multisample: Default::default(),
-                fragment: Some(wgpu::FragmentState {
-                    module: &module,
-                    entry_point: Some(fs),
-                    compilation_options: Default::default(),
-                    targets: &[Some(wgpu::ColorTargetState {
-                        format: HDR_FORMAT,
-                        blend,
-                        write_mask: wgpu::ColorWrites::ALL,
-                    })],
-                }),
-                multiview_mask: None,
-                cache: None,
-            })
+        let spec = |label, vertex, fragment| Spec {
+            label,
+            vertex,
+            fragment,
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            vertices: true,
+            depth_write: Some(true),
+            additive: false,
         };
-        let depth = |write: bool| wgpu::DepthStencilState {
-            format: DEPTH_FORMAT,
-            depth_write_enabled: Some(write),
-            depth_compare: Some(wgpu::CompareFunction::Less),
-            stencil: Default::default(),
-            bias: Default::default(),
-        };
-        let geometry = pipeline(
-            "splat geometry",
-            "geometry_vs",
-            "shaded_fs",
-            wgpu::PrimitiveTopology::TriangleList,
-            &vertex_layout,
-            Some(depth(true)),
-            None,
-        );
-        // Particles test depth but never write it: the opaque scene alone occludes.
-        let particles = pipeline(
-            "splat raster particles",
-            "particle_vs",
-            "shaded_fs",
-            wgpu::PrimitiveTopology::PointList,
-            &vertex_layout,
-            Some(depth(false)),
-            additive(),
-        );
-        let composite = pipeline(
-            "splat composite",
-            "composite_vs",
-            "composite_fs",
-            wgpu::PrimitiveTopology::TriangleList,
-            &[],
-            None,
-            additive(),
-        );
         // What wgpu still rejects lands in Shoal's error sink and is returned by the next submit.
         Ok(Self {
-            geometry,
-            particles,
-            composite,
+            geometry: pipeline(
+                device,
+                &module,
+                spec("splat geometry", "geometry_vs", "shaded_fs"),
+            ),
+            // Particles test depth but never write it: the opaque scene alone occludes.
+            particles: pipeline(
+                device,
+                &module,
+                Spec {
+                    topology: wgpu::PrimitiveTopology::PointList,
+                    depth_write: Some(false),
+                    additive: true,
+                    ..spec("splat raster particles", "particle_vs", "shaded_fs")
+                },
+            ),
+            composite: pipeline(
+                device,
+                &module,
+                Spec {
+                    vertices: false,
+                    depth_write: None,
+                    additive: true,
+                    ..spec("splat composite", "composite_vs", "composite_fs")
+                },
+            ),
         })
     }
 
-    fn bind_group(
-        gpu: &Gpu,
-        pipeline: &wgpu::RenderPipeline,
-        entries: &[wgpu::BindGroupEntry<'_>],
-    ) -> wgpu::BindGroup {
-        gpu.device().create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("splat render"),
-            layout: &pipeline.get_bind_group_layout(0),
-            entries,
-        })
-    }
-
+    /// Clears colour and depth, then draws the opaque triangles.
     pub(super) fn geometry_pass(
         &self,
         gpu: &Gpu,
@@ -165,37 +230,8 @@ impl Pipelines {
         target: &SplatTarget,
         scene: &Scene,
     ) {
-        let group = Self::bind_group(
-            gpu,
-            &self.geometry,
-            &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: scene.params.raw().as_entire_binding(),
-            }],
-        );
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("splat geometry"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &target.hdr_view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &target.depth_view.view,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(1.0),
-                    store: wgpu::StoreOp::Store,
-                }),
-                stencil_ops: None,
-            }),
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
+        let group = bind_group(gpu, &self.geometry, scene, None);
+        let mut pass = begin_pass(encoder, "splat geometry", target, (true, true), None);
         if !scene.geometry.is_empty() {
             pass.set_pipeline(&self.geometry);
             pass.set_bind_group(0, &group, &[]);
@@ -204,6 +240,7 @@ impl Pipelines {
         }
     }
 
+    /// Draws the particles as points over what is there (the rasterized baseline).
     pub(super) fn particle_pass(
         &self,
         gpu: &Gpu,
@@ -212,37 +249,9 @@ impl Pipelines {
         scene: &Scene,
         timestamp_writes: Option<wgpu::RenderPassTimestampWrites<'_>>,
     ) {
-        let group = Self::bind_group(
-            gpu,
-            &self.particles,
-            &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: scene.params.raw().as_entire_binding(),
-            }],
-        );
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("splat raster particles"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &target.hdr_view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &target.depth_view.view,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                }),
-                stencil_ops: None,
-            }),
-            timestamp_writes,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
+        let group = bind_group(gpu, &self.particles, scene, None);
+        let label = "splat raster particles";
+        let mut pass = begin_pass(encoder, label, target, (false, true), timestamp_writes);
         if !scene.particles.is_empty() {
             pass.set_pipeline(&self.particles);
             pass.set_bind_group(0, &group, &[]);
@@ -251,6 +260,7 @@ impl Pipelines {
         }
     }
 
+    /// Adds the compute path's integers, as colour, to the HDR image (a full-screen triangle).
     pub(super) fn composite_pass(
         &self,
         gpu: &Gpu,
@@ -259,36 +269,9 @@ impl Pipelines {
         scene: &Scene,
         timestamp_writes: Option<wgpu::RenderPassTimestampWrites<'_>>,
     ) {
-        let group = Self::bind_group(
-            gpu,
-            &self.composite,
-            &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: scene.params.raw().as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 4,
-                    resource: target.accum.raw().as_entire_binding(),
-                },
-            ],
-        );
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("splat composite"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &target.hdr_view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: None,
-            timestamp_writes,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
+        let group = bind_group(gpu, &self.composite, scene, Some(target.accum.raw()));
+        let label = "splat composite";
+        let mut pass = begin_pass(encoder, label, target, (false, false), timestamp_writes);
         pass.set_pipeline(&self.composite);
         pass.set_bind_group(0, &group, &[]);
         pass.draw(0..3, 0..1);

@@ -3,7 +3,7 @@
 //! the packing choice.
 
 use glam::{Vec3, Vec4};
-use shoal::Gpu;
+use shoal::{Error, Gpu};
 use shoal_conformance::gpu_test;
 
 use super::twin::{self, CULLED, Fragment, HIDDEN};
@@ -70,7 +70,7 @@ gpu_test! {
                 let visible = fragments.iter().filter(|f| f[0] < HIDDEN).count();
                 assert!(visible > N / 10, "{}: only {visible} visible particles", kind.name());
 
-                let depth = splat.read_depth(&target, &scene).await.expect("depth");
+                let depth = target.read_depth().await.expect("depth");
                 assert_eq!(target.read_hiz().await.expect("hiz"), twin::build_hiz(&depth, W, H));
                 for (p, gpu_fragment) in data.particles.iter().zip(&fragments) {
                     let cpu = twin::fragment(&data.camera, p, &depth);
@@ -329,5 +329,52 @@ gpu_test! {
         let scene = auto.upload(&SceneData::generate(SceneKind::Normal, W, H, 100, 1)).expect("upload");
         let e = auto.render(&wrong, &scene, true).await.expect_err("a scene for another size");
         assert!(matches!(e, Error::Length { .. }), "{e}");
+    }
+}
+
+gpu_test! {
+    /// A scene without particles (or without triangles) uploads and draws on both paths: the
+    /// words stay zero, and the picture is the opaque scene alone, or black without it.
+    async fn a_scene_without_particles_draws_the_rest(gpu) {
+        let splat = Splat::new(&gpu, None).expect("splat");
+        let target = splat.target(W, H).expect("target");
+        let camera = Camera::new(W, H);
+        let opaque = splat
+            .upload(&SceneData { camera, geometry: scene::geometry(), particles: Vec::new() })
+            .expect("upload a scene without particles");
+        assert!(opaque.is_empty());
+        assert_eq!(opaque.len(), 0);
+        let (words, fragments) = compute_frame(&splat, &target, &opaque).await;
+        assert!(words.iter().all(|w| *w == [0, 0]) && fragments.is_empty());
+        let compute = target.read_hdr().await.expect("compute hdr");
+        splat.render(&target, &opaque, false).await.expect("raster");
+        let raster = target.read_hdr().await.expect("raster hdr");
+        assert_eq!(compute, raster, "nothing added on either path");
+        assert!(compute.iter().any(|p| p[0] > 0.0), "the opaque scene is drawn");
+        assert!(target.read_depth().await.expect("depth").iter().any(|&d| d < 1.0));
+
+        let nothing = splat
+            .upload(&SceneData { camera, geometry: Vec::new(), particles: Vec::new() })
+            .expect("upload an empty scene");
+        for compute in [true, false] {
+            splat.render(&target, &nothing, compute).await.expect("render nothing");
+            let hdr = target.read_hdr().await.expect("hdr");
+            assert!(hdr.iter().all(|p| p[..3] == [0.0; 3]), "black, compute = {compute}: {:?}", hdr[0]);
+            assert!(target.read_depth().await.expect("depth").iter().all(|&d| d == 1.0), "cleared depth");
+        }
+    }
+}
+
+gpu_test! {
+    /// The target's images are core images: a size the device cannot make is the core's typed
+    /// error, and the HDR image can be sampled by a later pass.
+    async fn target_images_are_core_images(gpu) {
+        let splat = Splat::new(&gpu, None).expect("splat");
+        let e = splat.target(0, H).expect_err("no pixels");
+        assert!(matches!(e, Error::ImageSize { width: 0, .. }), "{e}");
+        let target = splat.target(W, H).expect("target");
+        assert_eq!((target.hdr().size(), target.hdr().format()), ([W, H], HDR_FORMAT));
+        assert_eq!((target.depth().size(), target.depth().format()), ([W, H], DEPTH_FORMAT));
+        assert!(target.hdr().usage().contains(wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::RENDER_ATTACHMENT));
     }
 }

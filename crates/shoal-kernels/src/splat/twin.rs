@@ -128,19 +128,6 @@ pub fn unpack_color(words: [u32; 2]) -> Vec3 {
     Vec3::new(q[0] as f32 / s[0], q[1] as f32 / s[1], q[2] as f32 / s[2])
 }
 
-/// An IEEE binary16 value as f32 (exact: every half is a float).
-pub fn f16_to_f32(bits: u16) -> f32 {
-    let sign = if bits & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let exponent = ((bits >> 10) & 0x1F) as i32;
-    let mantissa = (bits & 0x3FF) as f32;
-    sign * match exponent {
-        0 => mantissa * 2f32.powi(-24),
-        31 if mantissa == 0.0 => f32::INFINITY,
-        31 => f32::NAN,
-        e => (1.0 + mantissa / 1024.0) * 2f32.powi(e - 15),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -201,13 +188,5 @@ mod tests {
         }
         assert_eq!(unpack(a), [0, 0, 0]);
         assert_eq!(unpack(b), [0, 2_048, 0]);
-    }
-
-    #[test]
-    fn halves_decode() {
-        assert_eq!(f16_to_f32(0x3C00), 1.0);
-        assert_eq!(f16_to_f32(0xC000), -2.0);
-        assert_eq!(f16_to_f32(0x0001), 2f32.powi(-24));
-        assert_eq!(f16_to_f32(0x7BFF), 65504.0);
     }
 }

@@ -1,0 +1,203 @@
+//! [`Splat`]: the compute splatter, its composite and the rasterized baseline, compiled once,
+//! and the frame's passes recorded into a [`Commands`] batch.
+
+use shoal::{Buffer, Commands, Error, Gpu, Result, Source, wgpu};
+
+use super::sources::{Kernels, SplatSources};
+use super::{Packing, Scene, SceneData, SplatTarget, TILE};
+
+/// The compute splatter, its composite, and the rasterized baseline, compiled once.
+#[derive(Debug)]
+pub struct Splat {
+    pub(super) gpu: Gpu,
+    packing: Packing,
+    sources: SplatSources,
+    kernels: Kernels,
+}
+
+impl Splat {
+    /// Compiles the kernels for `packing`, or for the best the adapter has when `None`: 64-bit
+    /// where [`Gpu::has_int64_atomics`], else 2 x u32 ([`Splat::packing`] says which). Asking for
+    /// [`Packing::Int64`] on an adapter without 64-bit atomics is [`Error::MissingFeature`].
+    pub fn new(gpu: &Gpu, packing: Option<Packing>) -> Result<Self> {
+        Self::from_source(gpu, SplatSources::default(), packing)
+    }
+
+    /// A splatter like [`Splat::new`] compiled from `sources`, edited copies of the files with
+    /// the same entry points and bindings (hot reload). A WGSL error is [`Error::Wgsl`] naming
+    /// the file (the snippet's own for an error in `splat_common.wgsl`) and line.
+    pub fn from_source(gpu: &Gpu, sources: SplatSources, packing: Option<Packing>) -> Result<Self> {
+        let packing = packing.unwrap_or(if gpu.has_int64_atomics() {
+            Packing::Int64
+        } else {
+            Packing::TwoU32
+        });
+        Ok(Self {
+            gpu: gpu.clone(),
+            packing,
+            kernels: Kernels::new(gpu, &sources, packing)?,
+            sources,
+        })
+    }
+
+    /// Replaces one file of the splatter's sources (see [`SplatSources::set`]) and rebuilds
+    /// every kernel and render pipeline from the set, keeping the packing. Only when all of them
+    /// compile do they replace the old ones; on an error the old kernels stay, and the new text
+    /// is still kept among the sources (it is what the file on disk says), so a later edit of
+    /// another file is built together with it.
+    pub fn set_source(&mut self, source: impl Into<Source>) -> Result<()> {
+        self.sources.set(source.into())?;
+        self.kernels = Kernels::new(&self.gpu, &self.sources, self.packing)?;
+        Ok(())
+    }
+
+    /// The sources the splatter's kernels were last asked to compile from.
+    pub fn sources(&self) -> &SplatSources {
+        &self.sources
+    }
+
+    /// The packing this splatter adds with.
+    pub fn packing(&self) -> Packing {
+        self.packing
+    }
+
+    /// The images and buffers for a `width` x `height` picture. A side of 0 or above the
+    /// device's `max_texture_dimension_2d` is [`Error::ImageSize`].
+    pub fn target(&self, width: u32, height: u32) -> Result<SplatTarget> {
+        SplatTarget::new(&self.gpu, width, height)
+    }
+
+    /// Uploads a scene: its particles (usable as a vertex buffer too), triangles and camera.
+    /// A scene without particles or triangles is fine: it draws the rest.
+    pub fn upload(&self, scene: &SceneData) -> Result<Scene> {
+        Scene::new(&self.gpu, scene)
+    }
+
+    fn check(target: &SplatTarget, scene: &Scene) -> Result<()> {
+        let (w, h) = (scene.camera.width, scene.camera.height);
+        if (w, h) != (target.width, target.height) {
+            return Err(Error::Length {
+                what: format!(
+                    "splatting a scene made for {w} x {h} into a {} x {} target",
+                    target.width, target.height
+                ),
+                expected: u64::from(target.width) * u64::from(target.height),
+                got: u64::from(w) * u64::from(h),
+            });
+        }
+        Ok(())
+    }
+
+    /// Records the opaque scene: clears colour and depth, draws the triangles (both paths need it).
+    pub fn record_geometry(
+        &self,
+        commands: &mut Commands,
+        target: &SplatTarget,
+        scene: &Scene,
+    ) -> Result<()> {
+        Self::check(target, scene)?;
+        self.kernels
+            .raster
+            .geometry_pass(&self.gpu, commands.encoder(), target, scene);
+        Ok(())
+    }
+
+    /// Records the compute path after [`record_geometry`](Self::record_geometry): clear, coarse
+    /// depth, splat, composite. The dispatches are timed by a [`profiled`](Commands::profiled)
+    /// batch; `composite_timestamps` times the composite's render pass.
+    pub fn record_compute(
+        &self,
+        commands: &mut Commands,
+        target: &SplatTarget,
+        scene: &Scene,
+        composite_timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
+    ) -> Result<()> {
+        Self::check(target, scene)?;
+        self.kernels
+            .clear
+            .bind("accum_words", &target.accum)
+            .invocations(target.accum.len())
+            .record(commands)?;
+        self.kernels
+            .hiz
+            .bind("params", &scene.params)
+            .bind("scene_depth", &target.depth)
+            .bind("hiz_out", &target.hiz)
+            .groups([target.width.div_ceil(TILE), target.height.div_ceil(TILE), 1])
+            .record(commands)?;
+        if !scene.particles.is_empty() {
+            self.kernels
+                .splat
+                .bind("params", &scene.params)
+                .bind("particles", &scene.particles)
+                .bind("scene_depth", &target.depth)
+                .bind("hiz", &target.hiz)
+                .bind("accum", &target.accum)
+                .invocations(scene.particles.len())
+                .record(commands)?;
+        }
+        self.kernels.raster.composite_pass(
+            &self.gpu,
+            commands.encoder(),
+            target,
+            scene,
+            composite_timestamps,
+        );
+        Ok(())
+    }
+
+    /// Records the rasterized baseline after [`record_geometry`](Self::record_geometry): the
+    /// particles as a point list, depth-tested without writes, blended One + One into the HDR
+    /// target. `timestamps` times its render pass.
+    pub fn record_raster(
+        &self,
+        commands: &mut Commands,
+        target: &SplatTarget,
+        scene: &Scene,
+        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
+    ) -> Result<()> {
+        Self::check(target, scene)?;
+        self.kernels
+            .raster
+            .particle_pass(&self.gpu, commands.encoder(), target, scene, timestamps);
+        Ok(())
+    }
+
+    /// Records `project_particles`: each particle's fragment (`[status, r, g, b]`, see
+    /// [`twin::Fragment`](super::twin::Fragment)) into `out`, as the splat kernels compute it.
+    /// Needs the coarse depth level, so record it after [`record_compute`](Self::record_compute).
+    pub fn record_projection(
+        &self,
+        commands: &mut Commands,
+        target: &SplatTarget,
+        scene: &Scene,
+        out: &Buffer<[u32; 4]>,
+    ) -> Result<()> {
+        Self::check(target, scene)?;
+        if scene.particles.is_empty() {
+            return Ok(());
+        }
+        self.kernels
+            .project
+            .bind("params", &scene.params)
+            .bind("particles", &scene.particles)
+            .bind("scene_depth", &target.depth)
+            .bind("hiz", &target.hiz)
+            .bind("projected", out)
+            .invocations(scene.particles.len())
+            .record(commands)
+    }
+
+    /// Draws `scene` into `target` by the compute path (`compute = true`) or the rasterizer, and
+    /// waits for it.
+    pub async fn render(&self, target: &SplatTarget, scene: &Scene, compute: bool) -> Result<()> {
+        let mut commands = self.gpu.commands();
+        self.record_geometry(&mut commands, target, scene)?;
+        if compute {
+            self.record_compute(&mut commands, target, scene, None)?;
+        } else {
+            self.record_raster(&mut commands, target, scene, None)?;
+        }
+        commands.submit()?.wait().await
+    }
+}
