@@ -70,7 +70,7 @@ impl Demo for PrimitivesDemo {
     fn update(&mut self, commands: &mut Commands, frame: u64) -> Result<(), Error> {
         // The keys are sorted in place once; scanning again each frame is the per-frame work.
         if frame == 0 {
-            self.sort.record_keys(commands, &self.keys)?;
+            self.sort.record(commands, &self.keys)?;
         }
         self.scan.record(
             commands,

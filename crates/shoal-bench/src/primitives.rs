@@ -383,7 +383,7 @@ impl Case for SortCase {
         c.copy(&self.pristine, &self.keys)?;
         match &self.values {
             Some(v) => self.sort.record_pairs(c, &self.keys, v),
-            None => self.sort.record_keys(c, &self.keys),
+            None => self.sort.record(c, &self.keys),
         }
     }
     fn verify(&mut self) -> Result<(), String> {

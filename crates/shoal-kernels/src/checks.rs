@@ -6,9 +6,12 @@ use std::pin::Pin;
 
 use shoal::Gpu;
 
+use crate::splat::{SceneData, SceneKind, Splat};
+
 use crate::{
     Compact, CompactCount, Histogram, Keep, Matmul, MatmulKernel, Op, RadixSort, Reduce, Scan,
-    ScanSpec, Strategy, compact_cpu, histogram_cpu, matmul_cpu, reduce_cpu, scan_cpu,
+    ScanSpec, Strategy, WorkgroupScan, compact_cpu, histogram_cpu, matmul_cpu, reduce_cpu,
+    scan_cpu, workgroup_scan_cpu,
 };
 
 /// What a check verified, or what went wrong.
@@ -19,25 +22,29 @@ pub type Check = for<'a> fn(&'a Gpu) -> Pin<Box<dyn Future<Output = Outcome> + '
 
 /// Every primitive's check, by name.
 pub const ALL: &[(&str, Check)] = &[
-    ("scan, multi-level (1,000,003 u32)", |g| {
+    ("Scan multi-level (1,000,003 u32)", |g| {
         Box::pin(scan(g, Strategy::MultiLevel))
     }),
-    ("scan, decoupled look-back (1,000,003 u32)", |g| {
+    ("Scan decoupled look-back (1,000,003 u32)", |g| {
         Box::pin(scan(g, Strategy::LookBack))
     }),
-    ("reduce sum/min/max (1,000,003 u32)", |g| {
+    (
+        "WorkgroupScan 2 x WG blocks, the document's kernel (000)",
+        |g| Box::pin(workgroup_scan(g)),
+    ),
+    ("Reduce sum/min/max (1,000,003 u32)", |g| {
         Box::pin(reduce(g))
     }),
-    ("compaction -> indirect dispatch count", |g| {
+    ("Compact -> indirect dispatch count", |g| {
         Box::pin(compact(g))
     }),
-    ("histogram, 256 bins (1,000,003)", |g| {
-        Box::pin(histogram(g))
-    }),
-    ("radix sort of pairs, stable (300,007)", |g| {
-        Box::pin(sort(g))
-    }),
-    ("tiled matmul 129x67x131", |g| Box::pin(matmul(g))),
+    ("Histogram 256 bins (1,000,003)", |g| Box::pin(histogram(g))),
+    ("RadixSort pairs, stable (300,007)", |g| Box::pin(sort(g))),
+    ("Matmul tiled 129x67x131", |g| Box::pin(matmul(g))),
+    (
+        "Splat 'normal' scene, 20,000 particles, 160x120 (003)",
+        |g| Box::pin(splat(g)),
+    ),
 ];
 
 fn e(err: shoal::Error) -> String {
@@ -69,6 +76,33 @@ async fn scan(gpu: &Gpu, strategy: Strategy) -> Outcome {
     Ok(format!(
         "exclusive sums equal the CPU's, {} tiles",
         host.len().div_ceil(scan.tile() as usize)
+    ))
+}
+
+async fn workgroup_scan(gpu: &Gpu) -> Outcome {
+    let scan = WorkgroupScan::<u32>::new(gpu).map_err(e)?;
+    let host = data(3 * scan.block() + 17, 1000);
+    let (input, output) = (
+        gpu.buffer_from(&host).map_err(e)?,
+        gpu.buffer_zeroed::<u32>(host.len() as u64).map_err(e)?,
+    );
+    // Recorded into a batch with a second, exclusive scan of the same input.
+    let exclusive = gpu.buffer_zeroed::<u32>(host.len() as u64).map_err(e)?;
+    let mut batch = gpu.commands();
+    scan.record(&mut batch, &input, &output, Op::Sum, true)
+        .map_err(e)?;
+    scan.record(&mut batch, &input, &exclusive, Op::Sum, false)
+        .map_err(e)?;
+    batch.submit().map_err(e)?;
+    let block = scan.block() as usize;
+    if output.read().await.map_err(e)? != workgroup_scan_cpu(&host, block, Op::Sum, true)
+        || exclusive.read().await.map_err(e)? != workgroup_scan_cpu(&host, block, Op::Sum, false)
+    {
+        return Err("block scans differ from the CPU".into());
+    }
+    Ok(format!(
+        "{} elements in blocks of {block}, inclusive and exclusive",
+        host.len()
     ))
 }
 
@@ -189,4 +223,31 @@ async fn matmul(gpu: &Gpu) -> Outcome {
         return Err(format!("largest difference {worst}"));
     }
     Ok(format!("largest difference from the CPU {worst:.1e}"))
+}
+
+async fn splat(gpu: &Gpu) -> Outcome {
+    let splat = Splat::new(gpu, None).map_err(e)?;
+    let (w, h) = (160, 120);
+    let target = splat.target(w, h).map_err(e)?;
+    let data = SceneData::generate(SceneKind::Normal, w, h, 20_000, 3);
+    let scene = splat.upload(&data).map_err(e)?;
+    let projected = gpu.buffer_zeroed::<[u32; 4]>(scene.len()).map_err(e)?;
+    // The frame and each particle's fragment as the kernels compute it, in one batch.
+    let mut batch = gpu.commands();
+    splat.record(&mut batch, &target, &scene).map_err(e)?;
+    splat
+        .record_projection(&mut batch, &target, &scene, &projected)
+        .map_err(e)?;
+    batch.submit().map_err(e)?;
+    let words = target.read_accum().await.map_err(e)?;
+    let fragments = projected.read().await.map_err(e)?;
+    let (want, carries) =
+        crate::splat::twin::accumulate_cpu(&fragments, (w * h) as usize, splat.packing());
+    if words != want {
+        return Err("per-pixel words differ from the twin's adds".into());
+    }
+    Ok(format!(
+        "{} packing: every pixel's words equal the twin's ({carries} carries)",
+        splat.packing().name()
+    ))
 }

@@ -229,3 +229,6 @@ pub fn compact_cpu(values: &[u32], keep: impl Fn(u32, usize) -> bool) -> Vec<u32
         .map(|(_, &x)| x)
         .collect()
 }
+
+#[cfg(test)]
+mod tests;

@@ -116,3 +116,6 @@ pub fn histogram_cpu(input: &[u32], bins: usize) -> Vec<u32> {
     }
     counts
 }
+
+#[cfg(test)]
+mod tests;

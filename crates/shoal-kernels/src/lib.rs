@@ -97,3 +97,5 @@ pub mod particles;
 mod contract;
 #[cfg(test)]
 mod from_source_tests;
+#[cfg(test)]
+mod test_support;

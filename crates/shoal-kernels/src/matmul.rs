@@ -129,3 +129,6 @@ pub fn matmul_cpu(a: &[f32], b: &[f32], [m, k, n]: [usize; 3]) -> Vec<f32> {
     }
     c
 }
+
+#[cfg(test)]
+mod tests;

@@ -83,7 +83,7 @@ impl RadixSort {
     }
 
     /// Records sorting `keys` in place, ascending.
-    pub fn record_keys(&self, commands: &mut Commands, keys: &Buffer<u32>) -> Result<()> {
+    pub fn record(&self, commands: &mut Commands, keys: &Buffer<u32>) -> Result<()> {
         self.record_impl(commands, keys, None)
     }
 
@@ -177,9 +177,9 @@ impl RadixSort {
     }
 
     /// Sorts `keys` in place and submits.
-    pub fn run_keys(&self, keys: &Buffer<u32>) -> Result<shoal::Submission> {
+    pub fn run(&self, keys: &Buffer<u32>) -> Result<shoal::Submission> {
         let mut commands = self.gpu.commands();
-        self.record_keys(&mut commands, keys)?;
+        self.record(&mut commands, keys)?;
         commands.submit()
     }
 
@@ -197,3 +197,6 @@ pub fn sort_pairs_cpu(keys: &[u32], values: &[u32]) -> (Vec<u32>, Vec<u32>) {
     pairs.sort_by_key(|p| p.0);
     pairs.into_iter().unzip()
 }
+
+#[cfg(test)]
+mod tests;

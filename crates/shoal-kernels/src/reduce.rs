@@ -4,7 +4,7 @@
 
 use std::sync::Mutex;
 
-use shoal::{Buffer, Commands, Gpu, Result};
+use shoal::{Buffer, Commands, Gpu, Result, Submission};
 
 use crate::scan::{ScanKernels, Tiling, grow_levels};
 use crate::wgsl::{self, Op, Scalar};
@@ -20,12 +20,6 @@ impl<T: Scalar> Reduce<T> {
     /// A reduction for `gpu`, tiled as [`Tiling::for_gpu`] plans.
     pub fn new(gpu: &Gpu) -> Result<Self> {
         Self::with_tiling(gpu, Tiling::for_gpu(gpu))
-    }
-
-    /// A reduction whose invocations fold `per` elements each (1 to
-    /// [`MAX_COARSENING`](crate::MAX_COARSENING)), otherwise tiled as for the device.
-    pub fn with_coarsening(gpu: &Gpu, per: u32) -> Result<Self> {
-        Self::with_tiling(gpu, Tiling::for_gpu(gpu).with_per_invocation(per))
     }
 
     /// A reduction with `tiling` forced (a typed error where the device cannot run it).
@@ -75,12 +69,17 @@ impl<T: Scalar> Reduce<T> {
             .record_reduce_tiles(commands, op, below.0, below.1, output)
     }
 
+    /// Reduces `input` with `op` into `output[0]` and submits.
+    pub fn run(&self, input: &Buffer<T>, output: &Buffer<T>, op: Op) -> Result<Submission> {
+        let mut commands = self.kernels.gpu().commands();
+        self.record(&mut commands, input, output, op)?;
+        commands.submit()
+    }
+
     /// Reduces `input` with `op` and reads the value back.
     pub async fn value(&self, input: &Buffer<T>, op: Op) -> Result<T> {
         let output = self.kernels.gpu().buffer_zeroed::<T>(1)?;
-        let mut commands = self.kernels.gpu().commands();
-        self.record(&mut commands, input, &output, op)?;
-        commands.submit()?;
+        self.run(input, &output, op)?;
         let v = output.read().await?;
         Ok(v.first().copied().unwrap_or(op.identity()))
     }
@@ -90,3 +89,6 @@ impl<T: Scalar> Reduce<T> {
 pub fn reduce_cpu<T: Scalar>(input: &[T], op: Op) -> T {
     input.iter().fold(op.identity(), |acc, &x| op.apply(acc, x))
 }
+
+#[cfg(test)]
+mod tests;

@@ -51,7 +51,8 @@ fn run(dir: PathBuf) -> Result<(), String> {
         let scene = splat
             .upload(&SceneData::generate(kind, WIDTH, HEIGHT, PARTICLES, 1))
             .map_err(|e| e.to_string())?;
-        pollster::block_on(splat.render(&target, &scene, true)).map_err(|e| e.to_string())?;
+        pollster::block_on(async { splat.run(&target, &scene)?.wait().await })
+            .map_err(|e| e.to_string())?;
         let pixels = pollster::block_on(target.read_hdr()).map_err(|e| e.to_string())?;
         let path = dir.join(format!("particles-{}.png", kind.name()));
         write_png(&path, &pixels)?;

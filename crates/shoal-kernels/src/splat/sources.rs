@@ -69,8 +69,12 @@ impl Kernels {
     pub(super) fn new(gpu: &Gpu, sources: &SplatSources, packing: Packing) -> Result<Self> {
         let wg = gpu.max_workgroup_1d(256);
         let builder = |source: &Source, entry: &str| {
-            gpu.kernel_builder(source.clone().snippet("splat::common", sources.common.clone()))
-                .entry(entry)
+            gpu.kernel_builder(
+                source
+                    .clone()
+                    .snippet("splat::common", sources.common.clone()),
+            )
+            .entry(entry)
         };
         let kernel =
             |source: &Source, entry: &str| builder(source, entry).constant("WG", wg).build();

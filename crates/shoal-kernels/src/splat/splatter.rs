@@ -1,7 +1,7 @@
 //! [`Splat`]: the compute splatter, its composite and the rasterized baseline, compiled once,
 //! and the frame's passes recorded into a [`Commands`] batch.
 
-use shoal::{Buffer, Commands, Error, Gpu, Result, Source, wgpu};
+use shoal::{Buffer, Commands, Error, Gpu, Result, Source, Submission, wgpu};
 
 use super::sources::{Kernels, SplatSources};
 use super::{Packing, Scene, SceneData, SplatTarget, TILE};
@@ -188,16 +188,31 @@ impl Splat {
             .record(commands)
     }
 
-    /// Draws `scene` into `target` by the compute path (`compute = true`) or the rasterizer, and
-    /// waits for it.
-    pub async fn render(&self, target: &SplatTarget, scene: &Scene, compute: bool) -> Result<()> {
+    /// Records a whole compute frame of `scene` into `target`: the opaque geometry, then the
+    /// compute path (clear, coarse depth, splat, composite).
+    pub fn record(
+        &self,
+        commands: &mut Commands,
+        target: &SplatTarget,
+        scene: &Scene,
+    ) -> Result<()> {
+        self.record_geometry(commands, target, scene)?;
+        self.record_compute(commands, target, scene, None)
+    }
+
+    /// Draws `scene` into `target` by the compute path and submits ([`Splat::record`]).
+    pub fn run(&self, target: &SplatTarget, scene: &Scene) -> Result<Submission> {
+        let mut commands = self.gpu.commands();
+        self.record(&mut commands, target, scene)?;
+        commands.submit()
+    }
+
+    /// Draws `scene` into `target` by the rasterized baseline (geometry, then
+    /// [`record_raster`](Self::record_raster)) and submits.
+    pub fn run_raster(&self, target: &SplatTarget, scene: &Scene) -> Result<Submission> {
         let mut commands = self.gpu.commands();
         self.record_geometry(&mut commands, target, scene)?;
-        if compute {
-            self.record_compute(&mut commands, target, scene, None)?;
-        } else {
-            self.record_raster(&mut commands, target, scene, None)?;
-        }
-        commands.submit()?.wait().await
+        self.record_raster(&mut commands, target, scene, None)?;
+        commands.submit()
     }
 }

@@ -65,7 +65,7 @@ gpu_test! {
                 let data = SceneData::generate(kind, W, H, N, 3);
                 let scene = splat.upload(&data).expect("upload");
                 let (words, fragments) = compute_frame(&splat, &target, &scene).await;
-                let (expected, _) = twin::accumulate(&fragments, (W * H) as usize, packing);
+                let (expected, _) = twin::accumulate_cpu(&fragments, (W * H) as usize, packing);
                 assert!(words == expected, "{packing:?} {}: words differ from the twin", kind.name());
                 let visible = fragments.iter().filter(|f| f[0] < HIDDEN).count();
                 assert!(visible > N / 10, "{}: only {visible} visible particles", kind.name());
@@ -179,7 +179,7 @@ gpu_test! {
             let target = splat.target(camera.width, camera.height).expect("target");
             let scene = splat.upload(&data).expect("upload");
             let (words, fragments) = compute_frame(&splat, &target, &scene).await;
-            let (expected, carries) = twin::accumulate(&fragments, words.len(), packing);
+            let (expected, carries) = twin::accumulate_cpu(&fragments, words.len(), packing);
             assert_eq!(words, expected, "{packing:?}");
             if packing == Packing::TwoU32 {
                 // 29 on pixel 0 (60 000 / 2048), one on pixel 1, one on pixel 3.
@@ -207,7 +207,7 @@ gpu_test! {
             splat.record_geometry(&mut commands, &target, &scene).expect("geometry");
             commands.submit().expect("submit").wait().await.expect("wait");
             let background = target.read_hdr().await.expect("background");
-            splat.render(&target, &scene, false).await.expect("raster");
+            splat.run_raster(&target, &scene).expect("raster").wait().await.expect("raster");
             let raster = target.read_hdr().await.expect("raster hdr");
             let (_, fragments) = compute_frame(&splat, &target, &scene).await;
             let compute = target.read_hdr().await.expect("compute hdr");
@@ -300,7 +300,7 @@ gpu_test! {
             splat.record_geometry(&mut commands, &target, &scene).expect("geometry");
             commands.submit().expect("submit").wait().await.expect("wait");
             let background = target.read_hdr().await.expect("background");
-            splat.render(&target, &scene, false).await.expect("raster");
+            splat.run_raster(&target, &scene).expect("raster").wait().await.expect("raster");
             let raster = target.read_hdr().await.expect("raster hdr");
             for i in 0..words.len() {
                 let changed = |img: &[[f32; 4]]| img[i] != background[i];
@@ -327,7 +327,7 @@ gpu_test! {
         }
         let wrong = auto.target(W + 1, H).expect("target");
         let scene = auto.upload(&SceneData::generate(SceneKind::Normal, W, H, 100, 1)).expect("upload");
-        let e = auto.render(&wrong, &scene, true).await.expect_err("a scene for another size");
+        let e = auto.run(&wrong, &scene).expect_err("a scene for another size");
         assert!(matches!(e, Error::Length { .. }), "{e}");
     }
 }
@@ -347,7 +347,7 @@ gpu_test! {
         let (words, fragments) = compute_frame(&splat, &target, &opaque).await;
         assert!(words.iter().all(|w| *w == [0, 0]) && fragments.is_empty());
         let compute = target.read_hdr().await.expect("compute hdr");
-        splat.render(&target, &opaque, false).await.expect("raster");
+        splat.run_raster(&target, &opaque).expect("raster").wait().await.expect("raster");
         let raster = target.read_hdr().await.expect("raster hdr");
         assert_eq!(compute, raster, "nothing added on either path");
         assert!(compute.iter().any(|p| p[0] > 0.0), "the opaque scene is drawn");

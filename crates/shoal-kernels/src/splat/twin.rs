@@ -97,7 +97,7 @@ pub fn add_u64(words: &mut [u32; 2], [r, g, b]: [u32; 3]) {
 }
 
 /// The per-pixel words after adding every visible fragment, and how many carry adds ran (2 x u32).
-pub fn accumulate(
+pub fn accumulate_cpu(
     fragments: &[Fragment],
     pixels: usize,
     packing: Packing,

@@ -1,8 +1,14 @@
-//! What the kernel tests share: the sizes the issue lists, seeded random sizes and data.
+//! What the primitives' tests share: the sizes the issue lists, seeded random sizes and data, the
+//! turn every test takes, and the names they use (a prelude for `src/<family>/tests.rs`).
 
-#![allow(dead_code, reason = "each test binary uses its own part")]
+pub(crate) use shoal::{Gpu, Usage};
+pub(crate) use shoal_conformance::rng::Rng;
 
-use shoal_conformance::rng::Rng;
+pub(crate) use crate::{
+    Compact, CompactCount, Histogram, Keep, Matmul, MatmulKernel, Op, RadixSort, Reduce, Scalar,
+    Scan, ScanSpec, Strategy, Tiling, WorkgroupScan, compact_cpu, histogram_cpu, matmul_cpu,
+    reduce_cpu, scan_cpu, sort_pairs_cpu, workgroup_scan_cpu,
+};
 
 /// The sizes every primitive is tested at: around one and two work groups of 256 and 1024,
 /// around 65536, and one that needs several tiles per level and a ragged end.

@@ -1,19 +1,9 @@
-//! Scans and reductions against their CPU twins, at the sizes, with both strategies.
+//! Scans against their CPU twins, at the sizes, with both strategies and every tiling.
 
-// Each test holds `common::serial()` across its awaits on purpose: the tests of a binary take turns.
+// Each test holds `serial()` across its awaits on purpose: the tests of the crate take turns.
 #![allow(clippy::await_holding_lock)]
 
-mod common;
-
-use common::{SIZES, first_difference, random_sizes, random_u32};
-use shoal::Gpu;
-use shoal_conformance::rng::Rng;
-use shoal_kernels::{
-    Op, Reduce, Scalar, Scan, ScanSpec, Strategy, Tiling, WorkgroupScan, reduce_cpu, scan_cpu,
-    workgroup_scan_cpu,
-};
-
-const STRATEGIES: [Strategy; 2] = [Strategy::MultiLevel, Strategy::LookBack];
+use crate::test_support::*;
 
 async fn check_scan<T: Scalar>(gpu: &Gpu, scan: &Scan<T>, data: &[T], spec: ScanSpec) {
     let input = gpu.buffer_from(data).expect("input");
@@ -25,11 +15,12 @@ async fn check_scan<T: Scalar>(gpu: &Gpu, scan: &Scan<T>, data: &[T], spec: Scan
         panic!("n = {}, {spec:?}: {d}", data.len());
     }
 }
+const STRATEGIES: [Strategy; 2] = [Strategy::MultiLevel, Strategy::LookBack];
 
 shoal_conformance::gpu_test! {
     /// u32 sums, inclusive and exclusive, every listed size, both strategies.
     async fn scan_u32_sum_every_size(gpu) {
-        let _serial = common::serial();
+        let _serial = serial();
         let scan = Scan::<u32>::new(&gpu).expect("scan");
         for &n in SIZES {
             let data = random_u32(n, n, 1000);
@@ -42,7 +33,7 @@ shoal_conformance::gpu_test! {
 
     /// Seeded random sizes up to 300,000, wrapping u32 sums over the full range, both strategies.
     async fn scan_random_sizes_wrapping(gpu) {
-        let _serial = common::serial();
+        let _serial = serial();
         let scan = Scan::<u32>::new(&gpu).expect("scan");
         for (k, n) in random_sizes(7, 6, 300_000).into_iter().enumerate() {
             let data = random_u32(100 + k as u64, n, 0);
@@ -54,7 +45,7 @@ shoal_conformance::gpu_test! {
 
     /// i32 sums, min and max with negative values, both strategies, sizes across the tile edges.
     async fn scan_i32_sum_min_max(gpu) {
-        let _serial = common::serial();
+        let _serial = serial();
         let scan = Scan::<i32>::new(&gpu).expect("scan");
         for &n in &[1u64, 257, 4095, 4096, 4097, 65537, 1_000_003] {
             let data: Vec<i32> = random_u32(n + 1, n, 0).into_iter().map(|x| x as i32 >> 8).collect();
@@ -67,12 +58,9 @@ shoal_conformance::gpu_test! {
         }
     }
 
-    /// f32 min and max are exact; f32 sums within the stated bound: with S_i the sum of |x_j| for
-    /// j ≤ i and ε = 2^-23, |gpu_i − exact_i| ≤ (64 + 4·⌈log2(n + 1)⌉)·ε·S_i — the longest
-    /// chain of roundings is an invocation's sequential additions (16 or 32), the work-group
     /// scan's, one carry per level (or per look-back step), each bounded by ε·S_i.
     async fn scan_f32_with_error_bound(gpu) {
-        let _serial = common::serial();
+        let _serial = serial();
         let scan = Scan::<f32>::new(&gpu).expect("scan");
         for &n in &[1u64, 255, 2049, 65536, 1_000_003] {
             let mut rng = Rng::new(n);
@@ -98,12 +86,10 @@ shoal_conformance::gpu_test! {
         }
     }
 
-    /// Both strategies across thousands of work groups: with 3 elements per invocation a tile is
-    /// 3 × WG, so 2,000,003 elements make 2,605 tiles (WG 256) and three levels; run twice so
     /// stale tile states from a previous run would show.
     async fn scan_thousands_of_work_groups(gpu) {
-        let _serial = common::serial();
-        let scan = Scan::<u32>::with_coarsening(&gpu, 3).expect("scan");
+        let _serial = serial();
+        let scan = Scan::<u32>::with_tiling(&gpu, Tiling::for_gpu(&gpu).with_per_invocation(3)).expect("scan");
         let n = 2_000_003u64;
         assert!(n / scan.tile() as u64 >= 1000, "tile {}", scan.tile());
         for round in 0..2 {
@@ -111,18 +97,14 @@ shoal_conformance::gpu_test! {
             check_scan(&gpu, &scan, &data, ScanSpec::exclusive(Op::Sum).with_strategy(Strategy::LookBack)).await;
             check_scan(&gpu, &scan, &data, ScanSpec::inclusive(Op::Max).with_strategy(Strategy::MultiLevel)).await;
         }
-        for per in [0, shoal_kernels::MAX_COARSENING + 1] {
-            assert!(matches!(Scan::<u32>::with_coarsening(&gpu, per), Err(shoal::Error::Override { .. })), "{per} per invocation");
+        for per in [0, crate::MAX_COARSENING + 1] {
+            assert!(matches!(Scan::<u32>::with_tiling(&gpu, Tiling::for_gpu(&gpu).with_per_invocation(per)), Err(shoal::Error::Override { .. })), "{per} per invocation");
         }
     }
 
-    /// Every tiling the device can run gives the same results: work groups of one subgroup
-    /// (subgroup shuffles, no barriers; where the subgroup size is fixed), of up to 256
-    /// invocations sharing through shared memory, with chunks of 4k elements (vec4 loads and
-    /// stores) and of odd sizes (element by element). Where the subgroup size is not fixed,
     /// asking for one-subgroup tiles is a typed error.
     async fn scan_and_reduce_every_tiling(gpu) {
-        let _serial = common::serial();
+        let _serial = serial();
         let mut tilings = vec![Tiling::for_gpu(&gpu)];
         for one_subgroup in [false, true] {
             for per in [1, 5, 64] {
@@ -156,7 +138,7 @@ shoal_conformance::gpu_test! {
 
     /// Two scans and a reduction recorded into one batch with the same objects.
     async fn scans_recorded_in_one_batch(gpu) {
-        let _serial = common::serial();
+        let _serial = serial();
         let scan = Scan::<u32>::new(&gpu).expect("scan");
         let reduce = Reduce::<u32>::new(&gpu).expect("reduce");
         let a = random_u32(1, 70_000, 100);
@@ -176,7 +158,7 @@ shoal_conformance::gpu_test! {
 
     /// The document's work-group scan: each block of 2 × WG elements on its own, both modes.
     async fn workgroup_scan_blocks(gpu) {
-        let _serial = common::serial();
+        let _serial = serial();
         let wg = WorkgroupScan::<u32>::new(&gpu).expect("workgroup scan");
         let limit = gpu.limits().max_compute_work_group_invocations.min(1024);
         assert!(wg.block() <= 2 * limit && wg.block().is_power_of_two(), "block {}", wg.block());
@@ -192,46 +174,9 @@ shoal_conformance::gpu_test! {
         }
     }
 
-    /// Reductions: every size, sum/min/max of each type.
-    async fn reduce_every_size(gpu) {
-        let _serial = common::serial();
-        let ru = Reduce::<u32>::new(&gpu).expect("u32");
-        let ri = Reduce::<i32>::new(&gpu).expect("i32");
-        let rf = Reduce::<f32>::new(&gpu).expect("f32");
-        let three_levels = Reduce::<u32>::with_coarsening(&gpu, 2).expect("small tiles");
-        let data = random_u32(3, 600_001, 0);
-        let input = gpu.buffer_from(&data).expect("input");
-        assert_eq!(three_levels.value(&input, Op::Sum).await.expect("3 levels"), reduce_cpu(&data, Op::Sum));
-        for &n in SIZES {
-            let data = random_u32(n + 5, n, 0);
-            let input = gpu.buffer_from(&data).expect("input");
-            for op in [Op::Sum, Op::Min, Op::Max] {
-                assert_eq!(ru.value(&input, op).await.expect("u32"), reduce_cpu(&data, op), "u32 {op:?} n = {n}");
-            }
-            if n > 70_000 {
-                continue;
-            }
-            let ints: Vec<i32> = data.iter().map(|&x| x as i32).collect();
-            let input = gpu.buffer_from(&ints).expect("ints");
-            for op in [Op::Sum, Op::Min, Op::Max] {
-                assert_eq!(ri.value(&input, op).await.expect("i32"), reduce_cpu(&ints, op), "i32 {op:?} n = {n}");
-            }
-            let floats: Vec<f32> = data.iter().map(|&x| x as f32 / u32::MAX as f32 - 0.5).collect();
-            let input = gpu.buffer_from(&floats).expect("floats");
-            for op in [Op::Min, Op::Max] {
-                assert_eq!(rf.value(&input, op).await.expect("f32"), reduce_cpu(&floats, op), "f32 {op:?} n = {n}");
-            }
-            let exact: f64 = floats.iter().map(|&x| x as f64).sum();
-            let abs: f64 = floats.iter().map(|&x| (x as f64).abs()).sum();
-            let got = rf.value(&input, Op::Sum).await.expect("f32 sum") as f64;
-            let bound = (64.0 + 4.0 * ((n + 1) as f64).log2().ceil()) * f32::EPSILON as f64 * abs;
-            assert!((got - exact).abs() <= bound, "f32 sum n = {n}: {got} vs {exact} (bound {bound})");
-        }
-    }
-
     /// Mistakes are errors: the output too short, the input bound as its own output.
     async fn scan_errors(gpu) {
-        let _serial = common::serial();
+        let _serial = serial();
         let scan = Scan::<u32>::new(&gpu).expect("scan");
         let input = gpu.buffer_from(&[1u32, 2, 3]).expect("input");
         let short = gpu.buffer_zeroed::<u32>(2).expect("short");

@@ -1,0 +1,86 @@
+//! Compaction (by flags, by a predicate, and chained to an indirect dispatch) against its CPU twin.
+
+// Each test holds `serial()` across its awaits on purpose: the tests of the crate take turns.
+#![allow(clippy::await_holding_lock)]
+
+use crate::test_support::*;
+
+shoal_conformance::gpu_test! {
+    /// Compaction by flags at every listed size; the count stays on the GPU until read.
+    async fn compact_flags_every_size(gpu) {
+        let _serial = serial();
+        let compact = Compact::new(&gpu).expect("compact");
+        let count = CompactCount::new(&gpu).expect("count");
+        for &n in SIZES {
+            let values = random_u32(n, n, 0);
+            let flags: Vec<u32> = random_u32(n + 1, n, 3);
+            let (vb, fb) = (gpu.buffer_from(&values).expect("values"), gpu.buffer_from(&flags).expect("flags"));
+            let out = gpu.buffer_zeroed::<u32>(n).expect("out");
+            compact.run(&vb, Keep::Flags(&fb), &out, &count).expect("compact");
+            let want = compact_cpu(&values, |_, i| flags[i] != 0);
+            assert_eq!(count.read().await.expect("count") as usize, want.len(), "n = {n}");
+            let got = out.read_range(0..want.len() as u64).await.expect("out");
+            assert_eq!(first_difference(&got, &want), None, "n = {n}");
+        }
+    }
+
+    /// Compaction by a WGSL predicate at random sizes, none kept and all kept.
+    async fn compact_predicate(gpu) {
+        let _serial = serial();
+        let compact = Compact::new(&gpu).expect("compact");
+        let count = CompactCount::new(&gpu).expect("count");
+        let odd = compact.predicate("x % 2u == 1u").expect("predicate");
+        let none = compact.predicate("false").expect("none");
+        let all = compact.predicate("i < 0xffffffffu").expect("all");
+        for n in random_sizes(3, 4, 200_000).into_iter().chain([70_001]) {
+            let values = random_u32(n, n, 0);
+            let vb = gpu.buffer_from(&values).expect("values");
+            let out = gpu.buffer_zeroed::<u32>(n).expect("out");
+            for (p, keep) in [(&odd, &(|x: u32, _| x % 2 == 1) as &dyn Fn(u32, usize) -> bool), (&none, &|_, _| false), (&all, &|_, _| true)] {
+                compact.run(&vb, Keep::Predicate(p), &out, &count).expect("compact");
+                let want = compact_cpu(&values, keep);
+                assert_eq!(count.read().await.expect("count") as usize, want.len(), "{} n = {n}", p.expression());
+                assert_eq!(first_difference(&out.read_range(0..want.len() as u64).await.expect("out"), &want), None);
+            }
+        }
+        assert!(matches!(compact.predicate("x +"), Err(shoal::Error::Wgsl { .. })));
+        // A predicate's WGSL error names the predicate and its own line, not the file's.
+        let e = compact.predicate("x < nope").expect_err("unknown identifier");
+        assert!(e.to_string().contains("--> predicate `x < nope`:2:16"), "{e}");
+    }
+
+    /// doubles exactly the kept elements, all in one batch with no readback in between.
+    async fn compact_count_drives_indirect_dispatch(gpu) {
+        let _serial = serial();
+        let compact = Compact::new(&gpu).expect("compact");
+        let double = gpu
+            .kernel(shoal::Source::new("double_kept.wgsl", "
+                #import shoal::fold
+                @group(0) @binding(0) var<storage, read> count_args: array<u32>;
+                @group(0) @binding(1) var<storage, read_write> data: array<u32>;
+                @compute @workgroup_size(64)
+                fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                        @builtin(local_invocation_index) lid: u32) {
+                    let i = shoal_linear_index(wid, nwg, lid, 64u);
+                    if i < count_args[0] { data[i] = 2u * data[i] + 1u; }
+                }"))
+            .expect("kernel");
+        let n = 300_000u64;
+        let values = random_u32(9, n, 1000);
+        let vb = gpu.buffer_from(&values).expect("values");
+        let keep = compact.predicate("x < 250u").expect("predicate");
+        let out = gpu.buffer_zeroed::<u32>(n).expect("out");
+        let count = CompactCount::new(&gpu).expect("count");
+        let mut commands = gpu.commands();
+        compact.record(&mut commands, &vb, Keep::Predicate(&keep), &out, &count, 64).expect("compact");
+        double.bind("count_args", &count.buffer).bind("data", &out).indirect(&count.buffer, CompactCount::ARGS_OFFSET).record(&mut commands).expect("indirect");
+        commands.submit().expect("submit");
+        let want: Vec<u32> = compact_cpu(&values, |x, _| x < 250).into_iter().map(|x| 2 * x + 1).collect();
+        let args = count.read_args().await.expect("args");
+        assert!((args.x * args.y * 64) as usize >= want.len(), "{args:?}");
+        assert_eq!(first_difference(&out.read_range(0..want.len() as u64).await.expect("out"), &want), None);
+        // Past the count, nothing was touched.
+        assert!(out.read_range(want.len() as u64..want.len() as u64 + 64).await.expect("tail").iter().all(|&x| x == 0));
+        let _ = Usage::INDIRECT;
+    }
+}

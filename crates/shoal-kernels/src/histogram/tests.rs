@@ -1,0 +1,36 @@
+//! Histograms against their CPU twin, at every listed size and bin count.
+
+// Each test holds `serial()` across its awaits on purpose: the tests of the crate take turns.
+#![allow(clippy::await_holding_lock)]
+
+use crate::test_support::*;
+
+shoal_conformance::gpu_test! {
+    /// Histograms: every listed size into 256 bins, every element in one bin, odd bin counts.
+    async fn histogram_sizes_and_one_bin(gpu) {
+        let _serial = serial();
+        let hist = Histogram::new(&gpu).expect("histogram");
+        let counts = gpu.buffer_zeroed::<u32>(256).expect("counts");
+        for &n in SIZES {
+            let data = random_u32(n, n, 300);
+            let input = gpu.buffer_from(&data).expect("input");
+            hist.run(&input, &counts).expect("run");
+            assert_eq!(counts.read().await.expect("counts"), histogram_cpu(&data, 256), "n = {n}");
+        }
+        let same = vec![77u32; 1_000_003];
+        let input = gpu.buffer_from(&same).expect("input");
+        hist.run(&input, &counts).expect("run");
+        assert_eq!(counts.read().await.expect("counts"), histogram_cpu(&same, 256));
+        // Not max_bins (1024): llvmpipe's GL driver takes ~25 s to build that kernel.
+        for bins in [1u64, 7, 1000] {
+            let data = random_u32(bins, 100_000, 0).into_iter().map(|x| x % (bins as u32 + 10)).collect::<Vec<_>>();
+            let input = gpu.buffer_from(&data).expect("input");
+            let counts = gpu.buffer_zeroed::<u32>(bins).expect("counts");
+            hist.run(&input, &counts).expect("run");
+            assert_eq!(counts.read().await.expect("counts"), histogram_cpu(&data, bins as usize), "bins = {bins}");
+        }
+        let too_many = gpu.buffer_zeroed::<u32>(hist.max_bins() as u64 + 1).expect("counts");
+        let input = gpu.buffer_from(&[1u32]).expect("input");
+        assert!(matches!(hist.run(&input, &too_many), Err(shoal::Error::WorkgroupMemory { .. })));
+    }
+}

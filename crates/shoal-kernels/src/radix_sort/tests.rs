@@ -1,0 +1,90 @@
+//! The radix sort (keys, pairs, every tiling) against a stable CPU sort.
+
+// Each test holds `serial()` across its awaits on purpose: the tests of the crate take turns.
+#![allow(clippy::await_holding_lock)]
+
+use crate::test_support::*;
+
+async fn check_sort_pairs(gpu: &Gpu, sort: &RadixSort, keys: &[u32], label: &str) {
+    let values: Vec<u32> = (0..keys.len() as u32).collect();
+    let (kb, vb) = (
+        gpu.buffer_from(keys).expect("keys"),
+        gpu.buffer_from(&values).expect("values"),
+    );
+    sort.run_pairs(&kb, &vb).expect("sort");
+    let (want_k, want_v) = sort_pairs_cpu(keys, &values);
+    let got_k = kb.read().await.expect("keys");
+    assert_eq!(
+        first_difference(&got_k, &want_k),
+        None,
+        "{label}: n = {} keys",
+        keys.len()
+    );
+    // The values are the original indices: equal keys must keep them ascending (stability).
+    assert_eq!(
+        first_difference(&vb.read().await.expect("values"), &want_v),
+        None,
+        "{label}: n = {} values",
+        keys.len()
+    );
+}
+
+shoal_conformance::gpu_test! {
+    /// Radix sort of keys at every listed size, full u32 range.
+    async fn sort_keys_every_size(gpu) {
+        let _serial = serial();
+        let sort = RadixSort::new(&gpu).expect("sort");
+        for &n in SIZES {
+            let keys = random_u32(n, n, 0);
+            let kb = gpu.buffer_from(&keys).expect("keys");
+            sort.run(&kb).expect("sort");
+            let mut want = keys.clone();
+            want.sort_unstable();
+            assert_eq!(first_difference(&kb.read().await.expect("keys"), &want), None, "n = {n}");
+        }
+    }
+
+    /// u32, and 65,536 pairs (where a published single-pass sort fails on lavapipe).
+    async fn sort_pairs_edge_cases(gpu) {
+        let _serial = serial();
+        let sort = RadixSort::new(&gpu).expect("sort");
+        check_sort_pairs(&gpu, &sort, &random_u32(1, 65_536, 0), "65536 random pairs").await;
+        check_sort_pairs(&gpu, &sort, &random_u32(2, 200_003, 50), "duplicates").await;
+        check_sort_pairs(&gpu, &sort, &vec![0xdead_beef; 100_000], "all equal").await;
+        check_sort_pairs(&gpu, &sort, &(0..70_000u32).rev().map(|x| x * 61_000).collect::<Vec<_>>(), "descending").await;
+        let mut extremes = random_u32(3, 10_000, 0);
+        for (i, k) in extremes.iter_mut().enumerate() {
+            *k = [0, u32::MAX, 1, u32::MAX - 1, 0x8000_0000, *k][i % 6];
+        }
+        check_sort_pairs(&gpu, &sort, &extremes, "extremes").await;
+        for n in random_sizes(11, 3, 150_000) {
+            check_sort_pairs(&gpu, &sort, &random_u32(n, n, 0), "random size").await;
+        }
+        let (k, v) = (gpu.buffer_zeroed::<u32>(10).expect("k"), gpu.buffer_zeroed::<u32>(9).expect("v"));
+        assert!(matches!(sort.run_pairs(&k, &v), Err(shoal::Error::Length { .. })));
+    }
+
+    /// stable across tile edges.
+    async fn sort_every_tiling(gpu) {
+        let _serial = serial();
+        for one_subgroup in [false, true] {
+            for per in [1, 7] {
+                let tiling = Tiling { per_invocation: per, one_subgroup };
+                let sort = match RadixSort::with_tiling(&gpu, tiling) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        assert!(one_subgroup && gpu.subgroup_size().is_none(), "{tiling:?}: {e}");
+                        assert!(matches!(e, shoal::Error::MissingFeature { .. }), "{e}");
+                        continue;
+                    }
+                };
+                let label = format!("{tiling:?}");
+                for &n in &[2u64, 257, 4099, 65_537] {
+                    check_sort_pairs(&gpu, &sort, &random_u32(n + 3, n, 0), &label).await;
+                }
+                check_sort_pairs(&gpu, &sort, &random_u32(4, 65_537, 20), &label).await;
+            }
+        }
+        assert!(matches!(RadixSort::with_tiling(&gpu, Tiling { per_invocation: 0, one_subgroup: false }), Err(shoal::Error::Override { .. })));
+    }
+}

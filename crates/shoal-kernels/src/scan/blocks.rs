@@ -1,0 +1,119 @@
+//! The WGSL the scan kernels' `#block`s are replaced with: the unrolled `own` block, and the
+//! work-group blocks for one-subgroup work groups and for adapters without subgroups.
+
+/// The `own` block of `scan.wgsl` for `per` elements per invocation: `load_own` and `store_own`
+/// unrolled, so that every index into the private array `own` is a constant and the array lives
+/// in registers (a software adapter's compiler turns a dynamically indexed array into per-lane
+/// memory accesses). Whole chunks load as vec4s when `per` is a multiple of 4; a chunk cut by the
+/// end of the input loads element by element. Stores go through `output4` only when
+/// `wide_store` (then `n` is a multiple of 4) and through `output` otherwise, never both: WebGPU
+/// refuses one buffer bound writable twice in a dispatch.
+pub(super) fn own_block(per: u32, wide_store: bool) -> String {
+    const LANES: [&str; 4] = ["x", "y", "z", "w"];
+    let wide = per.is_multiple_of(4);
+    let mut lines = vec![
+        format!("const PER: u32 = {per}u;"),
+        "fn own_start(tile: u32, id: u32) -> u32 { return (tile * WG + id) * PER; }".into(),
+        "fn load_own(tile: u32, id: u32) -> T {".into(),
+        "    let start = own_start(tile, id);".into(),
+        "    var acc = identity();".into(),
+        "    if start + PER <= params.n {".into(),
+    ];
+    for j in 0..per {
+        let x = if wide {
+            if j % 4 == 0 {
+                lines.push(format!(
+                    "        let v{} = input4[start / 4u + {}u];",
+                    j / 4,
+                    j / 4
+                ));
+            }
+            format!("v{}.{}", j / 4, LANES[j as usize % 4])
+        } else {
+            format!("input[start + {j}u]")
+        };
+        lines.push(format!("        acc = combine(acc, {x}); own[{j}] = acc;"));
+    }
+    lines.push("    } else {".into());
+    for j in 0..per {
+        lines.push(format!(
+            "        if start + {j}u < params.n {{ acc = combine(acc, input[start + {j}u]); }} own[{j}] = acc;"
+        ));
+    }
+    lines.extend([
+        "    }".into(),
+        "    return acc;".into(),
+        "}".into(),
+        "fn store_own(tile: u32, id: u32, prefix: T) {".into(),
+        "    let start = own_start(tile, id);".into(),
+        "    let inclusive = params.inclusive != 0u;".into(),
+    ]);
+    // Element j of the result: prefix ⊕ own[j] inclusive, prefix ⊕ own[j - 1] exclusive.
+    let value = |j: u32| {
+        let inclusive = format!("combine(prefix, own[{j}])");
+        let exclusive = match j {
+            0 => "prefix".to_string(),
+            _ => format!("combine(prefix, own[{}])", j - 1),
+        };
+        format!("select({exclusive}, {inclusive}, inclusive)")
+    };
+    if wide_store {
+        // n is a multiple of 4 here, so even a chunk cut by the end holds whole vec4s.
+        for k in 0..per / 4 {
+            let v: Vec<String> = (4 * k..4 * k + 4).map(value).collect();
+            lines.push(format!(
+                "    if start + {}u <= params.n {{ output4[start / 4u + {k}u] = vec4<T>({}); }}",
+                4 * k + 4,
+                v.join(", ")
+            ));
+        }
+    } else {
+        for j in 0..per {
+            lines.push(format!(
+                "    if start + {j}u < params.n {{ output[start + {j}u] = {}; }}",
+                value(j)
+            ));
+        }
+    }
+    lines.push("}".into());
+    lines.join("\n")
+}
+
+/// The `group_reduce` block of a work group that is one subgroup.
+pub(super) const ONE_SUBGROUP_REDUCE: &str =
+    "fn group_reduce(x: T, lane: Lane) -> T { return subgroup_combine(x); }";
+
+/// The `group` block of a work group that is one subgroup (WG = the subgroup size): elements are
+/// ordered by subgroup lane, the scan is Hillis-Steele over subgroup shuffles, and nothing
+/// waits at a barrier.
+pub(super) const ONE_SUBGROUP_GROUP: &str = "fn rank(lane: Lane) -> u32 { return lane.sg_id; }
+fn group_scan(x: T, lane: Lane) -> T {
+    var inclusive = x;
+    for (var d = 1u; d < WG; d <<= 1u) {
+        let below = subgroupShuffleUp(inclusive, d);
+        if lane.sg_id >= d {
+            inclusive = combine(below, inclusive);
+        }
+    }
+    group_total = subgroupShuffle(inclusive, WG - 1u);
+    let before = subgroupShuffleUp(inclusive, 1u);
+    return select(before, identity(), lane.sg_id == 0u);
+}
+fn first_u32(x: u32, lane: Lane) -> u32 { return subgroupBroadcast(x, 0u); }
+fn first_t(x: T, lane: Lane) -> T { return subgroupBroadcast(x, 0u); }
+fn group_sync() {}";
+
+/// The portable `group_reduce` block: a tree in shared memory, log2(WG) barriers.
+pub(super) const GROUP_REDUCE_PORTABLE: &str = "fn group_reduce(x: T, lane: Lane) -> T {
+    shared_data[lane.id] = x;
+    workgroupBarrier();
+    for (var s = WG / 2u; s > 0u; s >>= 1u) {
+        if lane.id < s {
+            shared_data[lane.id] = combine(shared_data[lane.id], shared_data[lane.id + s]);
+        }
+        workgroupBarrier();
+    }
+    let total = shared_data[0];
+    workgroupBarrier();
+    return total;
+}";

@@ -1,0 +1,264 @@
+//! [`ScanKernels`]: the compiled kernels of `wgsl/scan.wgsl` for one element type, specialised
+//! per operation through the preprocessor's `#block`s, and the recording of tile passes that the
+//! scan strategies and [`Reduce`](crate::Reduce) are built from.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use shoal::{Buffer, Commands, Error, Gpu, Kernel, Result};
+
+use super::blocks::{GROUP_REDUCE_PORTABLE, ONE_SUBGROUP_GROUP, ONE_SUBGROUP_REDUCE, own_block};
+use super::{MAX_COARSENING, SOURCE, Tiling};
+use crate::wgsl::{self, Op, Scalar, Uniforms};
+
+/// A compiled kernel of the family: operation, entry point, work-group size, wide stores.
+type KernelKey = (Op, &'static str, u32, bool);
+
+/// A buffer of `T` seen as vec4s for `input4`, and one for `output4`.
+type Wide<T> = (Buffer<<T as Scalar>::Vec4>, Buffer<<T as Scalar>::Vec4>);
+
+/// One level of the multi-level scan: its length, its tile totals and their scan.
+pub(super) type Level<T> = (u32, Buffer<T>, Buffer<T>);
+
+/// The kernels of `scan.wgsl` for one element type, compiled per operation on first use.
+#[derive(Debug)]
+pub(crate) struct ScanKernels<T: Scalar> {
+    gpu: Gpu,
+    wg: u32,
+    tiling: Tiling,
+    subgroups: bool,
+    kernels: Mutex<HashMap<KernelKey, Kernel>>,
+    /// Bound as `input4` and `output4` for buffers too short to hold one vec4.
+    stand_ins: Mutex<Option<[Buffer<T::Vec4>; 2]>>,
+    pub(crate) uniforms: Uniforms,
+    _element: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T: Scalar> ScanKernels<T> {
+    pub(crate) fn new(gpu: &Gpu, tiling: Tiling) -> Result<Self> {
+        let per = tiling.per_invocation;
+        if !(1..=MAX_COARSENING).contains(&per) {
+            return Err(Error::Override {
+                kernel: SOURCE.path().to_string(),
+                message: format!(
+                    "elements per invocation must be 1 to {MAX_COARSENING} (they are held in registers), not {per}"
+                ),
+            });
+        }
+        let wg = if tiling.one_subgroup {
+            Tiling::one_subgroup_workgroup(gpu, &SOURCE)?
+        } else {
+            wgsl::plan_workgroup(gpu, 256)
+        };
+        Ok(Self {
+            gpu: gpu.clone(),
+            wg,
+            tiling,
+            subgroups: gpu.has_subgroups(),
+            kernels: Mutex::new(HashMap::new()),
+            stand_ins: Mutex::new(None),
+            uniforms: Uniforms::default(),
+            _element: std::marker::PhantomData,
+        })
+    }
+
+    pub(crate) fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// `input` and `output` as vec4s for the kernels' `input4` and `output4` (a buffer shorter
+    /// than one vec4 is replaced by a stand-in: the kernels then move its elements one by one).
+    pub(crate) fn wide(&self, input: &Buffer<T>, output: Option<&Buffer<T>>) -> Result<Wide<T>> {
+        let mut kept = self.stand_ins.lock().map_err(|_| wgsl::poisoned())?;
+        let stand_ins = match &*kept {
+            Some(s) => s.clone(),
+            None => {
+                let s = [self.gpu.buffer_zeroed(1)?, self.gpu.buffer_zeroed(1)?];
+                *kept = Some(s.clone());
+                s
+            }
+        };
+        let [read, write] = stand_ins;
+        let view = |b: &Buffer<T>, stand_in: Buffer<T::Vec4>| {
+            let v = b.view_as::<T::Vec4>();
+            if v.is_empty() { stand_in } else { v }
+        };
+        Ok((
+            view(input, read),
+            output.map_or(write.clone(), |o| view(o, write)),
+        ))
+    }
+
+    /// Whether a scan of `n` elements stores through `output4` (see [`own_block`]).
+    pub(super) fn wide_store(&self, n: u32) -> bool {
+        self.tiling.per_invocation.is_multiple_of(4) && n.is_multiple_of(4) && n >= 4
+    }
+
+    /// Binds `output` and the views of [`wide`](Self::wide) as `input4` and `output4`, each
+    /// where `kernel` uses it (a kernel variant stores through one of `output`, `output4`).
+    pub(super) fn bind_io<'a>(
+        kernel: &Kernel,
+        mut dispatch: shoal::Dispatch<'a>,
+        output: Option<&'a Buffer<T>>,
+        (input4, output4): &'a Wide<T>,
+    ) -> shoal::Dispatch<'a> {
+        let uses = |name: &str| kernel.reflection().bindings.iter().any(|b| b.name == name);
+        if let Some(output) = output
+            && uses("output")
+        {
+            dispatch = dispatch.bind("output", output);
+        }
+        if uses("input4") {
+            dispatch = dispatch.bind("input4", input4);
+        }
+        if uses("output4") {
+            dispatch = dispatch.bind("output4", output4);
+        }
+        dispatch
+    }
+
+    /// The lengths of the levels above `n` elements: each level holds the tile totals of the one
+    /// below, until one tile is left.
+    pub(crate) fn level_lens(&self, n: u32) -> Vec<u32> {
+        let tile = self.tile();
+        std::iter::successors(Some(n), |&len| (len > tile).then(|| len.div_ceil(tile)))
+            .skip(1)
+            .collect()
+    }
+
+    /// Elements per tile of the coarsened kernels.
+    pub(crate) fn tile(&self) -> u32 {
+        self.wg * self.tiling.per_invocation
+    }
+
+    /// The work-group size of the coarsened kernels.
+    pub(crate) fn workgroup(&self) -> u32 {
+        self.wg
+    }
+
+    /// Entry point `entry` for `op`, with `wg` invocations per work group.
+    pub(crate) fn kernel(
+        &self,
+        op: Op,
+        entry: &'static str,
+        wg: u32,
+        wide_store: bool,
+    ) -> Result<Kernel> {
+        let key = (op, entry, wg, wide_store);
+        if let Some(k) = self.kernels.lock().map_err(|_| wgsl::poisoned())?.get(&key) {
+            return Ok(k.clone());
+        }
+        let op_text = op.wgsl::<T>(self.subgroups);
+        let own_text = own_block(self.tiling.per_invocation, wide_store);
+        let mut blocks: Vec<(&str, &str)> = vec![("op", &op_text), ("own", &own_text)];
+        // The document's kernel keeps its own work-group size and shared memory.
+        if self.tiling.one_subgroup && entry != "scan_workgroup" {
+            blocks.push(("group_reduce", ONE_SUBGROUP_REDUCE));
+            blocks.push(("group", ONE_SUBGROUP_GROUP));
+        } else if !self.subgroups {
+            blocks.push(("lane", wgsl::LANE_PORTABLE));
+            blocks.push(("group_reduce", GROUP_REDUCE_PORTABLE));
+        }
+        let source = blocks.into_iter().fold(SOURCE, |source, (name, text)| {
+            source.block(name, text.to_string())
+        });
+        let kernel = wgsl::builder(&self.gpu, source)
+            .entry(entry)
+            .constant("WG", wg)
+            .build()?;
+        self.kernels
+            .lock()
+            .map_err(|_| wgsl::poisoned())?
+            .insert(key, kernel.clone());
+        Ok(kernel)
+    }
+
+    /// Records `partials[t] = reduce(tile t of input)` for every tile of `n` elements.
+    pub(crate) fn record_reduce_tiles(
+        &self,
+        commands: &mut Commands,
+        op: Op,
+        input: &Buffer<T>,
+        n: u32,
+        partials: &Buffer<T>,
+    ) -> Result<()> {
+        let kernel = self.kernel(op, "reduce_tiles", self.wg, false)?;
+        let params = self.uniforms.get(&self.gpu, [n, 0, 0, 0])?;
+        let groups = n.div_ceil(self.tile()).max(1);
+        let wide = self.wide(input, None)?;
+        let dispatch = kernel
+            .bind("params", &params)
+            .bind("input", input)
+            .bind("partials", partials);
+        Self::bind_io(&kernel, dispatch, None, &wide)
+            .invocations(groups as u64 * self.wg as u64)
+            .record(commands)
+    }
+
+    /// Records scanning `n` elements of `input` into `output`, each tile starting from
+    /// `carries[tile]` when given.
+    pub(super) fn record_scan_tiles(
+        &self,
+        commands: &mut Commands,
+        op: Op,
+        (input, output): (&Buffer<T>, &Buffer<T>),
+        n: u32,
+        inclusive: bool,
+        carries: Option<&Buffer<T>>,
+    ) -> Result<()> {
+        let kernel = self.kernel(op, "scan_tiles", self.wg, self.wide_store(n))?;
+        let params = self.uniforms.get(
+            &self.gpu,
+            [n, inclusive as u32, carries.is_some() as u32, 0],
+        )?;
+        let groups = n.div_ceil(self.tile()).max(1);
+        let wide = self.wide(input, Some(output))?;
+        let dispatch = kernel
+            .bind("params", &params)
+            .bind("input", input)
+            .bind("carries", carries.unwrap_or(input));
+        Self::bind_io(&kernel, dispatch, Some(output), &wide)
+            .invocations(groups as u64 * self.wg as u64)
+            .record(commands)
+    }
+}
+
+/// Makes sure `kept[i]` holds at least `lens[i]` elements (as `len_of` measures it), replacing or
+/// adding levels made by `make`: scratch that grows to the largest input seen and is reused.
+pub(crate) fn grow_levels<B>(
+    kept: &mut Vec<B>,
+    lens: &[u32],
+    len_of: impl Fn(&B) -> u64,
+    make: impl Fn(u64) -> Result<B>,
+) -> Result<()> {
+    for (i, &len) in lens.iter().enumerate() {
+        let len = len as u64;
+        match kept.get_mut(i) {
+            Some(level) if len_of(level) >= len => {}
+            Some(level) => *level = make(len)?,
+            None => kept.push(make(len)?),
+        }
+    }
+    Ok(())
+}
+
+/// Checks a scan's buffers: `output` other than `input` and at least as long.
+pub(crate) fn check_pair<T: Scalar>(
+    what: &str,
+    input: &Buffer<T>,
+    output: &Buffer<T>,
+) -> Result<u32> {
+    let n = wgsl::count_u32(what, input.len())?;
+    if input.raw() == output.raw() {
+        return Err(Error::BindingKind {
+            kernel: what.to_string(),
+            binding: "output".into(),
+            expected:
+                "a buffer other than the input (the kernels read one while writing the other)"
+                    .into(),
+            got: "the input buffer itself".into(),
+        });
+    }
+    wgsl::at_least(&format!("{what}: output buffer"), input.len(), output.len())?;
+    Ok(n)
+}

@@ -1,0 +1,290 @@
+//! Scans (prefix sums, minima, maxima) of any length, the document's work-group scan they are
+//! built on, and the [`Reduce`](crate::Reduce) that shares their up-sweep.
+//!
+//! - [`WorkgroupScan`]: the document's kernel (000) as it stands: 2 × WG elements per work group
+//!   in shared memory, a barrier after each of the log2(2 × WG) steps, WG planned from the
+//!   device (1024 on lavapipe and llvmpipe, 256 in the browser). Each block is scanned on its own.
+//! - [`Scan`]: any length, two strategies ([`Strategy`]):
+//!   *multi-level reduce-then-scan* (reduce tiles, scan the tile totals the same way, then scan
+//!   each tile from its total's offset; work groups never wait on each other) and *single-pass
+//!   decoupled look-back* (each tile publishes its total and then its inclusive prefix in one
+//!   pass; a work group whose predecessor has published nothing reduces that tile itself, so
+//!   nothing relies on work groups making progress concurrently).
+
+mod blocks;
+mod cpu;
+mod kernels;
+mod tiling;
+mod workgroup;
+
+use std::sync::Mutex;
+
+use shoal::{Buffer, Commands, Gpu, Result};
+
+use crate::wgsl::{self, Op, Scalar};
+
+pub use cpu::{scan_cpu, workgroup_scan_cpu};
+use kernels::Level;
+pub(crate) use kernels::{ScanKernels, check_pair, grow_levels};
+pub use tiling::{MAX_COARSENING, Tiling};
+pub use workgroup::WorkgroupScan;
+
+/// The WGSL of the scan family.
+pub(crate) const SOURCE: shoal::Source = shoal::wgsl!("../../../../wgsl/scan.wgsl");
+
+/// Elements each invocation of the coarsened kernels owns, unless chosen otherwise: enough that a
+/// software adapter pays its barriers once per 4096 elements (with 256 invocations).
+pub(crate) const PER: u32 = 16;
+
+/// How a [`Scan`] crosses work groups.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Strategy {
+    /// [`Strategy::LookBack`] when the input spans more than one tile (it reads the input once
+    /// and was the faster of the two on every adapter measured: lavapipe, llvmpipe GL,
+    /// SwiftShader), else one dispatch of the multi-level kernels (the two are the same for one
+    /// tile).
+    #[default]
+    Auto,
+    /// Reduce tiles, scan their totals (recursively), scan tiles from their offsets:
+    /// 2 + 2 × (levels − 1) dispatches, input read twice, no work group waits for another.
+    MultiLevel,
+    /// One dispatch: tiles numbered in start order publish their total and inclusive prefix (flag
+    /// and value in the same atomic words); a work group looks back over its predecessors and
+    /// computes any missing total from the input itself rather than wait.
+    LookBack,
+}
+
+/// What a [`Scan`] computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ScanSpec {
+    /// The operation.
+    pub op: Op,
+    /// Inclusive (`out[i]` includes `in[i]`) or exclusive (starts with the identity).
+    pub inclusive: bool,
+    /// How to cross work groups.
+    pub strategy: Strategy,
+}
+
+impl ScanSpec {
+    /// An inclusive scan with `op`.
+    pub fn inclusive(op: Op) -> Self {
+        Self {
+            op,
+            inclusive: true,
+            strategy: Strategy::Auto,
+        }
+    }
+
+    /// An exclusive scan with `op`.
+    pub fn exclusive(op: Op) -> Self {
+        Self {
+            op,
+            inclusive: false,
+            strategy: Strategy::Auto,
+        }
+    }
+
+    /// The same scan with `strategy` forced.
+    pub fn with_strategy(mut self, strategy: Strategy) -> Self {
+        self.strategy = strategy;
+        self
+    }
+}
+
+/// Scans of any length: inclusive or exclusive, sum, min or max, of `u32`, `i32` or `f32`.
+///
+/// Compiles its kernels on first use of each operation and keeps its scratch buffers, so build
+/// one and run it many times. Every run can be recorded into a [`Commands`] batch with other
+/// work ([`Scan::record`]), or submitted on its own ([`Scan::run`]).
+#[derive(Debug)]
+pub struct Scan<T: Scalar> {
+    kernels: ScanKernels<T>,
+    /// Per level of the multi-level scan: tile totals and their scan.
+    levels: Mutex<Vec<(Buffer<T>, Buffer<T>)>>,
+    /// The look-back's tile counter and tile states.
+    state: Mutex<Option<Buffer<u32>>>,
+}
+
+impl<T: Scalar> Scan<T> {
+    /// A scan for `gpu`, tiled as [`Tiling::for_gpu`] plans: the work-group size from its limits
+    /// and subgroup size, subgroup operations where it has them.
+    pub fn new(gpu: &Gpu) -> Result<Self> {
+        Self::with_tiling(gpu, Tiling::for_gpu(gpu))
+    }
+
+    /// A scan with `tiling` forced (a typed error where the device cannot run it), e.g.
+    /// `Tiling::for_gpu(gpu).with_per_invocation(3)`: smaller tiles mean more work groups and
+    /// more levels for the same input, which is how the tests cross thousands of work groups
+    /// cheaply.
+    pub fn with_tiling(gpu: &Gpu, tiling: Tiling) -> Result<Self> {
+        Ok(Self {
+            kernels: ScanKernels::new(gpu, tiling)?,
+            levels: Mutex::new(Vec::new()),
+            state: Mutex::new(None),
+        })
+    }
+
+    /// Elements per tile (one work group's share): WG × elements per invocation.
+    pub fn tile(&self) -> u32 {
+        self.kernels.tile()
+    }
+
+    /// The strategy `spec` resolves to for `n` elements: [`Strategy::Auto`] takes the look-back
+    /// for inputs of more than one tile, else the multi-level kernels (one dispatch).
+    pub fn strategy_for(&self, spec: ScanSpec, n: u64) -> Strategy {
+        match spec.strategy {
+            Strategy::Auto if n > self.tile() as u64 => Strategy::LookBack,
+            Strategy::Auto => Strategy::MultiLevel,
+            forced => forced,
+        }
+    }
+
+    /// Records the scan of every element of `input` into the first `input.len()` elements of
+    /// `output`, after what `commands` already holds.
+    pub fn record(
+        &self,
+        commands: &mut Commands,
+        input: &Buffer<T>,
+        output: &Buffer<T>,
+        spec: ScanSpec,
+    ) -> Result<()> {
+        let n = check_pair("scan", input, output)?;
+        if n == 0 {
+            return Ok(());
+        }
+        match self.strategy_for(spec, n as u64) {
+            Strategy::LookBack => self.record_lookback(commands, input, output, n, spec),
+            _ => self.record_multilevel(commands, input, output, n, spec),
+        }
+    }
+
+    /// Scans `input` into `output` and submits the work (await [`shoal::Submission::wait`] or
+    /// simply read `output`, which waits).
+    pub fn run(
+        &self,
+        input: &Buffer<T>,
+        output: &Buffer<T>,
+        spec: ScanSpec,
+    ) -> Result<shoal::Submission> {
+        let mut commands = self.kernels.gpu().commands();
+        self.record(&mut commands, input, output, spec)?;
+        commands.submit()
+    }
+
+    /// The multi-level scratch for `n` elements: per level above the input, its tile totals and
+    /// their scan, grown as needed and kept.
+    fn levels_for(&self, n: u32) -> Result<Vec<Level<T>>> {
+        let lens = self.kernels.level_lens(n);
+        let mut kept = self.levels.lock().map_err(|_| wgsl::poisoned())?;
+        let gpu = self.kernels.gpu();
+        grow_levels(
+            &mut kept,
+            &lens,
+            |(p, _)| p.len(),
+            |len| Ok((gpu.buffer_zeroed::<T>(len)?, gpu.buffer_zeroed::<T>(len)?)),
+        )?;
+        Ok(lens
+            .iter()
+            .zip(kept.iter())
+            .map(|(&len, (p, o))| (len, p.clone(), o.clone()))
+            .collect())
+    }
+
+    fn record_multilevel(
+        &self,
+        commands: &mut Commands,
+        input: &Buffer<T>,
+        output: &Buffer<T>,
+        n: u32,
+        spec: ScanSpec,
+    ) -> Result<()> {
+        let k = &self.kernels;
+        let levels = self.levels_for(n)?;
+        let Some((top_len, top_partials, top_offsets)) = levels.last() else {
+            return k.record_scan_tiles(
+                commands,
+                spec.op,
+                (input, output),
+                n,
+                spec.inclusive,
+                None,
+            );
+        };
+        // Up: the totals of each level's tiles become the next level.
+        let mut below = (input, n);
+        for (len, partials, _) in &levels {
+            k.record_reduce_tiles(commands, spec.op, below.0, below.1, partials)?;
+            below = (partials, *len);
+        }
+        // Top: one tile, scanned exclusively into offsets.
+        k.record_scan_tiles(
+            commands,
+            spec.op,
+            (top_partials, top_offsets),
+            *top_len,
+            false,
+            None,
+        )?;
+        // Down: each level's tiles start from the offsets of the level above.
+        for i in (0..levels.len() - 1).rev() {
+            let (len, partials, offsets) = &levels[i];
+            k.record_scan_tiles(
+                commands,
+                spec.op,
+                (partials, offsets),
+                *len,
+                false,
+                Some(&levels[i + 1].2),
+            )?;
+        }
+        k.record_scan_tiles(
+            commands,
+            spec.op,
+            (input, output),
+            n,
+            spec.inclusive,
+            Some(&levels[0].2),
+        )
+    }
+
+    fn record_lookback(
+        &self,
+        commands: &mut Commands,
+        input: &Buffer<T>,
+        output: &Buffer<T>,
+        n: u32,
+        spec: ScanSpec,
+    ) -> Result<()> {
+        let k = &self.kernels;
+        let tiles = n.div_ceil(self.tile());
+        let words = 1 + 4 * tiles as u64;
+        let state = {
+            let mut kept = self.state.lock().map_err(|_| wgsl::poisoned())?;
+            match &*kept {
+                Some(s) if s.len() >= words => s.clone(),
+                _ => {
+                    let s = k.gpu().buffer_zeroed::<u32>(words)?;
+                    *kept = Some(s.clone());
+                    s
+                }
+            }
+        };
+        // Stale states from the previous run would be read as published: start from zero.
+        commands.clear(&state);
+        let kernel = k.kernel(spec.op, "scan_lookback", k.workgroup(), k.wide_store(n))?;
+        let params = k
+            .uniforms
+            .get(k.gpu(), [n, spec.inclusive as u32, 0, tiles])?;
+        let wide = k.wide(input, Some(output))?;
+        let dispatch = kernel
+            .bind("params", &params)
+            .bind("input", input)
+            .bind("tile_state", &state);
+        ScanKernels::<T>::bind_io(&kernel, dispatch, Some(output), &wide)
+            .invocations(tiles as u64 * k.workgroup() as u64)
+            .record(commands)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,74 @@
+//! [`WorkgroupScan`]: the document's work-group scan (000) as it stands.
+
+use shoal::{Buffer, Commands, Gpu, Result};
+
+use super::{PER, ScanKernels, Tiling, check_pair};
+use crate::wgsl::{self, Op, Scalar};
+
+/// The document's work-group scan (000), as it stands: each block of 2 × WG elements is scanned
+/// on its own in shared memory, with WG the largest power of two the device allows up to 1024.
+#[derive(Debug)]
+pub struct WorkgroupScan<T: Scalar> {
+    kernels: ScanKernels<T>,
+    wg: u32,
+}
+
+impl<T: Scalar> WorkgroupScan<T> {
+    /// The kernel planned for `gpu`.
+    pub fn new(gpu: &Gpu) -> Result<Self> {
+        Ok(Self {
+            kernels: ScanKernels::new(
+                gpu,
+                Tiling {
+                    per_invocation: PER,
+                    one_subgroup: false,
+                },
+            )?,
+            wg: wgsl::plan_workgroup(gpu, 1024),
+        })
+    }
+
+    /// Elements per block: 2 × WG (2048 where 1024 invocations are allowed, as in the document).
+    pub fn block(&self) -> u32 {
+        2 * self.wg
+    }
+
+    /// Records the scan of each block of `input` into `output`.
+    pub fn record(
+        &self,
+        commands: &mut Commands,
+        input: &Buffer<T>,
+        output: &Buffer<T>,
+        op: Op,
+        inclusive: bool,
+    ) -> Result<()> {
+        let n = check_pair("workgroup scan", input, output)?;
+        if n == 0 {
+            return Ok(());
+        }
+        let kernel = self.kernels.kernel(op, "scan_workgroup", self.wg, false)?;
+        let params = self
+            .kernels
+            .uniforms
+            .get(self.kernels.gpu(), [n, inclusive as u32, 0, 0])?;
+        kernel
+            .bind("params", &params)
+            .bind("input", input)
+            .bind("output", output)
+            .invocations(n.div_ceil(self.block()) as u64 * self.wg as u64)
+            .record(commands)
+    }
+
+    /// Scans each block and submits.
+    pub fn run(
+        &self,
+        input: &Buffer<T>,
+        output: &Buffer<T>,
+        op: Op,
+        inclusive: bool,
+    ) -> Result<shoal::Submission> {
+        let mut commands = self.kernels.gpu().commands();
+        self.record(&mut commands, input, output, op, inclusive)?;
+        commands.submit()
+    }
+}

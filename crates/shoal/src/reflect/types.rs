@@ -1,0 +1,187 @@
+//! What reflection finds, as public types: [`BindingKind`], [`BufferShape`], [`BindingInfo`],
+//! [`NeededFeatures`] and [`Reflection`].
+
+use naga::{ImageDimension, ScalarKind};
+
+/// How a binding is used, as the WGSL declares it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BindingKind {
+    /// `var<storage, read>` or `var<storage, read_write>`.
+    Storage {
+        /// `read_write` (or atomics).
+        writable: bool,
+    },
+    /// `var<uniform>`.
+    Uniform,
+    /// `texture_storage_*<format, access>`.
+    StorageTexture {
+        /// The texel format.
+        format: naga::StorageFormat,
+        /// Read, write or both.
+        access: naga::StorageAccess,
+        /// 1D, 2D, 3D or cube.
+        dim: ImageDimension,
+        /// `_array`.
+        arrayed: bool,
+    },
+    /// `texture_*` sampled (or loaded) textures.
+    Texture {
+        /// What the texels hold (float, sint, uint).
+        kind: ScalarKind,
+        /// A depth texture.
+        depth: bool,
+        /// Multisampled.
+        multisampled: bool,
+        /// 1D, 2D, 3D or cube.
+        dim: ImageDimension,
+        /// `_array`.
+        arrayed: bool,
+    },
+    /// `sampler` or `sampler_comparison`.
+    Sampler {
+        /// `sampler_comparison`.
+        comparison: bool,
+    },
+}
+
+impl BindingKind {
+    /// Describes the kind as the WGSL spells it, for messages.
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Storage { writable: true } => "var<storage, read_write>".into(),
+            Self::Storage { writable: false } => "var<storage, read>".into(),
+            Self::Uniform => "var<uniform>".into(),
+            Self::StorageTexture {
+                format,
+                access,
+                dim,
+                arrayed,
+            } => {
+                let a = match (
+                    access.contains(naga::StorageAccess::LOAD),
+                    access.contains(naga::StorageAccess::STORE),
+                ) {
+                    (true, true) => "read_write",
+                    (true, false) => "read",
+                    _ => "write",
+                };
+                let format = format!("{format:?}").to_ascii_lowercase();
+                format!(
+                    "texture_storage_{}<{format}, {a}>",
+                    dim_name(*dim, *arrayed)
+                )
+            }
+            Self::Texture {
+                kind,
+                depth: true,
+                dim,
+                arrayed,
+                ..
+            } => {
+                format!("texture_depth_{} ({kind:?})", dim_name(*dim, *arrayed))
+            }
+            Self::Texture {
+                kind,
+                multisampled,
+                dim,
+                arrayed,
+                ..
+            } => {
+                let ms = if *multisampled { "multisampled_" } else { "" };
+                let scalar = match kind {
+                    ScalarKind::Sint => "i32",
+                    ScalarKind::Uint => "u32",
+                    _ => "f32",
+                };
+                format!("texture_{ms}{}<{scalar}>", dim_name(*dim, *arrayed))
+            }
+            Self::Sampler { comparison: true } => "sampler_comparison".into(),
+            Self::Sampler { comparison: false } => "sampler".into(),
+        }
+    }
+}
+
+/// `2d`, `2d_array`, `3d`, `cube`...: how WGSL names a texture's dimension.
+pub(crate) fn dim_name(dim: ImageDimension, arrayed: bool) -> String {
+    let d = match dim {
+        ImageDimension::D1 => "1d",
+        ImageDimension::D2 => "2d",
+        ImageDimension::D3 => "3d",
+        ImageDimension::Cube => "cube",
+    };
+    if arrayed {
+        format!("{d}_array")
+    } else {
+        d.to_string()
+    }
+}
+
+/// The data layout of a buffer binding.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BufferShape {
+    /// The WGSL type, e.g. `array<Data>`.
+    pub wgsl_type: String,
+    /// Bytes before the runtime-sized array (the whole size when there is none).
+    pub fixed: u64,
+    /// The runtime-sized array's element type and stride, if the binding ends with one.
+    pub runtime_array: Option<(String, u64)>,
+    /// A fixed-size top-level `array<E, N>`: element type, stride and N.
+    pub fixed_array: Option<(String, u64, u64)>,
+    /// Whether a `vec3` sits in the type (its 16-byte alignment is the common layout trap).
+    pub has_vec3: bool,
+}
+
+/// One binding of a kernel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BindingInfo {
+    /// The WGSL variable name, which Rust binds by.
+    pub name: String,
+    /// `@group(n)`.
+    pub group: u32,
+    /// `@binding(n)`.
+    pub binding: u32,
+    /// Storage, uniform, texture, sampler.
+    pub kind: BindingKind,
+    /// For buffers: the layout the bound buffer must have.
+    pub shape: Option<BufferShape>,
+}
+
+/// Device features a kernel needs beyond WebGPU's baseline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct NeededFeatures {
+    /// `atomic<u64>` / `atomic<i64>`.
+    pub int64_atomics: bool,
+    /// `u64` / `i64` values.
+    pub int64: bool,
+    /// `atomic<f32>`.
+    pub float32_atomics: bool,
+    /// `f16`.
+    pub f16: bool,
+    /// Subgroup operations.
+    pub subgroups: bool,
+}
+
+/// Everything Shoal knows about one compute entry point.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reflection {
+    /// The entry point's name.
+    pub entry_point: String,
+    /// `@workgroup_size`, with override constants applied.
+    pub workgroup_size: [u32; 3],
+    /// Bytes of the `var<workgroup>` variables the entry point uses, each rounded up to 16.
+    pub workgroup_memory: u32,
+    /// The bindings the entry point uses, ordered by group then binding.
+    pub bindings: Vec<BindingInfo>,
+    /// Features the kernel needs.
+    pub needs: NeededFeatures,
+    /// `(texture, sampler)` binding names that `textureSample*`/`textureGather` use together:
+    /// what decides whether a texture's layout must be filterable.
+    pub sampled_with: Vec<(String, String)>,
+}
+
+impl Reflection {
+    /// Invocations in one work group.
+    pub fn workgroup_invocations(&self) -> u32 {
+        self.workgroup_size.iter().product()
+    }
+}
