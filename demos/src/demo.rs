@@ -2,8 +2,9 @@
 //! offscreen and writes a PNG (`--headless --frames N --out FILE.png`). [`render`] is async and
 //! runs in the browser too; the PNG and the binaries' entry point are native only.
 
-use shoal::{Commands, Gpu, wgpu};
+use shoal::{Commands, Gpu, Image, wgpu};
 
+use crate::blit::Blit;
 use crate::cli::Options;
 
 /// Boxed errors of the demo runners (shoal, I/O, PNG, windowing).
@@ -27,14 +28,27 @@ pub trait Demo: Sized {
     -> Result<Self, shoal::Error>;
     /// Records frame `frame`'s compute work.
     fn update(&mut self, commands: &mut Commands, frame: u64) -> Result<(), shoal::Error>;
-    /// Records the draw of the current state into `target` (`size` pixels).
+    /// Records the draw of the current state into `target` (`size` pixels). By default, the
+    /// [`picture`](Demo::picture) scaled to the target (a demo with a scene of its own overrides
+    /// this).
     fn draw(
         &mut self,
         gpu: &Gpu,
         encoder: &mut wgpu::CommandEncoder,
         target: &wgpu::TextureView,
         size: [u32; 2],
-    ) -> Result<(), shoal::Error>;
+    ) -> Result<(), shoal::Error> {
+        match self.picture() {
+            Some((image, blit)) => blit.draw(gpu, encoder, image, target, size),
+            None => Ok(()),
+        }
+    }
+
+    /// The image a demo that shows one picture computes, and the blit that draws it: what the
+    /// default [`draw`](Demo::draw) shows. Default: none.
+    fn picture(&mut self) -> Option<(&Image, &mut Blit)> {
+        None
+    }
 
     /// The WGSL files the demo's kernels are compiled from, as paths from the workspace root
     /// (`"wgsl/blur.wgsl"`). A native window watches them and hands an edited file to

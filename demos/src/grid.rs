@@ -35,14 +35,8 @@ impl Demo for GridDemo {
         self.grid.record(commands, &self.image)
     }
 
-    fn draw(
-        &mut self,
-        gpu: &Gpu,
-        encoder: &mut wgpu::CommandEncoder,
-        target: &wgpu::TextureView,
-        size: [u32; 2],
-    ) -> Result<(), shoal::Error> {
-        self.blit.draw(gpu, encoder, &self.image, target, size)
+    fn picture(&mut self) -> Option<(&Image, &mut Blit)> {
+        Some((&self.image, &mut self.blit))
     }
 
     fn sources(&self) -> &'static [&'static str] {

@@ -97,6 +97,23 @@ fn nanos(f: impl FnOnce()) -> f64 {
     t.elapsed().as_nanos() as f64
 }
 
+/// What most cases start from: `n` random values below `bound` (any with 0) on the host and on
+/// the GPU, and a zeroed output of `out` elements.
+struct Io {
+    host: Vec<u32>,
+    input: Buffer<u32>,
+    output: Buffer<u32>,
+}
+
+fn io(gpu: &Gpu, n: u64, bound: u32, out: u64) -> Result<Io, String> {
+    let host = data(n, bound);
+    Ok(Io {
+        input: gpu.buffer_from(&host).map_err(err)?,
+        output: gpu.buffer_zeroed(out).map_err(err)?,
+        host,
+    })
+}
+
 fn read(b: &Buffer<u32>) -> Result<Vec<u32>, String> {
     pollster::block_on(b.read()).map_err(err)
 }
@@ -113,14 +130,11 @@ struct ScanCase {
     gpu: Gpu,
     scan: Scan<u32>,
     spec: ScanSpec,
-    host: Vec<u32>,
-    input: Buffer<u32>,
-    output: Buffer<u32>,
+    io: Io,
     peer: Option<lampshade::Scanner>,
 }
 
 fn scan_case(gpu: &Gpu, n: u64, strategy: Strategy) -> Result<Box<dyn Case>, String> {
-    let host = data(n, 1000);
     let peer = (strategy == Strategy::LookBack).then(|| match gpu.adapter() {
         Some(a) => lampshade::Scanner::new_for_adapter(gpu.device(), gpu.queue(), &a.get_info()),
         None => lampshade::Scanner::new(gpu.device(), gpu.queue()),
@@ -129,25 +143,27 @@ fn scan_case(gpu: &Gpu, n: u64, strategy: Strategy) -> Result<Box<dyn Case>, Str
         gpu: gpu.clone(),
         scan: Scan::new(gpu).map_err(err)?,
         spec: ScanSpec::inclusive(Op::Sum).with_strategy(strategy),
-        input: gpu.buffer_from(&host).map_err(err)?,
-        output: gpu.buffer_zeroed(n).map_err(err)?,
-        host,
+        io: io(gpu, n, 1000, n)?,
         peer,
     }))
 }
 
 impl Case for ScanCase {
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
-        self.scan.record(c, &self.input, &self.output, self.spec)
+        self.scan
+            .record(c, &self.io.input, &self.io.output, self.spec)
     }
     fn verify(&mut self) -> Result<(), String> {
-        same(&read(&self.output)?, &scan_cpu(&self.host, Op::Sum, true))
+        same(
+            &read(&self.io.output)?,
+            &scan_cpu(&self.io.host, Op::Sum, true),
+        )
     }
     fn cpu(&mut self) -> f64 {
-        let mut out = vec![0u32; self.host.len()];
+        let mut out = vec![0u32; self.io.host.len()];
         nanos(|| {
             let mut acc = 0u32;
-            for (o, &x) in out.iter_mut().zip(&self.host) {
+            for (o, &x) in out.iter_mut().zip(&self.io.host) {
                 acc = acc.wrapping_add(x);
                 *o = acc;
             }
@@ -156,13 +172,13 @@ impl Case for ScanCase {
     }
     fn peer(&mut self) -> Option<Result<f64, String>> {
         let peer = self.peer.as_mut()?;
-        let out = match self.gpu.buffer_zeroed::<u32>(self.host.len() as u64) {
+        let out = match self.gpu.buffer_zeroed::<u32>(self.io.host.len() as u64) {
             Ok(b) => b,
             Err(e) => return Some(Err(err(e))),
         };
-        let n = self.host.len() as u32;
+        let n = self.io.host.len() as u32;
         Some(
-            pollster::block_on(peer.profile_scan_gpu_to_gpu(self.input.raw(), out.raw(), n))
+            pollster::block_on(peer.profile_scan_gpu_to_gpu(self.io.input.raw(), out.raw(), n))
                 .map(|p| p.dispatch_time.as_nanos() as f64)
                 .map_err(err),
         )
@@ -171,36 +187,31 @@ impl Case for ScanCase {
 
 struct WorkgroupScanCase {
     scan: WorkgroupScan<u32>,
-    host: Vec<u32>,
-    input: Buffer<u32>,
-    output: Buffer<u32>,
+    io: Io,
 }
 
 fn workgroup_scan_case(gpu: &Gpu, n: u64) -> Result<Box<dyn Case>, String> {
-    let host = data(n, 1000);
     Ok(Box::new(WorkgroupScanCase {
         scan: WorkgroupScan::new(gpu).map_err(err)?,
-        input: gpu.buffer_from(&host).map_err(err)?,
-        output: gpu.buffer_zeroed(n).map_err(err)?,
-        host,
+        io: io(gpu, n, 1000, n)?,
     }))
 }
 
 impl Case for WorkgroupScanCase {
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
         self.scan
-            .record(c, &self.input, &self.output, Op::Sum, true)
+            .record(c, &self.io.input, &self.io.output, Op::Sum, true)
     }
     fn verify(&mut self) -> Result<(), String> {
         same(
-            &read(&self.output)?,
-            &workgroup_scan_cpu(&self.host, self.scan.block() as usize, Op::Sum, true),
+            &read(&self.io.output)?,
+            &workgroup_scan_cpu(&self.io.host, self.scan.block() as usize, Op::Sum, true),
         )
     }
     fn cpu(&mut self) -> f64 {
         let block = self.scan.block() as usize;
         nanos(|| {
-            std::hint::black_box(workgroup_scan_cpu(&self.host, block, Op::Sum, true));
+            std::hint::black_box(workgroup_scan_cpu(&self.io.host, block, Op::Sum, true));
         })
     }
 }
@@ -208,35 +219,31 @@ impl Case for WorkgroupScanCase {
 struct ReduceCase {
     gpu: Gpu,
     reduce: Reduce<u32>,
-    host: Vec<u32>,
-    input: Buffer<u32>,
-    output: Buffer<u32>,
+    io: Io,
     peer: lampshade::Reducer,
 }
 
 fn reduce_case(gpu: &Gpu, n: u64) -> Result<Box<dyn Case>, String> {
-    let host = data(n, 0);
     Ok(Box::new(ReduceCase {
         gpu: gpu.clone(),
         reduce: Reduce::new(gpu).map_err(err)?,
-        input: gpu.buffer_from(&host).map_err(err)?,
-        output: gpu.buffer_zeroed(1).map_err(err)?,
-        host,
+        io: io(gpu, n, 0, 1)?,
         peer: lampshade::Reducer::new(gpu.device(), gpu.queue()),
     }))
 }
 
 impl Case for ReduceCase {
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
-        self.reduce.record(c, &self.input, &self.output, Op::Sum)
+        self.reduce
+            .record(c, &self.io.input, &self.io.output, Op::Sum)
     }
     fn verify(&mut self) -> Result<(), String> {
-        let want = self.host.iter().fold(0u32, |a, &x| a.wrapping_add(x));
-        same(&read(&self.output)?, &[want])
+        let want = self.io.host.iter().fold(0u32, |a, &x| a.wrapping_add(x));
+        same(&read(&self.io.output)?, &[want])
     }
     fn cpu(&mut self) -> f64 {
         nanos(|| {
-            std::hint::black_box(self.host.iter().fold(0u32, |a, &x| a.wrapping_add(x)));
+            std::hint::black_box(self.io.host.iter().fold(0u32, |a, &x| a.wrapping_add(x)));
         })
     }
     fn peer(&mut self) -> Option<Result<f64, String>> {
@@ -244,10 +251,10 @@ impl Case for ReduceCase {
             Ok(b) => b,
             Err(e) => return Some(Err(err(e))),
         };
-        let n = self.host.len() as u32;
+        let n = self.io.host.len() as u32;
         Some(
             pollster::block_on(self.peer.profile_reduce_gpu_to_gpu(
-                self.input.raw(),
+                self.io.input.raw(),
                 out.raw(),
                 n,
                 lampshade::U32Reduction::Sum,
@@ -260,24 +267,19 @@ impl Case for ReduceCase {
 
 struct CompactCase {
     compact: Compact,
-    host: Vec<u32>,
-    input: Buffer<u32>,
-    output: Buffer<u32>,
+    io: Io,
     count: CompactCount,
     keep: shoal_kernels::Predicate,
 }
 
 fn compact_case(gpu: &Gpu, n: u64) -> Result<Box<dyn Case>, String> {
-    let host = data(n, 0);
     let compact = Compact::new(gpu).map_err(err)?;
     let keep = compact.predicate("(x & 1u) == 0u").map_err(err)?;
     Ok(Box::new(CompactCase {
         keep,
         compact,
-        input: gpu.buffer_from(&host).map_err(err)?,
-        output: gpu.buffer_zeroed(n).map_err(err)?,
+        io: io(gpu, n, 0, n)?,
         count: CompactCount::new(gpu).map_err(err)?,
-        host,
     }))
 }
 
@@ -285,23 +287,30 @@ impl Case for CompactCase {
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
         self.compact.record(
             c,
-            &self.input,
+            &self.io.input,
             Keep::Predicate(&self.keep),
-            &self.output,
+            &self.io.output,
             &self.count,
             0,
         )
     }
     fn verify(&mut self) -> Result<(), String> {
-        let want: Vec<u32> = self.host.iter().copied().filter(|x| x & 1 == 0).collect();
+        let want: Vec<u32> = self
+            .io
+            .host
+            .iter()
+            .copied()
+            .filter(|x| x & 1 == 0)
+            .collect();
         let count = pollster::block_on(self.count.read()).map_err(err)?;
-        let got = pollster::block_on(self.output.read_range(0..count as u64)).map_err(err)?;
+        let got = pollster::block_on(self.io.output.read_range(0..count as u64)).map_err(err)?;
         same(&got, &want)
     }
     fn cpu(&mut self) -> f64 {
         nanos(|| {
             std::hint::black_box(
-                self.host
+                self.io
+                    .host
                     .iter()
                     .copied()
                     .filter(|x| x & 1 == 0)
@@ -313,31 +322,26 @@ impl Case for CompactCase {
 
 struct HistogramCase {
     hist: Histogram,
-    host: Vec<u32>,
-    input: Buffer<u32>,
-    counts: Buffer<u32>,
+    io: Io,
 }
 
 fn histogram_case(gpu: &Gpu, n: u64) -> Result<Box<dyn Case>, String> {
-    let host = data(n, 256);
     Ok(Box::new(HistogramCase {
         hist: Histogram::new(gpu).map_err(err)?,
-        input: gpu.buffer_from(&host).map_err(err)?,
-        counts: gpu.buffer_zeroed(256).map_err(err)?,
-        host,
+        io: io(gpu, n, 256, 256)?,
     }))
 }
 
 impl Case for HistogramCase {
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
-        self.hist.record(c, &self.input, &self.counts)
+        self.hist.record(c, &self.io.input, &self.io.output)
     }
     fn verify(&mut self) -> Result<(), String> {
-        same(&read(&self.counts)?, &histogram_cpu(&self.host, 256))
+        same(&read(&self.io.output)?, &histogram_cpu(&self.io.host, 256))
     }
     fn cpu(&mut self) -> f64 {
         nanos(|| {
-            std::hint::black_box(histogram_cpu(&self.host, 256));
+            std::hint::black_box(histogram_cpu(&self.io.host, 256));
         })
     }
 }

@@ -168,6 +168,7 @@ impl Commands {
 }
 
 /// Work handed to the GPU: wait for it, or read the times of its dispatches.
+#[derive(Debug)]
 pub struct Submission {
     gpu: Gpu,
     #[cfg_attr(

@@ -357,7 +357,8 @@ gpu_test! {
             .upload(&SceneData { camera, geometry: Vec::new(), particles: Vec::new() })
             .expect("upload an empty scene");
         for compute in [true, false] {
-            splat.render(&target, &nothing, compute).await.expect("render nothing");
+            let submission = if compute { splat.run(&target, &nothing) } else { splat.run_raster(&target, &nothing) };
+            submission.expect("render nothing").wait().await.expect("wait");
             let hdr = target.read_hdr().await.expect("hdr");
             assert!(hdr.iter().all(|p| p[..3] == [0.0; 3]), "black, compute = {compute}: {:?}", hdr[0]);
             assert!(target.read_depth().await.expect("depth").iter().all(|&d| d == 1.0), "cleared depth");
