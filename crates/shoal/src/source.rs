@@ -49,11 +49,13 @@ impl Source {
         }
     }
 
-    /// WGSL compiled into the binary (what [`wgsl!`](crate::wgsl) expands to).
+    /// WGSL compiled into the binary (what [`wgsl!`](crate::wgsl) expands to). Leading `../`
+    /// and `./` are dropped from `path`, so `wgsl!("../../../wgsl/scan.wgsl")` is named
+    /// `wgsl/scan.wgsl` in messages, wherever the including file sits.
     pub const fn from_static(path: &'static str, text: &'static str) -> Self {
         Self {
             text: Cow::Borrowed(text),
-            path: Cow::Borrowed(path),
+            path: Cow::Borrowed(without_parents(path)),
             snippets: Vec::new(),
             blocks: Vec::new(),
         }
@@ -121,6 +123,21 @@ impl Source {
         self.blocks.retain(|(n, _)| n != name);
         self.blocks.push((name.to_string(), text.into()));
         self
+    }
+}
+
+/// `path` without its leading `../` and `./` components.
+const fn without_parents(path: &str) -> &str {
+    let mut rest = path.as_bytes();
+    loop {
+        match rest {
+            [b'.', b'.', b'/', tail @ ..] | [b'.', b'/', tail @ ..] => rest = tail,
+            _ => break,
+        }
+    }
+    match std::str::from_utf8(rest) {
+        Ok(stable) => stable,
+        Err(_) => path,
     }
 }
 
@@ -265,6 +282,8 @@ impl Composed {
         if done.iter().any(|d| d == PRINTF) {
             out.tag_print_sites();
         }
+        // On the composed text: a replaced block may take subgroup operations out, or bring them.
+        out.uses_subgroups |= SUBGROUP_WORDS.iter().any(|w| out.text.contains(w));
         Ok(out)
     }
 
@@ -328,9 +347,6 @@ impl Composed {
             } else {
                 self.text.push_str(line);
             }
-        }
-        if !self.uses_subgroups && text.contains("subgroup") {
-            self.uses_subgroups = SUBGROUP_WORDS.iter().any(|s| text.contains(s));
         }
         self.end_chunk(path, chunk_line, chunk_start);
         Ok(())
@@ -663,6 +679,25 @@ mod tests {
             "{:?}",
             located(&src)
         );
+    }
+
+    #[test]
+    fn subgroup_use_is_decided_after_blocks_are_replaced() {
+        let text = "// #block lane\nfn f() -> u32 { return subgroupAdd(1u); }\n// #end lane\n";
+        let with = Composed::new(&Source::new("k.wgsl", text)).expect("composes");
+        assert!(with.uses_subgroups);
+        let without = Source::new("k.wgsl", text).block("lane", "fn f() -> u32 { return 1u; }");
+        assert!(!Composed::new(&without).expect("composes").uses_subgroups);
+    }
+
+    #[test]
+    fn static_sources_are_named_without_parent_directories() {
+        assert_eq!(
+            Source::from_static("../../../wgsl/scan.wgsl", "").path(),
+            "wgsl/scan.wgsl"
+        );
+        assert_eq!(Source::from_static("./k.wgsl", "").path(), "k.wgsl");
+        assert_eq!(Source::from_static("wgsl/a.wgsl", "").path(), "wgsl/a.wgsl");
     }
 
     #[test]
