@@ -1,4 +1,6 @@
-//! Each image and atomic kernel run once against its CPU twin, for `cargo xtask run`.
+//! Every image, filter, simulation and atomic kernel family run once against its CPU twin, through
+//! `new`, `record` (into a `gpu.commands()` batch) and `run`, for `cargo xtask run`, the web
+//! site's kernels page and the contract test. Each entry's name starts with its family's type.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -16,14 +18,18 @@ pub type Check = for<'a> fn(&'a Gpu) -> Pin<Box<dyn Future<Output = Outcome> + '
 
 /// Every check, by name.
 pub const ALL: &[(&str, Check)] = &[
-    ("invert (000)", |g| Box::pin(invert(g))),
-    ("grid 1280x720, (80, 45, 1) groups (000)", |g| {
+    ("Invert 320x200 (000)", |g| Box::pin(invert(g))),
+    ("Grid 1280x720, (80, 45, 1) groups (000)", |g| {
         Box::pin(grid(g))
     }),
-    ("texture add (002 §13.2)", |g| Box::pin(texture_add(g))),
-    ("sphere ray tracer 512x512 (000)", |g| Box::pin(ortho(g))),
-    ("shaded ray tracer (beyond 000)", |g| Box::pin(scene(g))),
-    ("vector lengths, append/consume (002 ex. 3)", |g| {
+    ("TextureAdd 256x144 (002 §13.2)", |g| {
+        Box::pin(texture_add(g))
+    }),
+    ("RayTracer ortho 512x512 (000)", |g| Box::pin(ortho(g))),
+    ("RayTracer scene 160x120 (beyond 000)", |g| {
+        Box::pin(scene(g))
+    }),
+    ("VectorLengths append/consume (002 ex. 3)", |g| {
         Box::pin(lengths(g))
     }),
 ];
@@ -52,13 +58,20 @@ async fn invert(gpu: &Gpu) -> Outcome {
         .image_from(w, h, TextureFormat::Rgba32Float, &texels)
         .map_err(err)?;
     let output = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
-    crate::Invert::new(gpu)
-        .map_err(err)?
-        .run(&input, &output)
-        .map_err(err)?;
-    let ok = output.read::<[f32; 4]>().await.map_err(err)? == invert::invert_cpu(&texels);
+    let twice = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
+    let kernel = crate::Invert::new(gpu).map_err(err)?;
+    // Recorded into a batch, then run on its own on the batch's result: back to the input.
+    let mut commands = gpu.commands();
+    kernel.record(&mut commands, &input, &output).map_err(err)?;
+    commands.submit().map_err(err)?;
+    kernel.run(&output, &twice).map_err(err)?;
+    let want = invert::invert_cpu(&texels);
+    let ok = output.read::<[f32; 4]>().await.map_err(err)? == want
+        && twice.read::<[f32; 4]>().await.map_err(err)? == invert::invert_cpu(&want);
     if ok {
-        Ok(format!("{w}x{h} rgba32float, every pixel exact"))
+        Ok(format!(
+            "{w}x{h} rgba32float, recorded and run, every pixel exact"
+        ))
     } else {
         Err("pixels differ from the CPU".into())
     }
@@ -67,10 +80,12 @@ async fn invert(gpu: &Gpu) -> Outcome {
 async fn grid(gpu: &Gpu) -> Outcome {
     let [w, h] = grid::SIZE;
     let image = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
+    let mut commands = gpu.commands();
     crate::Grid::new(gpu)
         .map_err(err)?
-        .run(&image)
+        .record(&mut commands, &image)
         .map_err(err)?;
+    commands.submit().map_err(err)?;
     let ok = image.read::<[f32; 4]>().await.map_err(err)? == grid::grid_cpu(w, h);
     if ok {
         Ok(format!(
@@ -109,7 +124,7 @@ async fn ortho(gpu: &Gpu) -> Outcome {
     let image = gpu.image(n, n, TextureFormat::Rgba32Float).map_err(err)?;
     crate::RayTracer::new(gpu)
         .map_err(err)?
-        .run_ortho(&image)
+        .run(&image)
         .map_err(err)?;
     let got = image.read::<[f32; 4]>().await.map_err(err)?;
     let differ = got
@@ -130,10 +145,12 @@ async fn scene(gpu: &Gpu) -> Outcome {
     let (w, h) = (160, 120);
     let s = raytrace::Scene::default();
     let image = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
+    let mut commands = gpu.commands();
     crate::RayTracer::new(gpu)
         .map_err(err)?
-        .run_scene(&image, &s)
+        .record_scene(&mut commands, &s, &image)
         .map_err(err)?;
+    commands.submit().map_err(err)?;
     let got = image.read::<[f32; 4]>().await.map_err(err)?;
     let off = got
         .iter()
@@ -157,10 +174,12 @@ async fn lengths(gpu: &Gpu) -> Outcome {
     let input = vector_lengths::exercise_vectors(64, 64);
     let vectors = gpu.append_buffer_from(&input, 64).map_err(err)?;
     let out: AppendBuffer<f32> = gpu.append_buffer(64).map_err(err)?;
+    let mut commands = gpu.commands();
     crate::VectorLengths::new(gpu)
         .map_err(err)?
-        .run(&vectors, &out)
+        .record(&mut commands, &vectors, &out)
         .map_err(err)?;
+    commands.submit().map_err(err)?;
     let got = vector_lengths::sorted(out.read().await.map_err(err)?);
     if got == vector_lengths::sorted(vector_lengths::vector_lengths_cpu(&input)) {
         Ok("64 vectors, multiset of lengths equal, all in [1, 10]".into())
