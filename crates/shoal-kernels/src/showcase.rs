@@ -5,10 +5,12 @@
 use std::future::Future;
 use std::pin::Pin;
 
+use glam::Vec4;
 use shoal::wgpu::TextureFormat;
-use shoal::{AppendBuffer, Gpu};
+use shoal::{AppendBuffer, Gpu, Image};
 
-use crate::{grid, invert, raytrace, texture_add, vector_lengths};
+use crate::test_image::test_image;
+use crate::{bilateral, blur, grid, invert, raytrace, sobel, texture_add, vector_lengths};
 
 /// What a check verified, or why it failed.
 pub type Outcome = Result<String, String>;
@@ -32,6 +34,16 @@ pub const ALL: &[(&str, Check)] = &[
     ("VectorLengths append/consume (002 ex. 3)", |g| {
         Box::pin(lengths(g))
     }),
+    ("GaussianBlur 96x64, sigma 2, 3 passes (002 §13.7)", |g| {
+        Box::pin(gaussian_blur(g))
+    }),
+    ("Sobel edges and multiply 96x64 (002 ex. 6)", |g| {
+        Box::pin(sobel(g))
+    }),
+    ("Cartoon 96x64, blur + edges + multiply (002 ex. 6)", |g| {
+        Box::pin(cartoon(g))
+    }),
+    ("Bilateral 64x48 (002 ex. 4)", |g| Box::pin(bilateral(g))),
 ];
 
 fn err(e: impl std::fmt::Display) -> String {
@@ -186,4 +198,116 @@ async fn lengths(gpu: &Gpu) -> Outcome {
     } else {
         Err("lengths differ from the CPU".into())
     }
+}
+
+/// The test picture as an rgba32float image, and its texels.
+fn picture(gpu: &Gpu, w: u32, h: u32) -> Result<(Vec<Vec4>, Image), String> {
+    let texels = test_image(w, h);
+    let image = gpu
+        .image_from(w, h, TextureFormat::Rgba32Float, &texels)
+        .map_err(err)?;
+    Ok((texels, image))
+}
+
+/// The largest per-channel difference between `image` and `want`, checked against `tolerance`.
+async fn compare(what: &str, image: &Image, want: &[Vec4], tolerance: f32) -> Result<f32, String> {
+    let got: Vec<Vec4> = image.read().await.map_err(err)?;
+    if got.len() != want.len() {
+        return Err(format!("{what}: {} texels, the CPU has {}", got.len(), want.len()));
+    }
+    let worst = got
+        .iter()
+        .zip(want)
+        .map(|(g, w)| (*g - *w).abs().max_element())
+        .fold(0.0f32, |m, e| if e.is_nan() { f32::NAN } else { m.max(e) });
+    if worst <= tolerance {
+        Ok(worst)
+    } else {
+        Err(format!(
+            "{what}: a texel differs from the CPU by {worst} (tolerance {tolerance})"
+        ))
+    }
+}
+
+async fn gaussian_blur(gpu: &Gpu) -> Outcome {
+    let (w, h) = (96, 64);
+    let (src, image) = picture(gpu, w, h)?;
+    let params = blur::BlurParams {
+        sigma: 2.0,
+        ..blur::BlurParams::default()
+    };
+    let filter = blur::GaussianBlur::new(gpu, params).map_err(err)?;
+    // Two passes recorded into a batch, one more run on its own.
+    let mut commands = gpu.commands();
+    filter.record(&mut commands, &image, 2).map_err(err)?;
+    commands.submit().map_err(err)?;
+    filter.run(&image, 1).map_err(err)?;
+    let want = blur::gaussian_blur_cpu(&src, w, h, filter.weights(), 3);
+    let e = compare("blur", &image, &want, 1e-5).await?;
+    Ok(format!(
+        "{w}x{h}, R = {}, N = {}: every texel within {e:.1e} of the CPU",
+        filter.radius(),
+        filter.workgroup_size()
+    ))
+}
+
+async fn sobel(gpu: &Gpu) -> Outcome {
+    let (w, h) = (96, 64);
+    let (src, image) = picture(gpu, w, h)?;
+    let edges = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
+    let product = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
+    let filter = sobel::Sobel::new(gpu).map_err(err)?;
+    let mut commands = gpu.commands();
+    filter.record(&mut commands, &image, &edges).map_err(err)?;
+    commands.submit().map_err(err)?;
+    filter.run_multiply(&image, &edges, &product).map_err(err)?;
+    let want_edges = sobel::sobel_cpu(&src, w, h);
+    let want = sobel::composite_multiply_cpu(&src, &want_edges);
+    let e = compare("edges", &edges, &want_edges, 1e-5).await?;
+    let m = compare("multiply", &product, &want, 1e-5).await?;
+    Ok(format!(
+        "{w}x{h}: edges within {e:.1e}, picture x edges within {m:.1e} of the CPU"
+    ))
+}
+
+async fn cartoon(gpu: &Gpu) -> Outcome {
+    let (w, h) = (96, 64);
+    let (src, image) = picture(gpu, w, h)?;
+    let out = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
+    let params = sobel::CartoonParams::default();
+    let filter = sobel::Cartoon::new(gpu, params).map_err(err)?;
+    let mut commands = gpu.commands();
+    filter.record(&mut commands, &image, &out).map_err(err)?;
+    commands.submit().map_err(err)?;
+    let want = sobel::cartoon_cpu(&src, w, h, &params).map_err(err)?;
+    // The blur's 1e-5 passes through the Sobel's x8 gain at most.
+    let e = compare("cartoon", &out, &want, 1e-4).await?;
+    compare("source", &image, &src, 0.0).await?;
+    Ok(format!(
+        "{w}x{h}, sigma {}, {} passes: every texel within {e:.1e} of the CPU, source untouched",
+        params.sigma, params.passes
+    ))
+}
+
+async fn bilateral(gpu: &Gpu) -> Outcome {
+    let (w, h) = (64, 48);
+    let (src, image) = picture(gpu, w, h)?;
+    let out = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
+    let params = bilateral::BilateralParams::default();
+    let filter = bilateral::Bilateral::new(gpu, params).map_err(err)?;
+    let mut commands = gpu.commands();
+    filter.record(&mut commands, &image, &out).map_err(err)?;
+    commands.submit().map_err(err)?;
+    // exp on the GPU may differ from the CPU's by a few ulps; the weights are normalised.
+    let e = compare(
+        "bilateral",
+        &out,
+        &bilateral::bilateral_cpu(&src, w, h, &params),
+        2e-5,
+    )
+    .await?;
+    Ok(format!(
+        "{w}x{h}, sigma_s {}, sigma_r {}: every texel within {e:.1e} of the CPU",
+        params.spatial_sigma, params.range_sigma
+    ))
 }
