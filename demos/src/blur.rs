@@ -7,8 +7,8 @@
 use glam::Vec4;
 use shoal::{Commands, Error, Gpu, Image, wgpu};
 use shoal_kernels::bilateral::{Bilateral, BilateralParams};
-use shoal_kernels::blur::{BlurVariant, GaussianBlur};
-use shoal_kernels::sobel::{Cartoon, Sobel};
+use shoal_kernels::blur::{BlurParams, BlurVariant, GaussianBlur};
+use shoal_kernels::sobel::{Cartoon, CartoonParams, Sobel};
 
 use crate::blit::Blit;
 use crate::cli::Options;
@@ -69,14 +69,18 @@ impl Demo for BlurDemo {
         let [w, h] = options.size;
         let filter = match options.mode.as_deref().unwrap_or("gaussian") {
             m @ ("gaussian" | "naive") => {
-                let mut blur = GaussianBlur::new(gpu, SIGMA)?;
+                let params = BlurParams {
+                    sigma: SIGMA,
+                    ..BlurParams::default()
+                };
+                let mut blur = GaussianBlur::new(gpu, params)?;
                 if m == "naive" {
-                    blur.set_variant(BlurVariant::Naive);
+                    blur.set_variant(BlurVariant::Naive)?;
                 }
                 Filter::Gaussian(Box::new(blur))
             }
             "sobel" => Filter::Sobel(Sobel::new(gpu)?),
-            "cartoon" => Filter::Cartoon(Box::new(Cartoon::new(gpu, 1.5, 2)?)),
+            "cartoon" => Filter::Cartoon(Box::new(Cartoon::new(gpu, CartoonParams::default())?)),
             "bilateral" => Filter::Bilateral(Bilateral::new(
                 gpu,
                 BilateralParams {
@@ -105,12 +109,12 @@ impl Demo for BlurDemo {
 
     fn update(&mut self, commands: &mut Commands, _frame: u64) -> Result<(), Error> {
         // Every frame filters the original picture again: the cost shown is one filtering.
-        match &mut self.filter {
+        match &self.filter {
             Filter::Gaussian(blur) => {
                 copy(commands, &self.input, &self.output);
                 blur.record(commands, &self.output, PASSES)
             }
-            Filter::Sobel(sobel) => sobel.record_edges(commands, &self.input, &self.output),
+            Filter::Sobel(sobel) => sobel.record(commands, &self.input, &self.output),
             Filter::Cartoon(cartoon) => cartoon.record(commands, &self.input, &self.output),
             Filter::Bilateral(b) => b.record(commands, &self.input, &self.output),
         }

@@ -5,13 +5,13 @@
 use crate::blit::Blit;
 use crate::cli::Options;
 use crate::demo::Demo;
-use shoal::{Buffer, Commands, Gpu, Image, wgpu};
+use shoal::{Commands, Gpu, Image, wgpu};
 use shoal_kernels::{RayTracer, Scene};
 
 /// The demo (see the module docs).
 pub struct RayTraceDemo {
     tracer: RayTracer,
-    scene: Option<Buffer<Scene>>,
+    scene: Option<Scene>,
     image: Image,
     blit: Blit,
 }
@@ -28,7 +28,7 @@ impl Demo for RayTraceDemo {
         let [w, h] = options.size;
         let tracer = RayTracer::new(gpu)?;
         let scene = match options.mode.as_deref() {
-            Some("scene") => Some(tracer.scene_uniform(&Scene::default())?),
+            Some("scene") => Some(Scene::default()),
             _ => None,
         };
         Ok(Self {
@@ -41,8 +41,8 @@ impl Demo for RayTraceDemo {
 
     fn update(&mut self, commands: &mut Commands, _frame: u64) -> Result<(), shoal::Error> {
         match &self.scene {
-            Some(scene) => self.tracer.record_scene(commands, &self.image, scene),
-            None => self.tracer.record_ortho(commands, &self.image),
+            Some(scene) => self.tracer.record_scene(commands, scene, &self.image),
+            None => self.tracer.record(commands, &self.image),
         }
     }
 

@@ -11,7 +11,7 @@ use std::time::Instant;
 use shoal::wgpu::TextureFormat;
 use shoal::{Commands, Gpu, Result, TimingSource};
 use shoal_kernels::bilateral::{self, Bilateral, BilateralParams};
-use shoal_kernels::blur::{self, BlurVariant, GaussianBlur};
+use shoal_kernels::blur::{self, BlurParams, BlurVariant, GaussianBlur};
 use shoal_kernels::boids::{self, Boids, Variant};
 use shoal_kernels::sobel::{self, Sobel};
 use shoal_kernels::test_image::test_image;
@@ -101,10 +101,16 @@ fn blur(gpu: &Gpu) -> Result<()> {
     let (w, h) = (1648, 1776);
     let src = test_image(w, h);
     let image = gpu.image_from(w, h, TextureFormat::Rgba32Float, &src)?;
-    let mut filter = GaussianBlur::new(gpu, 7.5)?;
+    let mut filter = GaussianBlur::new(
+        gpu,
+        BlurParams {
+            sigma: 7.5,
+            ..BlurParams::default()
+        },
+    )?;
     let mut results = Vec::new();
     for variant in [BlurVariant::Cached, BlurVariant::Naive] {
-        filter.set_variant(variant);
+        filter.set_variant(variant)?;
         let (ms, ts) = gpu_millis(gpu, 3, |c| filter.record(c, &image, 1))?;
         results.push(ms);
         let texels_per_s = (w * h) as f64 / (ms / 1e3);
@@ -116,7 +122,7 @@ fn blur(gpu: &Gpu) -> Result<()> {
         );
     }
     let cpu = cpu_millis(1, || {
-        std::hint::black_box(blur::cpu::gaussian_blur(&src, w, h, filter.weights(), 1));
+        std::hint::black_box(blur::gaussian_blur_cpu(&src, w, h, filter.weights(), 1));
     });
     println!("  blur {w}x{h} r=15, CPU twin (1 thread): {cpu:9.2} ms/pass");
     println!(
@@ -134,9 +140,9 @@ fn sobel_entry(gpu: &Gpu) -> Result<()> {
     let image = gpu.image_from(w, h, TextureFormat::Rgba32Float, &src)?;
     let out = gpu.image(w, h, TextureFormat::Rgba32Float)?;
     let filter = Sobel::new(gpu)?;
-    let (ms, ts) = gpu_millis(gpu, 3, |c| filter.record_edges(c, &image, &out))?;
+    let (ms, ts) = gpu_millis(gpu, 3, |c| filter.record(c, &image, &out))?;
     let cpu = cpu_millis(1, || {
-        std::hint::black_box(sobel::cpu::sobel(&src, w, h));
+        std::hint::black_box(sobel::sobel_cpu(&src, w, h));
     });
     println!(
         "  sobel {w}x{h}: {ms:9.2} ms  ({}); CPU twin {cpu:.2} ms = {:.2}x",
@@ -159,7 +165,7 @@ fn bilateral_entry(gpu: &Gpu) -> Result<()> {
     let filter = Bilateral::new(gpu, params)?;
     let (ms, ts) = gpu_millis(gpu, 3, |c| filter.record(c, &image, &out))?;
     let cpu = cpu_millis(1, || {
-        std::hint::black_box(bilateral::cpu::bilateral(&src, w, h, &params));
+        std::hint::black_box(bilateral::bilateral_cpu(&src, w, h, &params));
     });
     println!(
         "  bilateral {w}x{h} 9x9: {ms:9.2} ms  ({}); CPU twin {cpu:.2} ms = {:.2}x",

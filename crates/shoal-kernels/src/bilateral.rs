@@ -7,7 +7,9 @@
 pub mod cpu;
 
 use encase::ShaderType;
-use shoal::{Buffer, Commands, Error, Gpu, Image, Kernel, Result, Source};
+use shoal::{Buffer, Commands, Error, Gpu, Image, Kernel, Result, Source, Submission};
+
+pub use cpu::bilateral_cpu;
 
 use crate::blur::MAX_RADIUS;
 
@@ -18,6 +20,17 @@ pub struct BilateralParams {
     pub spatial_sigma: f32,
     /// σ of the range Gaussian, in RGB distance (colours in [0, 1]).
     pub range_sigma: f32,
+}
+
+impl Default for BilateralParams {
+    /// A window of radius 6 (σs = 3) and σr = 0.15: flat regions smooth, the test picture's
+    /// edges stay.
+    fn default() -> Self {
+        Self {
+            spatial_sigma: 3.0,
+            range_sigma: 0.15,
+        }
+    }
 }
 
 impl BilateralParams {
@@ -89,20 +102,34 @@ impl Bilateral {
         source: impl Into<Source>,
         params: BilateralParams,
     ) -> Result<Self> {
-        params.check()?;
+        let uniform = Self::uniform(gpu, &params)?;
         let kernel = gpu.kernel(source)?;
-        let (spatial, range) = params.coefficients();
-        let uniform = gpu.uniform(&BilateralUniform {
-            spatial,
-            range,
-            radius: params.radius() as i32,
-        })?;
         Ok(Self {
             gpu: gpu.clone(),
             kernel,
             params,
             uniform,
         })
+    }
+
+    /// The uniform of `params`, or why they are refused.
+    fn uniform(gpu: &Gpu, params: &BilateralParams) -> Result<Buffer<BilateralUniform>> {
+        params.check()?;
+        let (spatial, range) = params.coefficients();
+        gpu.uniform(&BilateralUniform {
+            spatial,
+            range,
+            radius: params.radius() as i32,
+        })
+    }
+
+    /// Uses `params` from now on (batches recorded earlier keep theirs). On an error the filter
+    /// keeps its sigmas.
+    pub fn set_params(&mut self, params: BilateralParams) -> Result<()> {
+        // A fresh buffer, not a write into the old one.
+        self.uniform = Self::uniform(&self.gpu, &params)?;
+        self.params = params;
+        Ok(())
     }
 
     /// Recompiles the kernel from `source`; on an error the old one stays.
@@ -127,12 +154,11 @@ impl Bilateral {
             .record(commands)
     }
 
-    /// Filters `src` into `dst`, submitted on its own.
-    pub fn run(&self, src: &Image, dst: &Image) -> Result<()> {
+    /// Filters `src` into `dst`: records into a fresh batch and submits it, without waiting.
+    pub fn run(&self, src: &Image, dst: &Image) -> Result<Submission> {
         let mut commands = self.gpu.commands();
         self.record(&mut commands, src, dst)?;
-        commands.submit()?;
-        Ok(())
+        commands.submit()
     }
 }
 

@@ -13,19 +13,26 @@
 //!
 //! ```no_run
 //! # fn main() -> Result<(), shoal::Error> {
-//! use shoal_kernels::blur::GaussianBlur;
+//! use shoal_kernels::blur::{BlurParams, GaussianBlur};
 //! let gpu = shoal::Gpu::blocking()?;
 //! let image = gpu.image(640, 480, shoal::wgpu::TextureFormat::Rgba32Float)?;
-//! let mut blur = GaussianBlur::new(&gpu, 2.5)?;
-//! blur.run(&image, 3)?; // three passes, in place
+//! let blur = GaussianBlur::new(&gpu, BlurParams { sigma: 2.5, ..BlurParams::default() })?;
+//! blur.run(&image, 3)?.wait_blocking()?; // three passes, in place
+//! let mut commands = gpu.commands();
+//! blur.record(&mut commands, &image, 1)?; // or one more, in a batch of your own
+//! commands.submit()?;
 //! # Ok(()) }
 //! ```
 
 pub mod cpu;
 
+use std::sync::Mutex;
+
 use encase::ShaderType;
 use glam::Vec4;
-use shoal::{Buffer, Commands, Error, Gpu, Image, Kernel, Result, Source};
+use shoal::{Buffer, Commands, Error, Gpu, Image, Kernel, Result, Source, Submission};
+
+pub use cpu::gaussian_blur_cpu;
 
 /// The largest radius: the document's `gMaxBlurRadius`.
 pub const MAX_RADIUS: u32 = 15;
@@ -72,6 +79,28 @@ struct BlurUniform {
     radius: i32,
 }
 
+/// What a blur is built with: its σ and, optionally, its work-group size.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BlurParams {
+    /// σ of the Gaussian, in texels: the radius is R = ⌈2σ⌉, at most [`MAX_RADIUS`] (σ ≤ 7.5).
+    pub sigma: f32,
+    /// Invocations per work group along the blurred axis (N). `None`: the document's 256, or as
+    /// many as the device allows. The document's figure 13.8 uses 8; N must be at least R, so
+    /// the first and last R invocations can load the margins.
+    pub workgroup_size: Option<u32>,
+}
+
+impl Default for BlurParams {
+    /// σ = 1 (the document's five weights 0.0545, 0.2442, 0.4026, 0.2442, 0.0545), N planned
+    /// from the device.
+    fn default() -> Self {
+        Self {
+            sigma: 1.0,
+            workgroup_size: None,
+        }
+    }
+}
+
 /// A Gaussian blur of `rgba32float` images: its four pipelines, its weights and a scratch image.
 #[derive(Debug)]
 pub struct GaussianBlur {
@@ -79,35 +108,58 @@ pub struct GaussianBlur {
     n: u32,
     cached: [Kernel; 2],
     naive: [Kernel; 2],
+    sigma: f32,
     weights: Vec<f32>,
     uniform: Buffer<BlurUniform>,
-    scratch: Option<Image>,
+    /// The horizontal pass's output, kept between records of the same size and format.
+    scratch: Mutex<Option<Image>>,
     variant: BlurVariant,
 }
 
 impl GaussianBlur {
-    /// A blur with the weights of `sigma`, with work groups of the document's 256 along a row or
-    /// as many as the device allows.
-    pub fn new(gpu: &Gpu, sigma: f32) -> Result<Self> {
-        Self::from_source(gpu, shoal::wgsl!("../../../wgsl/blur.wgsl"), sigma)
+    /// A blur with the weights of `params.sigma` and work groups of `params.workgroup_size`
+    /// invocations along a row (by default the document's 256, or as many as the device allows).
+    pub fn new(gpu: &Gpu, params: BlurParams) -> Result<Self> {
+        Self::from_source(gpu, shoal::wgsl!("../../../wgsl/blur.wgsl"), params)
     }
 
     /// A blur like [`GaussianBlur::new`] whose kernels are compiled from `source`, an edited
     /// copy of `wgsl/blur.wgsl` with the same entry points and bindings (hot reload). A WGSL
     /// error is [`Error::Wgsl`] naming the source's file and line.
-    pub fn from_source(gpu: &Gpu, source: impl Into<Source>, sigma: f32) -> Result<Self> {
-        let l = gpu.limits();
-        let n = gpu
-            .max_workgroup_1d(DOCUMENT_N)
-            .min(l.max_compute_work_group_size[1]);
-        Self::build(gpu, source.into(), sigma, n)
-    }
-
-    /// A blur whose work groups hold `n` invocations along the blurred axis (the document's
-    /// figure 13.8 uses 8); `n` must be at least R so the first and last R invocations can load
-    /// the margins.
-    pub fn with_workgroup_size(gpu: &Gpu, sigma: f32, n: u32) -> Result<Self> {
-        Self::build(gpu, shoal::wgsl!("../../../wgsl/blur.wgsl"), sigma, n)
+    pub fn from_source(gpu: &Gpu, source: impl Into<Source>, params: BlurParams) -> Result<Self> {
+        // The largest N the device allows along a row (x) and along a column (y).
+        let limit = gpu
+            .max_workgroup_1d(u32::MAX)
+            .min(gpu.limits().max_compute_work_group_size[1]);
+        let n = params.workgroup_size.unwrap_or(limit.min(DOCUMENT_N));
+        if !(1..=limit).contains(&n) {
+            return Err(Error::InvalidParameter {
+                kernel: "GaussianBlur".into(),
+                parameter: "workgroup_size".into(),
+                value: n.to_string(),
+                rule: format!(
+                    "must be at least 1 and at most the device's {limit} invocations along a row or column"
+                ),
+            });
+        }
+        let weights = gaussian_weights(params.sigma)?;
+        let (cached, naive) = Self::kernels(gpu, &source.into(), n)?;
+        let mut blur = Self {
+            gpu: gpu.clone(),
+            n,
+            cached,
+            naive,
+            sigma: params.sigma,
+            weights: Vec::new(),
+            uniform: gpu.uniform(&BlurUniform {
+                weights: [Vec4::ZERO; 8],
+                radius: 0,
+            })?,
+            scratch: Mutex::new(None),
+            variant: BlurVariant::Cached,
+        };
+        blur.set_weights(weights)?;
+        Ok(blur)
     }
 
     /// The cached and the naive kernels of `source` for work groups of `n`.
@@ -133,29 +185,17 @@ impl GaussianBlur {
         Ok(())
     }
 
-    fn build(gpu: &Gpu, source: Source, sigma: f32, n: u32) -> Result<Self> {
-        let weights = gaussian_weights(sigma)?;
-        let (cached, naive) = Self::kernels(gpu, &source, n)?;
-        let mut blur = Self {
-            gpu: gpu.clone(),
-            n,
-            cached,
-            naive,
-            weights: Vec::new(),
-            uniform: gpu.uniform(&BlurUniform {
-                weights: [Vec4::ZERO; 8],
-                radius: 0,
-            })?,
-            scratch: None,
-            variant: BlurVariant::Cached,
-        };
-        blur.set_weights(weights)?;
-        Ok(blur)
+    /// Uses the weights of `sigma` from now on (batches recorded earlier keep theirs). On an
+    /// error (σ ≤ 0, a radius above 15 or above N) the blur keeps its weights.
+    pub fn set_sigma(&mut self, sigma: f32) -> Result<()> {
+        self.set_weights(gaussian_weights(sigma)?)?;
+        self.sigma = sigma;
+        Ok(())
     }
 
-    /// Uses the weights of `sigma` from now on.
-    pub fn set_sigma(&mut self, sigma: f32) -> Result<()> {
-        self.set_weights(gaussian_weights(sigma)?)
+    /// σ of the weights in use.
+    pub fn sigma(&self) -> f32 {
+        self.sigma
     }
 
     fn set_weights(&mut self, weights: Vec<f32>) -> Result<()> {
@@ -185,8 +225,14 @@ impl GaussianBlur {
     }
 
     /// Chooses the kernels the next passes run.
-    pub fn set_variant(&mut self, variant: BlurVariant) {
+    pub fn set_variant(&mut self, variant: BlurVariant) -> Result<()> {
         self.variant = variant;
+        Ok(())
+    }
+
+    /// The kernels the passes run.
+    pub fn variant(&self) -> BlurVariant {
+        self.variant
     }
 
     /// The weights, tap −R first.
@@ -204,22 +250,25 @@ impl GaussianBlur {
         self.n
     }
 
+    /// The scratch image for `image`: the kept one if it has its size and format.
+    fn scratch(&self, image: &Image) -> Result<Image> {
+        let mut kept = self.scratch.lock().map_err(|_| crate::wgsl::poisoned())?;
+        match &*kept {
+            Some(s) if s.size() == image.size() && s.format() == image.format() => Ok(s.clone()),
+            _ => {
+                let s = self
+                    .gpu
+                    .image(image.width(), image.height(), image.format())?;
+                *kept = Some(s.clone());
+                Ok(s)
+            }
+        }
+    }
+
     /// Records `passes` blur passes of `image` (an `rgba32float` image usable as a storage
     /// image), in place: each pass blurs horizontally into the scratch image and vertically back.
-    pub fn record(&mut self, commands: &mut Commands, image: &Image, passes: u32) -> Result<()> {
-        if self
-            .scratch
-            .as_ref()
-            .is_none_or(|s| s.size() != image.size() || s.format() != image.format())
-        {
-            self.scratch = Some(
-                self.gpu
-                    .image(image.width(), image.height(), image.format())?,
-            );
-        }
-        let Some(scratch) = &self.scratch else {
-            return Ok(());
-        };
+    pub fn record(&self, commands: &mut Commands, image: &Image, passes: u32) -> Result<()> {
+        let scratch = self.scratch(image)?;
         let [horizontal, vertical] = match self.variant {
             BlurVariant::Cached => &self.cached,
             BlurVariant::Naive => &self.naive,
@@ -228,12 +277,12 @@ impl GaussianBlur {
         for _ in 0..passes {
             horizontal
                 .bind("src", image)
-                .bind("dst", scratch)
+                .bind("dst", &scratch)
                 .bind("blur", &self.uniform)
                 .groups([w.div_ceil(n), h, 1])
                 .record(commands)?;
             vertical
-                .bind("src", scratch)
+                .bind("src", &scratch)
                 .bind("dst", image)
                 .bind("blur", &self.uniform)
                 .groups([w, h.div_ceil(n), 1])
@@ -242,12 +291,12 @@ impl GaussianBlur {
         Ok(())
     }
 
-    /// Runs `passes` passes of `image` in place, submitted on their own.
-    pub fn run(&mut self, image: &Image, passes: u32) -> Result<()> {
+    /// Runs `passes` passes of `image` in place: records into a fresh batch and submits it,
+    /// without waiting.
+    pub fn run(&self, image: &Image, passes: u32) -> Result<Submission> {
         let mut commands = self.gpu.commands();
         self.record(&mut commands, image, passes)?;
-        commands.submit()?;
-        Ok(())
+        commands.submit()
     }
 }
 

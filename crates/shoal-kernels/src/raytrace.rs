@@ -1,13 +1,15 @@
 //! Sphere ray tracer (000), and a shaded scene beyond it (`wgsl/raytrace.wgsl`).
 //!
-//! [`RayTracer::record_ortho`] is the document's: 512 x 512 orthographic rays along -z, a
+//! [`RayTracer::record`] is the document's: 512 x 512 orthographic rays along -z, a
 //! sphere at (0, 0, -10) of radius 1, max_x = max_y = 5, (0.4, 0.4, 1.0, 1.0) where a ray hits,
 //! black elsewhere. [`RayTracer::record_scene`] renders a [`Scene`] from a uniform: spheres and a
 //! checkered plane seen through a perspective camera, Lambert shading, hard shadows and one
 //! reflection bounce. Both CPU twins repeat the WGSL's arithmetic in f32.
 
 use glam::{Vec3, vec3};
-use shoal::{Buffer, Commands, Gpu, Image, Kernel, Result, Source};
+use std::sync::{Arc, Mutex};
+
+use shoal::{Buffer, Commands, Gpu, Image, Kernel, Result, Source, Submission};
 
 /// The document's image side.
 pub const ORTHO_SIZE: u32 = 512;
@@ -94,12 +96,17 @@ impl Default for Scene {
     }
 }
 
-/// Both ray-tracing kernels, compiled once.
+/// Both ray-tracing kernels, compiled once, and the uniform of the last scene recorded.
 #[derive(Debug, Clone)]
 pub struct RayTracer {
     ortho: Kernel,
     scene: Kernel,
+    /// Shared by clones: a uniform is never rewritten, a different scene gets a new one.
+    last_scene: Arc<Mutex<Option<KeptScene>>>,
 }
+
+/// A scene and the uniform that holds it.
+type KeptScene = (Scene, Buffer<Scene>);
 
 impl RayTracer {
     /// Compiles both entry points with work groups planned from the device (the document used
@@ -113,7 +120,11 @@ impl RayTracer {
     /// error is [`shoal::Error::Wgsl`] naming the source's file and line.
     pub fn from_source(gpu: &Gpu, source: impl Into<Source>) -> Result<Self> {
         let [ortho, scene] = Self::kernels(gpu, &source.into())?;
-        Ok(Self { ortho, scene })
+        Ok(Self {
+            ortho,
+            scene,
+            last_scene: Arc::default(),
+        })
     }
 
     fn kernels(gpu: &Gpu, source: &Source) -> Result<[Kernel; 2]> {
@@ -138,46 +149,59 @@ impl RayTracer {
 
     /// Records the document's orthographic sphere into `image` (rgba32float, any size; the
     /// document's is 512 x 512).
-    pub fn record_ortho(&self, commands: &mut Commands, image: &Image) -> Result<()> {
+    pub fn record(&self, commands: &mut Commands, image: &Image) -> Result<()> {
         self.ortho
             .bind("img_output", image)
             .invocations_2d(image.size())
             .record(commands)
     }
 
-    /// Records `scene` rendered into `image` (rgba32float); `scene` is a uniform made with
-    /// [`RayTracer::scene_uniform`].
+    /// Renders the orthographic sphere on its own: records into a fresh batch and submits it,
+    /// without waiting.
+    pub fn run(&self, image: &Image) -> Result<Submission> {
+        let mut commands = self.ortho.gpu().commands();
+        self.record(&mut commands, image)?;
+        commands.submit()
+    }
+
+    /// Records `scene` rendered into `image` (rgba32float, any size). The scene is uploaded into
+    /// a uniform of its own, kept while the same scene is recorded again, so batches recorded
+    /// earlier keep the scene they were recorded with.
     pub fn record_scene(
         &self,
         commands: &mut Commands,
+        scene: &Scene,
         image: &Image,
-        scene: &Buffer<Scene>,
     ) -> Result<()> {
+        let uniform = self.scene_uniform(scene)?;
         self.scene
             .bind("img_output", image)
-            .bind("scene", scene)
+            .bind("scene", &uniform)
             .invocations_2d(image.size())
             .record(commands)
     }
 
-    /// The uniform holding `scene`, to record with (and rewrite with `write` between frames).
-    pub fn scene_uniform(&self, scene: &Scene) -> Result<Buffer<Scene>> {
-        self.scene.gpu().uniform(scene)
-    }
-
-    /// Renders the orthographic sphere on its own.
-    pub fn run_ortho(&self, image: &Image) -> Result<()> {
-        let mut commands = self.ortho.gpu().commands();
-        self.record_ortho(&mut commands, image)?;
-        commands.submit().map(drop)
-    }
-
-    /// Renders `scene` on its own.
-    pub fn run_scene(&self, image: &Image, scene: &Scene) -> Result<()> {
-        let uniform = self.scene_uniform(scene)?;
+    /// Renders `scene` on its own: records into a fresh batch and submits it, without waiting.
+    pub fn run_scene(&self, scene: &Scene, image: &Image) -> Result<Submission> {
         let mut commands = self.scene.gpu().commands();
-        self.record_scene(&mut commands, image, &uniform)?;
-        commands.submit().map(drop)
+        self.record_scene(&mut commands, scene, image)?;
+        commands.submit()
+    }
+
+    /// The uniform holding `scene`: the last one if it held the same scene, a new one otherwise.
+    fn scene_uniform(&self, scene: &Scene) -> Result<Buffer<Scene>> {
+        let mut last = self
+            .last_scene
+            .lock()
+            .map_err(|_| crate::wgsl::poisoned())?;
+        match &*last {
+            Some((kept, uniform)) if kept == scene => Ok(uniform.clone()),
+            _ => {
+                let uniform = self.scene.gpu().uniform(scene)?;
+                *last = Some((*scene, uniform.clone()));
+                Ok(uniform)
+            }
+        }
     }
 }
 
@@ -305,51 +329,4 @@ pub const SCENE_TOLERANCE: f32 = 2e-3;
 pub const SCENE_OUTLIERS: f64 = 0.01;
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use shoal::wgpu::TextureFormat;
-    use shoal_conformance::gpu_test;
-
-    /// Pixels of the orthographic hit mask allowed to differ, all on the sphere's edge (where
-    /// b² - c is within rounding of zero).
-    const ORTHO_EDGE_PIXELS: usize = 8;
-
-    gpu_test! {
-        /// The document's 512 x 512 sphere: the hit mask equals the CPU's but for at most
-        /// ORTHO_EDGE_PIXELS pixels, each on the edge; every other pixel is exactly HIT or MISS.
-        async fn ortho_sphere_matches_the_cpu(gpu) {
-            let tracer = RayTracer::new(&gpu).expect("kernels");
-            let image = gpu.image(ORTHO_SIZE, ORTHO_SIZE, TextureFormat::Rgba32Float).expect("image");
-            tracer.run_ortho(&image).expect("run");
-            let got = image.read::<[f32; 4]>().await.expect("read");
-            let want = ortho_cpu(ORTHO_SIZE, ORTHO_SIZE);
-            assert!(got.iter().all(|p| *p == HIT || *p == MISS), "only the two colours");
-            let differ: Vec<usize> = (0..got.len()).filter(|&i| got[i] != want[i]).collect();
-            assert!(differ.len() <= ORTHO_EDGE_PIXELS, "{} pixels differ", differ.len());
-            for i in differ {
-                let (x, y) = ((i as u32 % ORTHO_SIZE) as f32, (i as u32 / ORTHO_SIZE) as f32);
-                let r = (((x * 2.0 - 512.0) / 512.0 * 5.0).powi(2) + ((y * 2.0 - 512.0) / 512.0 * 5.0).powi(2)).sqrt();
-                assert!((r - 1.0).abs() < 1e-3, "pixel ({x}, {y}) differs off the edge (r = {r})");
-            }
-            assert!(want.iter().filter(|p| **p == HIT).count() > 3000, "the sphere covers about pi * 51^2 pixels");
-        }
-    }
-
-    gpu_test! {
-        /// The shaded scene matches its CPU twin within SCENE_TOLERANCE per channel, but for at
-        /// most SCENE_OUTLIERS of the pixels.
-        async fn shaded_scene_matches_the_cpu_within_tolerance(gpu) {
-            let tracer = RayTracer::new(&gpu).expect("kernels");
-            let (w, h) = (160, 120);
-            let scene = Scene::default();
-            let image = gpu.image(w, h, TextureFormat::Rgba32Float).expect("image");
-            tracer.run_scene(&image, &scene).expect("run");
-            let got = image.read::<[f32; 4]>().await.expect("read");
-            let want = scene_cpu(&scene, w, h);
-            let outliers = got.iter().zip(&want).filter(|(g, c)| (0..4).any(|k| (g[k] - c[k]).abs() > SCENE_TOLERANCE)).count();
-            assert!((outliers as f64) <= SCENE_OUTLIERS * (w * h) as f64, "{outliers} of {} pixels off", w * h);
-            let distinct: std::collections::HashSet<[u32; 3]> = got.iter().map(|p| [p[0], p[1], p[2]].map(|c| (c * 32.0) as u32)).collect();
-            assert!(distinct.len() > 20, "a shaded picture, not a flat one");
-        }
-    }
-}
+mod tests;

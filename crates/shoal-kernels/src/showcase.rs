@@ -1,12 +1,16 @@
-//! Each image and atomic kernel run once against its CPU twin, for `cargo xtask run`.
+//! Every image, filter, simulation and atomic kernel family run once against its CPU twin, through
+//! `new`, `record` (into a `gpu.commands()` batch) and `run`, for `cargo xtask run`, the web
+//! site's kernels page and the contract test. Each entry's name starts with its family's type.
 
 use std::future::Future;
 use std::pin::Pin;
 
+use glam::Vec4;
 use shoal::wgpu::TextureFormat;
-use shoal::{AppendBuffer, Gpu};
+use shoal::{AppendBuffer, Gpu, Image};
 
-use crate::{grid, invert, raytrace, texture_add, vector_lengths};
+use crate::test_image::test_image;
+use crate::{bilateral, blur, grid, invert, raytrace, sobel, texture_add, vector_lengths};
 
 /// What a check verified, or why it failed.
 pub type Outcome = Result<String, String>;
@@ -16,16 +20,30 @@ pub type Check = for<'a> fn(&'a Gpu) -> Pin<Box<dyn Future<Output = Outcome> + '
 
 /// Every check, by name.
 pub const ALL: &[(&str, Check)] = &[
-    ("invert (000)", |g| Box::pin(invert(g))),
-    ("grid 1280x720, (80, 45, 1) groups (000)", |g| {
+    ("Invert 320x200 (000)", |g| Box::pin(invert(g))),
+    ("Grid 1280x720, (80, 45, 1) groups (000)", |g| {
         Box::pin(grid(g))
     }),
-    ("texture add (002 §13.2)", |g| Box::pin(texture_add(g))),
-    ("sphere ray tracer 512x512 (000)", |g| Box::pin(ortho(g))),
-    ("shaded ray tracer (beyond 000)", |g| Box::pin(scene(g))),
-    ("vector lengths, append/consume (002 ex. 3)", |g| {
+    ("TextureAdd 256x144 (002 §13.2)", |g| {
+        Box::pin(texture_add(g))
+    }),
+    ("RayTracer ortho 512x512 (000)", |g| Box::pin(ortho(g))),
+    ("RayTracer scene 160x120 (beyond 000)", |g| {
+        Box::pin(scene(g))
+    }),
+    ("VectorLengths append/consume (002 ex. 3)", |g| {
         Box::pin(lengths(g))
     }),
+    ("GaussianBlur 96x64, sigma 2, 3 passes (002 §13.7)", |g| {
+        Box::pin(gaussian_blur(g))
+    }),
+    ("Sobel edges and multiply 96x64 (002 ex. 6)", |g| {
+        Box::pin(sobel(g))
+    }),
+    ("Cartoon 96x64, blur + edges + multiply (002 ex. 6)", |g| {
+        Box::pin(cartoon(g))
+    }),
+    ("Bilateral 64x48 (002 ex. 4)", |g| Box::pin(bilateral(g))),
 ];
 
 fn err(e: impl std::fmt::Display) -> String {
@@ -52,13 +70,20 @@ async fn invert(gpu: &Gpu) -> Outcome {
         .image_from(w, h, TextureFormat::Rgba32Float, &texels)
         .map_err(err)?;
     let output = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
-    crate::Invert::new(gpu)
-        .map_err(err)?
-        .run(&input, &output)
-        .map_err(err)?;
-    let ok = output.read::<[f32; 4]>().await.map_err(err)? == invert::invert_cpu(&texels);
+    let twice = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
+    let kernel = crate::Invert::new(gpu).map_err(err)?;
+    // Recorded into a batch, then run on its own on the batch's result: back to the input.
+    let mut commands = gpu.commands();
+    kernel.record(&mut commands, &input, &output).map_err(err)?;
+    commands.submit().map_err(err)?;
+    kernel.run(&output, &twice).map_err(err)?;
+    let want = invert::invert_cpu(&texels);
+    let ok = output.read::<[f32; 4]>().await.map_err(err)? == want
+        && twice.read::<[f32; 4]>().await.map_err(err)? == invert::invert_cpu(&want);
     if ok {
-        Ok(format!("{w}x{h} rgba32float, every pixel exact"))
+        Ok(format!(
+            "{w}x{h} rgba32float, recorded and run, every pixel exact"
+        ))
     } else {
         Err("pixels differ from the CPU".into())
     }
@@ -67,10 +92,12 @@ async fn invert(gpu: &Gpu) -> Outcome {
 async fn grid(gpu: &Gpu) -> Outcome {
     let [w, h] = grid::SIZE;
     let image = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
+    let mut commands = gpu.commands();
     crate::Grid::new(gpu)
         .map_err(err)?
-        .run(&image)
+        .record(&mut commands, &image)
         .map_err(err)?;
+    commands.submit().map_err(err)?;
     let ok = image.read::<[f32; 4]>().await.map_err(err)? == grid::grid_cpu(w, h);
     if ok {
         Ok(format!(
@@ -109,7 +136,7 @@ async fn ortho(gpu: &Gpu) -> Outcome {
     let image = gpu.image(n, n, TextureFormat::Rgba32Float).map_err(err)?;
     crate::RayTracer::new(gpu)
         .map_err(err)?
-        .run_ortho(&image)
+        .run(&image)
         .map_err(err)?;
     let got = image.read::<[f32; 4]>().await.map_err(err)?;
     let differ = got
@@ -130,10 +157,12 @@ async fn scene(gpu: &Gpu) -> Outcome {
     let (w, h) = (160, 120);
     let s = raytrace::Scene::default();
     let image = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
+    let mut commands = gpu.commands();
     crate::RayTracer::new(gpu)
         .map_err(err)?
-        .run_scene(&image, &s)
+        .record_scene(&mut commands, &s, &image)
         .map_err(err)?;
+    commands.submit().map_err(err)?;
     let got = image.read::<[f32; 4]>().await.map_err(err)?;
     let off = got
         .iter()
@@ -157,14 +186,128 @@ async fn lengths(gpu: &Gpu) -> Outcome {
     let input = vector_lengths::exercise_vectors(64, 64);
     let vectors = gpu.append_buffer_from(&input, 64).map_err(err)?;
     let out: AppendBuffer<f32> = gpu.append_buffer(64).map_err(err)?;
+    let mut commands = gpu.commands();
     crate::VectorLengths::new(gpu)
         .map_err(err)?
-        .run(&vectors, &out)
+        .record(&mut commands, &vectors, &out)
         .map_err(err)?;
+    commands.submit().map_err(err)?;
     let got = vector_lengths::sorted(out.read().await.map_err(err)?);
     if got == vector_lengths::sorted(vector_lengths::vector_lengths_cpu(&input)) {
         Ok("64 vectors, multiset of lengths equal, all in [1, 10]".into())
     } else {
         Err("lengths differ from the CPU".into())
     }
+}
+
+/// The test picture as an rgba32float image, and its texels.
+fn picture(gpu: &Gpu, w: u32, h: u32) -> Result<(Vec<Vec4>, Image), String> {
+    let texels = test_image(w, h);
+    let image = gpu
+        .image_from(w, h, TextureFormat::Rgba32Float, &texels)
+        .map_err(err)?;
+    Ok((texels, image))
+}
+
+/// The largest per-channel difference between `image` and `want`, checked against `tolerance`.
+async fn compare(what: &str, image: &Image, want: &[Vec4], tolerance: f32) -> Result<f32, String> {
+    let got: Vec<Vec4> = image.read().await.map_err(err)?;
+    if got.len() != want.len() {
+        return Err(format!("{what}: {} texels, the CPU has {}", got.len(), want.len()));
+    }
+    let worst = got
+        .iter()
+        .zip(want)
+        .map(|(g, w)| (*g - *w).abs().max_element())
+        .fold(0.0f32, |m, e| if e.is_nan() { f32::NAN } else { m.max(e) });
+    if worst <= tolerance {
+        Ok(worst)
+    } else {
+        Err(format!(
+            "{what}: a texel differs from the CPU by {worst} (tolerance {tolerance})"
+        ))
+    }
+}
+
+async fn gaussian_blur(gpu: &Gpu) -> Outcome {
+    let (w, h) = (96, 64);
+    let (src, image) = picture(gpu, w, h)?;
+    let params = blur::BlurParams {
+        sigma: 2.0,
+        ..blur::BlurParams::default()
+    };
+    let filter = blur::GaussianBlur::new(gpu, params).map_err(err)?;
+    // Two passes recorded into a batch, one more run on its own.
+    let mut commands = gpu.commands();
+    filter.record(&mut commands, &image, 2).map_err(err)?;
+    commands.submit().map_err(err)?;
+    filter.run(&image, 1).map_err(err)?;
+    let want = blur::gaussian_blur_cpu(&src, w, h, filter.weights(), 3);
+    let e = compare("blur", &image, &want, 1e-5).await?;
+    Ok(format!(
+        "{w}x{h}, R = {}, N = {}: every texel within {e:.1e} of the CPU",
+        filter.radius(),
+        filter.workgroup_size()
+    ))
+}
+
+async fn sobel(gpu: &Gpu) -> Outcome {
+    let (w, h) = (96, 64);
+    let (src, image) = picture(gpu, w, h)?;
+    let edges = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
+    let product = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
+    let filter = sobel::Sobel::new(gpu).map_err(err)?;
+    let mut commands = gpu.commands();
+    filter.record(&mut commands, &image, &edges).map_err(err)?;
+    commands.submit().map_err(err)?;
+    filter.run_multiply(&image, &edges, &product).map_err(err)?;
+    let want_edges = sobel::sobel_cpu(&src, w, h);
+    let want = sobel::composite_multiply_cpu(&src, &want_edges);
+    let e = compare("edges", &edges, &want_edges, 1e-5).await?;
+    let m = compare("multiply", &product, &want, 1e-5).await?;
+    Ok(format!(
+        "{w}x{h}: edges within {e:.1e}, picture x edges within {m:.1e} of the CPU"
+    ))
+}
+
+async fn cartoon(gpu: &Gpu) -> Outcome {
+    let (w, h) = (96, 64);
+    let (src, image) = picture(gpu, w, h)?;
+    let out = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
+    let params = sobel::CartoonParams::default();
+    let filter = sobel::Cartoon::new(gpu, params).map_err(err)?;
+    let mut commands = gpu.commands();
+    filter.record(&mut commands, &image, &out).map_err(err)?;
+    commands.submit().map_err(err)?;
+    let want = sobel::cartoon_cpu(&src, w, h, &params).map_err(err)?;
+    // The blur's 1e-5 passes through the Sobel's x8 gain at most.
+    let e = compare("cartoon", &out, &want, 1e-4).await?;
+    compare("source", &image, &src, 0.0).await?;
+    Ok(format!(
+        "{w}x{h}, sigma {}, {} passes: every texel within {e:.1e} of the CPU, source untouched",
+        params.sigma, params.passes
+    ))
+}
+
+async fn bilateral(gpu: &Gpu) -> Outcome {
+    let (w, h) = (64, 48);
+    let (src, image) = picture(gpu, w, h)?;
+    let out = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
+    let params = bilateral::BilateralParams::default();
+    let filter = bilateral::Bilateral::new(gpu, params).map_err(err)?;
+    let mut commands = gpu.commands();
+    filter.record(&mut commands, &image, &out).map_err(err)?;
+    commands.submit().map_err(err)?;
+    // exp on the GPU may differ from the CPU's by a few ulps; the weights are normalised.
+    let e = compare(
+        "bilateral",
+        &out,
+        &bilateral::bilateral_cpu(&src, w, h, &params),
+        2e-5,
+    )
+    .await?;
+    Ok(format!(
+        "{w}x{h}, sigma_s {}, sigma_r {}: every texel within {e:.1e} of the CPU",
+        params.spatial_sigma, params.range_sigma
+    ))
 }

@@ -8,9 +8,13 @@
 
 pub mod cpu;
 
-use shoal::{Commands, Gpu, Image, Kernel, Result, Source};
+use std::sync::Mutex;
 
-use crate::blur::GaussianBlur;
+use shoal::{Commands, Gpu, Image, Kernel, Result, Source, Submission};
+
+use crate::blur::{BlurParams, GaussianBlur};
+
+pub use cpu::{cartoon_cpu, composite_multiply_cpu, sobel_cpu};
 
 /// The Sobel and multiply kernels.
 #[derive(Debug, Clone)]
@@ -46,7 +50,7 @@ impl Sobel {
     }
 
     /// Records the inverted edge image of `src` into `dst` (both `rgba32float`, same size).
-    pub fn record_edges(&self, commands: &mut Commands, src: &Image, dst: &Image) -> Result<()> {
+    pub fn record(&self, commands: &mut Commands, src: &Image, dst: &Image) -> Result<()> {
         crate::same_size("Sobel", src, dst)?;
         self.sobel
             .bind("src", src)
@@ -55,7 +59,15 @@ impl Sobel {
             .record(commands)
     }
 
-    /// Records `dst = base × edges`.
+    /// Writes the inverted edge image of `src` into `dst`: records into a fresh batch and
+    /// submits it, without waiting.
+    pub fn run(&self, src: &Image, dst: &Image) -> Result<Submission> {
+        let mut commands = self.gpu.commands();
+        self.record(&mut commands, src, dst)?;
+        commands.submit()
+    }
+
+    /// Records `dst = base × edges`, texel by texel (all three the same size).
     pub fn record_multiply(
         &self,
         commands: &mut Commands,
@@ -73,12 +85,30 @@ impl Sobel {
             .record(commands)
     }
 
-    /// Writes the inverted edge image of `src` into `dst`, submitted on its own.
-    pub fn edges(&self, src: &Image, dst: &Image) -> Result<()> {
+    /// Writes `dst = base × edges`: records into a fresh batch and submits it, without waiting.
+    pub fn run_multiply(&self, base: &Image, edges: &Image, dst: &Image) -> Result<Submission> {
         let mut commands = self.gpu.commands();
-        self.record_edges(&mut commands, src, dst)?;
-        commands.submit()?;
-        Ok(())
+        self.record_multiply(&mut commands, base, edges, dst)?;
+        commands.submit()
+    }
+}
+
+/// What a [`Cartoon`] is built with.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CartoonParams {
+    /// σ of the Gaussian blur before the edges (see [`BlurParams::sigma`]).
+    pub sigma: f32,
+    /// Blur passes before the edges (0: edges of the original, as the exercise's first version).
+    pub passes: u32,
+}
+
+impl Default for CartoonParams {
+    /// Two passes of σ = 1.5: soft regions and clean, closed outlines on the test picture.
+    fn default() -> Self {
+        Self {
+            sigma: 1.5,
+            passes: 2,
+        }
     }
 }
 
@@ -90,21 +120,32 @@ pub struct Cartoon {
     blur: GaussianBlur,
     sobel: Sobel,
     passes: u32,
-    /// The blurred copy and the edge image, kept between runs of the same size.
-    scratch: Option<(Image, Image)>,
+    /// The blurred copy and the edge image, kept between records of the same size and format.
+    scratch: Mutex<Option<(Image, Image)>>,
 }
 
 impl Cartoon {
-    /// A cartoon filter blurring with `sigma` for `passes` passes first (0 passes: edges of
-    /// the original, as the exercise's first version).
-    pub fn new(gpu: &Gpu, sigma: f32, passes: u32) -> Result<Self> {
+    /// A cartoon filter blurring with `params.sigma` for `params.passes` passes first.
+    pub fn new(gpu: &Gpu, params: CartoonParams) -> Result<Self> {
+        let blur = BlurParams {
+            sigma: params.sigma,
+            ..BlurParams::default()
+        };
         Ok(Self {
             gpu: gpu.clone(),
-            blur: GaussianBlur::new(gpu, sigma)?,
+            blur: GaussianBlur::new(gpu, blur)?,
             sobel: Sobel::new(gpu)?,
-            passes,
-            scratch: None,
+            passes: params.passes,
+            scratch: Mutex::new(None),
         })
+    }
+
+    /// The σ and passes in use.
+    pub fn params(&self) -> CartoonParams {
+        CartoonParams {
+            sigma: self.blur.sigma(),
+            passes: self.passes,
+        }
     }
 
     /// Recompiles the blur's kernels from `source` (an edited `wgsl/blur.wgsl`); on an error the
@@ -119,32 +160,39 @@ impl Cartoon {
         self.sobel.set_source(source)
     }
 
-    /// Records the cartoon of `src` into `dst` (`src` is left as it was).
-    pub fn record(&mut self, commands: &mut Commands, src: &Image, dst: &Image) -> Result<()> {
-        if self
-            .scratch
-            .as_ref()
-            .is_none_or(|(b, _)| b.size() != src.size() || b.format() != src.format())
-        {
-            let blurred = self.gpu.image(src.width(), src.height(), src.format())?;
-            let edges = self.gpu.image(src.width(), src.height(), src.format())?;
-            self.scratch = Some((blurred, edges));
+    /// The blurred copy and the edge image for `src`: the kept ones if they have its size and
+    /// format.
+    fn scratch(&self, src: &Image) -> Result<(Image, Image)> {
+        let mut kept = self.scratch.lock().map_err(|_| crate::wgsl::poisoned())?;
+        match &*kept {
+            Some((b, e)) if b.size() == src.size() && b.format() == src.format() => {
+                Ok((b.clone(), e.clone()))
+            }
+            _ => {
+                let image = || self.gpu.image(src.width(), src.height(), src.format());
+                let pair = (image()?, image()?);
+                *kept = Some(pair.clone());
+                Ok(pair)
+            }
         }
-        let Some((blurred, edges)) = &self.scratch else {
-            return Ok(());
-        };
-        copy_image(commands, src, blurred);
-        self.blur.record(commands, blurred, self.passes)?;
-        self.sobel.record_edges(commands, blurred, edges)?;
-        self.sobel.record_multiply(commands, blurred, edges, dst)
     }
 
-    /// Writes the cartoon of `src` into `dst`, submitted on its own.
-    pub fn run(&mut self, src: &Image, dst: &Image) -> Result<()> {
+    /// Records the cartoon of `src` into `dst` (`src` is left as it was).
+    pub fn record(&self, commands: &mut Commands, src: &Image, dst: &Image) -> Result<()> {
+        crate::same_size("Cartoon", src, dst)?;
+        let (blurred, edges) = self.scratch(src)?;
+        copy_image(commands, src, &blurred);
+        self.blur.record(commands, &blurred, self.passes)?;
+        self.sobel.record(commands, &blurred, &edges)?;
+        self.sobel.record_multiply(commands, &blurred, &edges, dst)
+    }
+
+    /// Writes the cartoon of `src` into `dst`: records into a fresh batch and submits it,
+    /// without waiting.
+    pub fn run(&self, src: &Image, dst: &Image) -> Result<Submission> {
         let mut commands = self.gpu.commands();
         self.record(&mut commands, src, dst)?;
-        commands.submit()?;
-        Ok(())
+        commands.submit()
     }
 }
 

@@ -49,7 +49,7 @@ async fn render(gpu: &Gpu, dir: &Path) -> Result<Vec<String>, String> {
     let tracer = RayTracer::new(gpu).map_err(err)?;
     let n = raytrace::ORTHO_SIZE;
     let image = gpu.image(n, n, TextureFormat::Rgba32Float).map_err(err)?;
-    tracer.run_ortho(&image).map_err(err)?;
+    tracer.run(&image).map_err(err)?;
     let texels = image.read::<[f32; 4]>().await.map_err(err)?;
     let differ = texels
         .iter()
@@ -66,7 +66,7 @@ async fn render(gpu: &Gpu, dir: &Path) -> Result<Vec<String>, String> {
     let (w, h) = (480, 320);
     let image = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
     let scene = raytrace::Scene::default();
-    tracer.run_scene(&image, &scene).map_err(err)?;
+    tracer.run_scene(&scene, &image).map_err(err)?;
     let texels = image.read::<[f32; 4]>().await.map_err(err)?;
     let off = texels
         .iter()

@@ -12,9 +12,9 @@ use shoal::Gpu;
 use shoal::glam::{Vec3, Vec4};
 use shoal::wgpu::TextureFormat;
 use shoal_kernels::bilateral::{Bilateral, BilateralParams};
-use shoal_kernels::blur::{self, GaussianBlur};
+use shoal_kernels::blur::{self, BlurParams, GaussianBlur};
 use shoal_kernels::boids::{self, Boids};
-use shoal_kernels::sobel::{self, Cartoon, Sobel};
+use shoal_kernels::sobel::{self, Cartoon, CartoonParams, Sobel};
 use shoal_kernels::test_image::test_image;
 use shoal_kernels::waves::{self, WaveParams, Waves};
 
@@ -66,32 +66,40 @@ fn filters(gpu: &Gpu, dir: &Path) -> Result<(), Failure> {
     save("filters-original.png", &src)?;
 
     let blurred = image(&src)?;
-    let mut gaussian = GaussianBlur::new(gpu, 2.5)?;
+    let gaussian = GaussianBlur::new(
+        gpu,
+        BlurParams {
+            sigma: 2.5,
+            ..BlurParams::default()
+        },
+    )?;
     gaussian.run(&blurred, 3)?;
     let got: Vec<Vec4> = blurred.read_blocking()?;
     check(
         "blur",
         &got,
-        &blur::cpu::gaussian_blur(&src, W, H, gaussian.weights(), 3),
+        &blur::gaussian_blur_cpu(&src, W, H, gaussian.weights(), 3),
         1e-5,
     )?;
     save("filters-blur.png", &got)?;
 
     let original = image(&src)?;
     let out = gpu.image(W, H, TextureFormat::Rgba32Float)?;
-    Sobel::new(gpu)?.edges(&original, &out)?;
+    Sobel::new(gpu)?.run(&original, &out)?;
     let got: Vec<Vec4> = out.read_blocking()?;
-    check("sobel", &got, &sobel::cpu::sobel(&src, W, H), 1e-5)?;
+    check("sobel", &got, &sobel::sobel_cpu(&src, W, H), 1e-5)?;
     save("filters-sobel.png", &got)?;
 
-    let mut cartoon = Cartoon::new(gpu, 1.5, 2)?;
-    cartoon.run(&original, &out)?;
+    let params = CartoonParams {
+        sigma: 1.5,
+        passes: 2,
+    };
+    Cartoon::new(gpu, params)?.run(&original, &out)?;
     let got: Vec<Vec4> = out.read_blocking()?;
-    let soft = blur::cpu::gaussian_blur(&src, W, H, &blur::gaussian_weights(1.5)?, 2);
     check(
         "cartoon",
         &got,
-        &sobel::cpu::composite_multiply(&soft, &sobel::cpu::sobel(&soft, W, H)),
+        &sobel::cartoon_cpu(&src, W, H, &params)?,
         1e-4,
     )?;
     save("filters-cartoon.png", &got)?;
@@ -105,7 +113,7 @@ fn filters(gpu: &Gpu, dir: &Path) -> Result<(), Failure> {
     check(
         "bilateral",
         &got,
-        &shoal_kernels::bilateral::cpu::bilateral(&src, W, H, &params),
+        &shoal_kernels::bilateral::bilateral_cpu(&src, W, H, &params),
         2e-5,
     )?;
     save("filters-bilateral.png", &got)

@@ -4,8 +4,9 @@ use glam::Vec4;
 
 use super::BilateralParams;
 
-/// The bilateral blur of a `width` x `height` image.
-pub fn bilateral(src: &[Vec4], width: u32, height: u32, params: &BilateralParams) -> Vec<Vec4> {
+/// The twin of [`Bilateral::record`](super::Bilateral::record): the bilateral blur of a
+/// `width` x `height` image.
+pub fn bilateral_cpu(src: &[Vec4], width: u32, height: u32, params: &BilateralParams) -> Vec<Vec4> {
     let (w, h) = (width as i32, height as i32);
     let r = params.radius() as i32;
     let (spatial, range) = params.coefficients();

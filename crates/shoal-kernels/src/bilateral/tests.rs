@@ -2,14 +2,16 @@ use glam::Vec4;
 use shoal::wgpu::TextureFormat;
 use shoal_conformance::gpu_test;
 
-use super::cpu::bilateral;
 use super::*;
+use crate::from_source_tests::{assert_names_line_3, broken};
 use crate::test_image::test_image;
+
+const BILATERAL: &str = include_str!("../../../../wgsl/bilateral.wgsl");
 
 gpu_test! {
     /// The bilateral filter of the test picture against the CPU, for a narrow and a wide window.
     async fn bilateral_matches_cpu(gpu) {
-        for (size, spatial_sigma, range_sigma) in [([28u32, 14u32], 1.0f32, 0.1f32), ([97, 61], 3.0, 0.25)] {
+        for (size, spatial_sigma, range_sigma) in [([28u32, 14u32], 1.0f32, 0.1f32), ([97, 61], 3.0, 0.25), ([1, 1], 1.0, 0.1), ([5, 40], 0.5, 1.0)] {
             let [w, h] = size;
             let params = BilateralParams { spatial_sigma, range_sigma };
             let filter = Bilateral::new(&gpu, params).expect("bilateral");
@@ -18,7 +20,7 @@ gpu_test! {
             let out = gpu.image(w, h, TextureFormat::Rgba32Float).expect("image");
             filter.run(&image, &out).expect("run");
             let got: Vec<Vec4> = out.read().await.expect("read");
-            let want = bilateral(&src, w, h, &params);
+            let want = bilateral_cpu(&src, w, h, &params);
             for (i, (g, c)) in got.iter().zip(&want).enumerate() {
                 // exp on the GPU may differ from the CPU's by a few ulps; the weights are
                 // normalised, so the result moves by about as much.
@@ -28,11 +30,54 @@ gpu_test! {
         }
     }
 
-    /// Sigmas outside the filter's rules are typed errors.
+    /// New sigmas through `set_params`, and a record into a batch, against the twin.
+    async fn set_params_and_record(gpu) {
+        let (w, h) = (40u32, 33u32);
+        let mut filter = Bilateral::new(&gpu, BilateralParams { spatial_sigma: 1.0, range_sigma: 0.1 }).expect("bilateral");
+        let wide = BilateralParams { spatial_sigma: 2.0, range_sigma: 0.3 };
+        filter.set_params(wide).expect("params");
+        assert_eq!(*filter.params(), wide);
+        let src = test_image(w, h);
+        let image = gpu.image_from(w, h, TextureFormat::Rgba32Float, &src).expect("image");
+        let out = gpu.image(w, h, TextureFormat::Rgba32Float).expect("image");
+        let mut commands = gpu.commands();
+        filter.record(&mut commands, &image, &out).expect("record");
+        commands.submit().expect("submit");
+        let got: Vec<Vec4> = out.read().await.expect("read");
+        for (i, (g, c)) in got.iter().zip(&bilateral_cpu(&src, w, h, &wide)).enumerate() {
+            let e = (*g - *c).abs().max_element();
+            assert!(e <= 2e-5, "texel {i}: gpu {g} cpu {c} (error {e})");
+        }
+    }
+
+    /// A broken source is a typed error naming file and line, from `from_source` and from
+    /// `set_source`, and the old kernel keeps filtering.
+    async fn bilateral_from_source_errors_are_typed_and_keep_old(gpu) {
+        let params = BilateralParams { spatial_sigma: 1.0, range_sigma: 0.2 };
+        let mut filter = Bilateral::from_source(&gpu, Source::new("edited/bilateral.wgsl", BILATERAL), params).expect("bilateral");
+        assert_names_line_3(filter.set_source(broken("edited/bilateral.wgsl", BILATERAL)), "edited/bilateral.wgsl");
+        assert_names_line_3(Bilateral::from_source(&gpu, broken("edited/bilateral.wgsl", BILATERAL), params).map(drop), "edited/bilateral.wgsl");
+        let (w, h) = (12u32, 9u32);
+        let src = test_image(w, h);
+        let image = gpu.image_from(w, h, TextureFormat::Rgba32Float, &src).expect("image");
+        let out = gpu.image(w, h, TextureFormat::Rgba32Float).expect("image");
+        filter.run(&image, &out).expect("the old kernel still runs");
+        let got: Vec<Vec4> = out.read().await.expect("read");
+        for (g, c) in got.iter().zip(&bilateral_cpu(&src, w, h, &params)) {
+            assert!((*g - *c).abs().max_element() <= 2e-5, "gpu {g} cpu {c}");
+        }
+    }
+
+    /// Sigmas outside the filter's rules are typed errors, from `new` and from `set_params`
+    /// (which keeps the old ones).
     async fn bilateral_refuses_bad_sigmas(gpu) {
+        let good = BilateralParams { spatial_sigma: 1.0, range_sigma: 0.1 };
+        let mut filter = Bilateral::new(&gpu, good).expect("bilateral");
         for (s, r) in [(0.0f32, 0.1f32), (8.0, 0.1), (1.0, 0.0), (1.0, f32::INFINITY)] {
             let params = BilateralParams { spatial_sigma: s, range_sigma: r };
             assert!(matches!(Bilateral::new(&gpu, params), Err(Error::InvalidParameter { .. })), "{params:?}");
+            assert!(matches!(filter.set_params(params), Err(Error::InvalidParameter { .. })), "{params:?}");
+            assert_eq!(*filter.params(), good);
         }
     }
 }
@@ -48,7 +93,7 @@ fn keeps_edges_where_a_gaussian_smears_them() {
         spatial_sigma: 2.0,
         range_sigma: 0.1,
     };
-    let out = bilateral(&src, w, h, &params);
+    let out = bilateral_cpu(&src, w, h, &params);
     assert!(
         out[15].x < 1e-3 && out[16].x > 1.0 - 1e-3,
         "{} {}",

@@ -35,8 +35,10 @@ fn blur_1d(src: &[Vec4], width: u32, height: u32, weights: &[f32], horizontal: b
     out
 }
 
-/// `passes` blur passes, each horizontal then vertical.
-pub fn gaussian_blur(
+/// The twin of [`GaussianBlur::record`](super::GaussianBlur::record): `passes` blur passes with
+/// `weights` (as [`gaussian_weights`](super::gaussian_weights) gives them), each horizontal then
+/// vertical.
+pub fn gaussian_blur_cpu(
     src: &[Vec4],
     width: u32,
     height: u32,

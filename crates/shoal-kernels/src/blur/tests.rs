@@ -1,9 +1,11 @@
 use shoal::wgpu::TextureFormat;
 use shoal_conformance::gpu_test;
 
-use super::cpu::gaussian_blur;
 use super::*;
+use crate::from_source_tests::{assert_names_line_3, broken};
 use crate::test_image::test_image;
+
+const BLUR: &str = include_str!("../../../../wgsl/blur.wgsl");
 
 /// The bound: f32 sums of at most 31 taps per pass, a few passes.
 const TOLERANCE: f32 = 1e-5;
@@ -36,7 +38,7 @@ async fn check(
         .expect("image");
     blur.run(&image, passes).expect("blur");
     let got: Vec<Vec4> = image.read().await.expect("read");
-    let want = gaussian_blur(&src, w, h, blur.weights(), passes);
+    let want = gaussian_blur_cpu(&src, w, h, blur.weights(), passes);
     let (e, i) = worst(&got, &want);
     assert!(
         e <= TOLERANCE,
@@ -59,7 +61,7 @@ fn is_gl(gpu: &Gpu) -> bool {
 gpu_test! {
     /// Every radius 1..=15 on 1x1, the document's 28x14 and 255x257 (not multiples of N).
     async fn cached_blur_matches_cpu_every_radius(gpu) {
-        let mut blur = GaussianBlur::new(&gpu, 1.0).expect("blur");
+        let mut blur = GaussianBlur::new(&gpu, BlurParams::default()).expect("blur");
         let radii: Vec<u32> = if is_gl(&gpu) { vec![1, 2, 7, 15] } else { (1..=MAX_RADIUS).collect() };
         for size in [[1, 1], [28, 14], [255, 257]] {
             for &r in &radii {
@@ -70,7 +72,7 @@ gpu_test! {
 
     /// Several passes, and 640x480.
     async fn cached_blur_matches_cpu_several_passes(gpu) {
-        let mut blur = GaussianBlur::new(&gpu, 1.0).expect("blur");
+        let mut blur = GaussianBlur::new(&gpu, BlurParams::default()).expect("blur");
         check(&gpu, &mut blur, [28, 14], 3, 4).await;
         check(&gpu, &mut blur, [255, 257], 15, 3).await;
         let radii: &[u32] = if is_gl(&gpu) { &[15] } else { &[1, 8, 15] };
@@ -82,34 +84,74 @@ gpu_test! {
     /// The document's figure 13.8: a 28x14 image, work groups of 8 (4 x 14 groups horizontally,
     /// 28 x 2 vertically), so most groups straddle the right or bottom edge.
     async fn figure_13_8_groups_of_eight(gpu) {
-        let mut blur = GaussianBlur::with_workgroup_size(&gpu, 1.0, 8).expect("blur");
+        let mut blur = GaussianBlur::new(&gpu, BlurParams { sigma: 1.0, workgroup_size: Some(8) }).expect("blur");
         for r in [1, 2, 4, 8] {
             check(&gpu, &mut blur, [28, 14], r, 2).await;
         }
     }
 
+    /// Blurs of two sizes recorded into one batch (each with its own scratch image) and a run:
+    /// every image equals its twin.
+    async fn recorded_blurs_share_a_batch(gpu) {
+        let blur = GaussianBlur::new(&gpu, BlurParams { sigma: 2.0, ..BlurParams::default() }).expect("blur");
+        let sizes = [[37u32, 23u32], [64, 64], [37, 23]];
+        let sources: Vec<Vec<Vec4>> = sizes.iter().map(|&[w, h]| test_image(w, h)).collect();
+        let images: Vec<Image> = sizes.iter().zip(&sources).map(|(&[w, h], src)| gpu.image_from(w, h, TextureFormat::Rgba32Float, src).expect("image")).collect();
+        let mut commands = gpu.commands();
+        for (i, image) in images.iter().enumerate() {
+            blur.record(&mut commands, image, 1 + i as u32).expect("record");
+        }
+        commands.submit().expect("submit");
+        blur.run(&images[0], 1).expect("run");
+        for (i, ((&[w, h], src), image)) in sizes.iter().zip(&sources).zip(&images).enumerate() {
+            let passes = if i == 0 { 2 } else { 1 + i as u32 };
+            let got: Vec<Vec4> = image.read().await.expect("read");
+            let (e, t) = worst(&got, &gaussian_blur_cpu(src, w, h, blur.weights(), passes));
+            assert!(e <= TOLERANCE, "{w}x{h} x{passes}: texel {t} (error {e})");
+        }
+    }
+
     /// The naive kernels give the cached kernels' results.
     async fn naive_and_cached_agree(gpu) {
-        let mut blur = GaussianBlur::new(&gpu, 1.0).expect("blur");
+        let mut blur = GaussianBlur::new(&gpu, BlurParams::default()).expect("blur");
         for (size, r) in [([255u32, 257u32], 15u32), ([28, 14], 4)] {
             let cached = check(&gpu, &mut blur, size, r, 2).await;
-            blur.set_variant(BlurVariant::Naive);
+            blur.set_variant(BlurVariant::Naive).expect("variant");
             let naive = check(&gpu, &mut blur, size, r, 2).await;
-            blur.set_variant(BlurVariant::Cached);
+            blur.set_variant(BlurVariant::Cached).expect("variant");
             let (e, i) = worst(&cached, &naive);
             assert!(e <= TOLERANCE, "{size:?} r={r}: texel {i}: cached {} naive {}", cached[i], naive[i]);
         }
+    }
+
+    /// A broken source is a typed error naming file and line, from `from_source` and from
+    /// `set_source`, and the old kernels keep blurring; the original source compiles again.
+    async fn blur_from_source_errors_are_typed_and_keep_old(gpu) {
+        let mut blur = GaussianBlur::from_source(&gpu, Source::new("edited/blur.wgsl", BLUR), BlurParams::default()).expect("blur");
+        assert_names_line_3(blur.set_source(broken("edited/blur.wgsl", BLUR)), "edited/blur.wgsl");
+        assert_names_line_3(GaussianBlur::from_source(&gpu, broken("edited/blur.wgsl", BLUR), BlurParams::default()).map(drop), "edited/blur.wgsl");
+        check(&gpu, &mut blur, [28, 14], 2, 1).await;
+        blur.set_source(Source::new("edited/blur.wgsl", BLUR)).expect("the original compiles");
+        check(&gpu, &mut blur, [28, 14], 3, 1).await;
     }
 
     /// Bad parameters are typed errors: σ whose radius exceeds 15, σ ≤ 0, a format the WGSL
     /// does not declare.
     async fn bad_parameters_are_refused(gpu) {
         for sigma in [7.6f32, 0.0, -1.0, f32::NAN] {
-            assert!(matches!(GaussianBlur::new(&gpu, sigma), Err(Error::InvalidParameter { .. })), "sigma {sigma}");
+            assert!(matches!(GaussianBlur::new(&gpu, BlurParams { sigma, ..BlurParams::default() }), Err(Error::InvalidParameter { .. })), "sigma {sigma}");
         }
-        let mut blur = GaussianBlur::new(&gpu, 1.0).expect("blur");
+        for n in [0, 1 << 20] {
+            let params = BlurParams { workgroup_size: Some(n), ..BlurParams::default() };
+            assert!(matches!(GaussianBlur::new(&gpu, params), Err(Error::InvalidParameter { .. })), "N = {n}");
+        }
+        let mut blur = GaussianBlur::new(&gpu, BlurParams { sigma: 1.0, workgroup_size: Some(2) }).expect("blur");
+        assert!(matches!(blur.set_sigma(2.0), Err(Error::InvalidParameter { .. })), "R = 4 > N = 2");
+        assert_eq!((blur.sigma(), blur.radius()), (1.0, 2), "the old weights stay");
         let bytes = gpu.image(8, 8, TextureFormat::Rgba8Unorm).expect("image");
-        let e = blur.run(&bytes, 1).expect_err("rgba8unorm is not rgba32float");
+        let Err(e) = blur.run(&bytes, 1) else {
+            panic!("rgba8unorm is not rgba32float");
+        };
         assert!(e.to_string().contains("blur"), "{e}");
     }
 }

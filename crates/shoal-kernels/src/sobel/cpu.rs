@@ -2,13 +2,18 @@
 //! document's misprinted `Gy`).
 
 use glam::{Vec3, Vec4};
+use shoal::Result;
+
+use super::CartoonParams;
+use crate::blur::{gaussian_blur_cpu, gaussian_weights};
 
 fn luminance(c: Vec3) -> f32 {
     c.dot(Vec3::new(0.299, 0.587, 0.114))
 }
 
-/// The inverted edge image: 1 − saturate(luminance(|∇c|)) in every channel.
-pub fn sobel(src: &[Vec4], width: u32, height: u32) -> Vec<Vec4> {
+/// The twin of [`Sobel::record`](super::Sobel::record): the inverted edge image,
+/// 1 − saturate(luminance(|∇c|)) in every channel, the borders clamped.
+pub fn sobel_cpu(src: &[Vec4], width: u32, height: u32) -> Vec<Vec4> {
     let (w, h) = (width as i32, height as i32);
     let at = |x: i32, y: i32| src[(y.clamp(0, h - 1) * w + x.clamp(0, w - 1)) as usize];
     let mut out = Vec::with_capacity(src.len());
@@ -31,7 +36,23 @@ pub fn sobel(src: &[Vec4], width: u32, height: u32) -> Vec<Vec4> {
     out
 }
 
-/// `base × edges`, texel by texel.
-pub fn composite_multiply(base: &[Vec4], edges: &[Vec4]) -> Vec<Vec4> {
+/// The twin of [`Sobel::record_multiply`](super::Sobel::record_multiply): `base × edges`, texel
+/// by texel.
+pub fn composite_multiply_cpu(base: &[Vec4], edges: &[Vec4]) -> Vec<Vec4> {
     base.iter().zip(edges).map(|(b, e)| *b * *e).collect()
+}
+
+/// The twin of [`Cartoon::record`](super::Cartoon::record): `params.passes` blur passes of σ
+/// `params.sigma`, the edges of the blurred image, and the blurred image times its edges. An
+/// invalid σ is the error [`Cartoon::new`](super::Cartoon::new) gives.
+pub fn cartoon_cpu(
+    src: &[Vec4],
+    width: u32,
+    height: u32,
+    params: &CartoonParams,
+) -> Result<Vec<Vec4>> {
+    let weights = gaussian_weights(params.sigma)?;
+    let blurred = gaussian_blur_cpu(src, width, height, &weights, params.passes);
+    let edges = sobel_cpu(&blurred, width, height);
+    Ok(composite_multiply_cpu(&blurred, &edges))
 }
