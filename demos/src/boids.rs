@@ -80,11 +80,11 @@ impl Demo for BoidsDemo {
 
     fn update(&mut self, commands: &mut Commands, frame: u64) -> Result<(), Error> {
         let steps = if frame == 0 { WARMUP_STEPS } else { 1 };
-        let times: Vec<f32> = (0..steps)
-            .map(|i| (self.steps + u64::from(i) + 1) as f32 * DT)
-            .collect();
-        self.steps += u64::from(steps);
-        self.flock.record_steps(commands, &times)
+        for _ in 0..steps {
+            self.steps += 1;
+            self.flock.record_step(commands, self.steps as f32 * DT)?;
+        }
+        Ok(())
     }
 
     fn draw(

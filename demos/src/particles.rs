@@ -98,7 +98,10 @@ impl Demo for ParticlesDemo {
 
     fn update(&mut self, commands: &mut Commands, frame: u64) -> Result<(), Error> {
         let steps = if frame == 0 { WARMUP_STEPS } else { 1 };
-        self.particles.record_steps(commands, steps)
+        for _ in 0..steps {
+            self.particles.record_step(commands)?;
+        }
+        Ok(())
     }
 
     fn draw(

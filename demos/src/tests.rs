@@ -166,7 +166,7 @@ gpu_test! {
     /// The particles demo's GPU particles equal the kernel's CPU twin after the warm-up, and
     /// the frame is lit where the twin's particles project (and black in the top corners).
     async fn particles_frame_shows_the_twins_particles(gpu) {
-        use shoal_kernels::particles::{Step, cpu::particles_step};
+        use shoal_kernels::particles::{Step, cpu::particles_step_cpu};
         let size = [80u32, 60u32];
         let r = render::<crate::particles::ParticlesDemo>(&gpu, &options(size, None)).await.expect("renders");
         let mut demo = crate::particles::ParticlesDemo::new(&gpu, &options(size, None), HEADLESS_FORMAT).expect("demo");
@@ -177,7 +177,7 @@ gpu_test! {
         let mut twin = Vec::new();
         for s in 0..crate::particles::WARMUP_STEPS {
             let step = Step { dt: settings.dt, lifetime: settings.lifetime, first_id: s * emitted, emit_per_emitter: settings.emit_per_emitter };
-            twin = particles_step(&twin, &step, &settings.emitters);
+            twin = particles_step_cpu(&twin, &step, &settings.emitters);
         }
         assert_eq!(gpu_particles.len(), twin.len(), "live particles");
         gpu_particles.sort_by_key(|p| p.id);

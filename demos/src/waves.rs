@@ -112,12 +112,17 @@ impl Demo for WavesDemo {
         if frame == 0 {
             for _ in 0..WARMUP.0 {
                 self.drop(commands)?;
-                self.waves.record_steps(commands, WARMUP.1 / WARMUP.0)?;
+                for _ in 0..WARMUP.1 / WARMUP.0 {
+                    self.waves.record_step(commands)?;
+                }
             }
         } else if frame.is_multiple_of(45) {
             self.drop(commands)?;
         }
-        self.waves.record_steps(commands, STEPS_PER_FRAME)
+        for _ in 0..STEPS_PER_FRAME {
+            self.waves.record_step(commands)?;
+        }
+        Ok(())
     }
 
     fn draw(

@@ -73,7 +73,7 @@ fn boids(gpu: &Gpu) -> Result<()> {
         // An O(N²) step of 16384 members takes seconds on a software adapter: one timed step.
         let (ms, ts) = gpu_millis(gpu, 1, |c| {
             time += 1.0 / 60.0;
-            flock.record_steps(c, &[time])
+            flock.record_step(c, time)
         })?;
         results.push(ms);
         println!(
@@ -84,7 +84,7 @@ fn boids(gpu: &Gpu) -> Result<()> {
     }
     let params = boids::Params::at(0.0, &boids::Rules::default());
     let cpu = cpu_millis(1, || {
-        std::hint::black_box(boids::cpu::boids_step(&start, &params));
+        std::hint::black_box(boids::cpu::boids_step_cpu(&start, &params));
     });
     println!("  boids {n} members, CPU twin (1 thread): {cpu:9.2} ms/step");
     println!(
@@ -181,7 +181,9 @@ fn waves_entry(gpu: &Gpu) -> Result<()> {
     let mut surface = Waves::new(gpu, size, size, WaveParams::default())?;
     surface.disturb(256, 256, 1.0)?;
     let steps = 20;
-    let (ms, ts) = gpu_millis(gpu, 3, |c| surface.record_steps(c, steps))?;
+    let (ms, ts) = gpu_millis(gpu, 3, |c| {
+        (0..steps).try_for_each(|_| surface.record_step(c))
+    })?;
     let per_step = ms / steps as f64;
     let mut cpu_surface = waves::cpu::WavesCpu::new(size, size, surface.constants());
     cpu_surface.disturb(256, 256, 1.0);

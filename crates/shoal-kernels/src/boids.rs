@@ -9,7 +9,9 @@
 //! exactly.
 //!
 //! [`Boids`] runs the document's tiled kernel (shared-memory tiles, two barriers per tile) or
-//! the naive kernel that reads every member from memory ([`Variant`]); [`cpu`] is the twin.
+//! the naive kernel that reads every member from memory ([`Variant`]); [`cpu::boids_step_cpu`]
+//! is the twin. A frame's steps go into one batch with [`Boids::record_step`], one step alone
+//! with [`Boids::step`].
 //!
 //! ```no_run
 //! # fn main() -> Result<(), shoal::Error> {
@@ -28,7 +30,7 @@ pub mod cpu;
 
 use encase::ShaderType;
 use glam::Vec3;
-use shoal::{Buffer, Commands, Element, Error, Gpu, Kernel, Result, Source, Usage};
+use shoal::{Buffer, Commands, Error, Gpu, Kernel, Result, Source, Submission};
 
 /// Members per work group and per shared-memory tile (the document's `WORKGROUP_SIZE`).
 pub const WORKGROUP_SIZE: u32 = 256;
@@ -154,7 +156,7 @@ pub enum Variant {
     Naive,
 }
 
-/// A flock on the GPU: both kernels, the two member buffers and the parameters uniform.
+/// A flock on the GPU: both kernels and the two member buffers.
 #[derive(Debug)]
 pub struct Boids {
     gpu: Gpu,
@@ -163,7 +165,6 @@ pub struct Boids {
     flock: [Buffer<Member>; 2],
     /// The buffer holding the latest state.
     current: usize,
-    params: Buffer<Params>,
     rules: Rules,
     variant: Variant,
 }
@@ -193,14 +194,12 @@ impl Boids {
         let [tiled, naive] = Self::kernels(gpu, &source.into())?;
         let flock = [gpu.buffer_from(members)?, gpu.buffer_zeroed(n)?];
         let rules = Rules::default();
-        let params = gpu.uniform(&Params::at(0.0, &rules))?;
         Ok(Self {
             gpu: gpu.clone(),
             tiled,
             naive,
             flock,
             current: 0,
-            params,
             rules,
             variant: Variant::Tiled,
         })
@@ -276,49 +275,33 @@ impl Boids {
         pollster::block_on(self.read())
     }
 
-    /// Runs one step with the goal at `time`, submitted on its own.
-    pub fn step(&mut self, time: f32) -> Result<()> {
-        let mut commands = self.gpu.commands();
-        self.record_steps(&mut commands, &[time])?;
-        commands.submit()?;
-        Ok(())
-    }
-
-    /// Records one step per entry of `times` into `commands`, each with the goal at its time.
+    /// Records one step into `commands`, with the goal at `time`.
     ///
-    /// The parameters of every step are uploaded now into a buffer of their own and copied into
-    /// the uniform in the command stream before each dispatch, so a batch of steps sees each
-    /// step's goal in turn and batches recorded before an earlier one is submitted do not
-    /// overwrite each other.
-    pub fn record_steps(&mut self, commands: &mut Commands, times: &[f32]) -> Result<()> {
-        if times.is_empty() {
-            return Ok(());
-        }
-        let schedule: Vec<Params> = times.iter().map(|&t| Params::at(t, &self.rules)).collect();
-        let schedule = self.gpu.buffer_from_with(&schedule, Usage::empty())?;
+    /// The step's parameters go into a small uniform of its own, so several steps recorded into
+    /// one batch (or batches recorded before an earlier one is submitted) each keep their goal.
+    pub fn record_step(&mut self, commands: &mut Commands, time: f32) -> Result<()> {
+        let params = self.gpu.uniform(&Params::at(time, &self.rules))?;
         let kernel = match self.variant {
             Variant::Tiled => &self.tiled,
             Variant::Naive => &self.naive,
         };
         let groups = (self.len() / WORKGROUP_SIZE as u64) as u32;
-        for step in 0..times.len() as u64 {
-            commands.encoder().copy_buffer_to_buffer(
-                schedule.raw(),
-                step * <Params as Element>::STRIDE,
-                self.params.raw(),
-                0,
-                <Params as Element>::SIZE,
-            );
-            let (read, write) = (&self.flock[self.current], &self.flock[1 - self.current]);
-            kernel
-                .bind("members_in", read)
-                .bind("members_out", write)
-                .bind("params", &self.params)
-                .groups([groups, 1, 1])
-                .record(commands)?;
-            self.current = 1 - self.current;
-        }
+        let (read, write) = (&self.flock[self.current], &self.flock[1 - self.current]);
+        kernel
+            .bind("members_in", read)
+            .bind("members_out", write)
+            .bind("params", &params)
+            .groups([groups, 1, 1])
+            .record(commands)?;
+        self.current = 1 - self.current;
         Ok(())
+    }
+
+    /// Runs one step with the goal at `time`, submitted on its own.
+    pub fn step(&mut self, time: f32) -> Result<Submission> {
+        let mut commands = self.gpu.commands();
+        self.record_step(&mut commands, time)?;
+        commands.submit()
     }
 }
 

@@ -17,7 +17,11 @@
 //!     ..ParticleSettings::default()
 //! };
 //! let mut particles = Particles::new(&gpu, &[], 20_000, settings)?;
-//! particles.steps(60)?;
+//! let mut commands = gpu.commands();
+//! for _ in 0..60 {
+//!     particles.record_step(&mut commands)?;
+//! }
+//! commands.submit()?;
 //! println!("{} particles alive", particles.count_blocking()?);
 //! # Ok(()) }
 //! ```
@@ -27,7 +31,7 @@ pub mod cpu;
 use encase::ShaderType;
 use glam::Vec3;
 use shoal::{
-    AppendBuffer, Buffer, Commands, DispatchArgs, Element, Error, Gpu, Kernel, Result, Source,
+    AppendBuffer, Buffer, Commands, DispatchArgs, Error, Gpu, Kernel, Result, Source, Submission,
     Usage,
 };
 
@@ -122,7 +126,6 @@ pub struct Particles {
     /// The buffer holding the live particles.
     current: usize,
     args: Buffer<DispatchArgs>,
-    step: Buffer<Step>,
     emitters: Buffer<Emitter>,
     settings: ParticleSettings,
     next_id: u32,
@@ -183,12 +186,6 @@ impl Particles {
             buffers,
             current: 0,
             args: gpu.buffer_zeroed_with(1, Usage::STORAGE | Usage::INDIRECT)?,
-            step: gpu.uniform(&Step {
-                dt: settings.dt,
-                lifetime: settings.lifetime,
-                first_id: 0,
-                emit_per_emitter: 0,
-            })?,
             emitters,
             settings,
             next_id,
@@ -232,59 +229,41 @@ impl Particles {
         &self.buffers[self.current]
     }
 
-    /// Records `steps` steps: per step, the input's count becomes the update's indirect group
-    /// count, the update consumes and appends, the emitters append, and the buffers swap.
-    pub fn record_steps(&mut self, commands: &mut Commands, steps: u32) -> Result<()> {
-        if steps == 0 {
-            return Ok(());
-        }
+    /// Records one step into `commands`: the input's count becomes the update's indirect
+    /// group count, the update consumes and appends, the emitters append, and the buffers swap.
+    /// The step's [`Step`] goes into a small uniform of its own, so many steps recorded into one
+    /// batch each keep their first id; the batch runs without a readback.
+    pub fn record_step(&mut self, commands: &mut Commands) -> Result<()> {
         let emitted = self.settings.emitters.len() as u32 * self.settings.emit_per_emitter;
-        let schedule: Vec<Step> = (0..steps)
-            .map(|s| Step {
-                first_id: self.next_id.wrapping_add(s * emitted),
-                ..self.next_step()
-            })
-            .collect();
-        let schedule = self.gpu.buffer_from_with(&schedule, Usage::empty())?;
-        for s in 0..steps as u64 {
-            // Each step's uniform comes from the schedule in the command stream (see Boids).
-            commands.encoder().copy_buffer_to_buffer(
-                schedule.raw(),
-                s * <Step as Element>::STRIDE,
-                self.step.raw(),
-                0,
-                <Step as Element>::SIZE,
-            );
-            let (input, output) = (&self.buffers[self.current], &self.buffers[1 - self.current]);
-            input.record_dispatch_args(commands, &self.args, self.wg)?;
-            self.update
-                .bind("particles_in", input)
+        let step = self.gpu.uniform(&self.next_step())?;
+        let (input, output) = (&self.buffers[self.current], &self.buffers[1 - self.current]);
+        input.record_dispatch_args(commands, &self.args, self.wg)?;
+        self.update
+            .bind("particles_in", input)
+            .bind("particles_out", output)
+            .bind("step", &step)
+            .indirect(&self.args, 0)
+            .record(commands)?;
+        if emitted > 0 {
+            self.emit
                 .bind("particles_out", output)
-                .bind("step", &self.step)
-                .indirect(&self.args, 0)
+                .bind("step", &step)
+                .bind("emitters", &self.emitters)
+                .invocations(emitted as u64)
                 .record(commands)?;
-            if emitted > 0 {
-                self.emit
-                    .bind("particles_out", output)
-                    .bind("step", &self.step)
-                    .bind("emitters", &self.emitters)
-                    .invocations(emitted as u64)
-                    .record(commands)?;
-            }
-            // Every particle of the input was consumed: its count is back to zero, ready to be
-            // the next step's output.
-            self.current = 1 - self.current;
-            self.next_id = self.next_id.wrapping_add(emitted);
         }
+        // Every particle of the input was consumed: its count is back to zero, ready to be the
+        // next step's output.
+        self.current = 1 - self.current;
+        self.next_id = self.next_id.wrapping_add(emitted);
         Ok(())
     }
 
-    /// Runs `steps` steps, submitted together.
-    pub fn steps(&mut self, steps: u32) -> Result<()> {
+    /// Runs one step, submitted on its own.
+    pub fn step(&mut self) -> Result<Submission> {
         let mut commands = self.gpu.commands();
-        self.record_steps(&mut commands, steps)?;
-        commands.submit()?;
-        Ok(())
+        self.record_step(&mut commands)?;
+        commands.submit()
     }
 
     /// How many particles live ([`Error::AppendOverflow`] if a step appended past the capacity).

@@ -10,7 +10,10 @@ use shoal::wgpu::TextureFormat;
 use shoal::{AppendBuffer, Gpu, Image};
 
 use crate::test_image::test_image;
-use crate::{bilateral, blur, grid, invert, raytrace, sobel, texture_add, vector_lengths};
+use crate::{
+    bilateral, blur, boids, grid, invert, particles, raytrace, sobel, texture_add, vector_lengths,
+    waves,
+};
 
 /// What a check verified, or why it failed.
 pub type Outcome = Result<String, String>;
@@ -44,10 +47,28 @@ pub const ALL: &[(&str, Check)] = &[
         Box::pin(cartoon(g))
     }),
     ("Bilateral 64x48 (002 ex. 4)", |g| Box::pin(bilateral(g))),
+    ("Boids 512 members, 3 steps (000)", |g| Box::pin(flock(g))),
+    ("Waves 64x64, 21 steps (002 ex. 5)", |g| {
+        Box::pin(surface(g))
+    }),
+    ("Particles 300 + a fountain, 4 steps (002 §13.5)", |g| {
+        Box::pin(fountain(g))
+    }),
 ];
 
 fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
+}
+
+/// The largest of `errors`, NaN if any is NaN (a NaN never passes a tolerance).
+fn max_error(errors: impl Iterator<Item = f32>) -> f32 {
+    errors.fold(0.0, |m, e| {
+        if e.is_nan() || m.is_nan() {
+            f32::NAN
+        } else {
+            m.max(e)
+        }
+    })
 }
 
 fn pattern(w: u32, h: u32) -> Vec<[f32; 4]> {
@@ -213,13 +234,17 @@ fn picture(gpu: &Gpu, w: u32, h: u32) -> Result<(Vec<Vec4>, Image), String> {
 async fn compare(what: &str, image: &Image, want: &[Vec4], tolerance: f32) -> Result<f32, String> {
     let got: Vec<Vec4> = image.read().await.map_err(err)?;
     if got.len() != want.len() {
-        return Err(format!("{what}: {} texels, the CPU has {}", got.len(), want.len()));
+        return Err(format!(
+            "{what}: {} texels, the CPU has {}",
+            got.len(),
+            want.len()
+        ));
     }
-    let worst = got
-        .iter()
-        .zip(want)
-        .map(|(g, w)| (*g - *w).abs().max_element())
-        .fold(0.0f32, |m, e| if e.is_nan() { f32::NAN } else { m.max(e) });
+    let worst = max_error(
+        got.iter()
+            .zip(want)
+            .map(|(g, w)| (*g - *w).abs().max_element()),
+    );
     if worst <= tolerance {
         Ok(worst)
     } else {
@@ -310,4 +335,123 @@ async fn bilateral(gpu: &Gpu) -> Outcome {
         "{w}x{h}, sigma_s {}, sigma_r {}: every texel within {e:.1e} of the CPU",
         params.spatial_sigma, params.range_sigma
     ))
+}
+
+async fn flock(gpu: &Gpu) -> Outcome {
+    let start = boids::document_flock(512);
+    let mut flock = boids::Boids::new(gpu, &start).map_err(err)?;
+    let times = [0.0f32, 0.5, 1.0];
+    // Two steps recorded into a batch, the third run on its own.
+    let mut commands = gpu.commands();
+    for &t in &times[..2] {
+        flock.record_step(&mut commands, t).map_err(err)?;
+    }
+    commands.submit().map_err(err)?;
+    flock.step(times[2]).map_err(err)?;
+    let got = flock.read().await.map_err(err)?;
+    let want = times.iter().fold(start, |members, &t| {
+        boids::cpu::boids_step_cpu(&members, &boids::Params::at(t, flock.rules()))
+    });
+    // Relative to max(1, |cpu|): sums over 512 members in the same order, fused on the GPU.
+    let worst = max_error(got.iter().zip(&want).flat_map(|(g, w)| {
+        [(g.position, w.position), (g.velocity, w.velocity)]
+            .map(|(a, b)| ((a - b).abs() / b.abs().max(glam::Vec3::ONE)).max_element())
+    }));
+    if worst < 1e-3 {
+        Ok(format!(
+            "{} members, 3 steps: within {worst:.1e} of the CPU",
+            got.len()
+        ))
+    } else {
+        Err(format!(
+            "a member differs from the CPU by {worst} (relative)"
+        ))
+    }
+}
+
+async fn surface(gpu: &Gpu) -> Outcome {
+    let size = 64;
+    let mut surface =
+        waves::Waves::new(gpu, size, size, waves::WaveParams::default()).map_err(err)?;
+    let mut cpu = waves::cpu::WavesCpu::new(size, size, surface.constants());
+    let mut commands = gpu.commands();
+    surface
+        .record_disturb(&mut commands, 20, 30, 1.0)
+        .map_err(err)?;
+    cpu.disturb(20, 30, 1.0);
+    for _ in 0..20 {
+        surface.record_step(&mut commands).map_err(err)?;
+        cpu.step();
+    }
+    commands.submit().map_err(err)?;
+    surface.step().map_err(err)?;
+    cpu.step();
+    let got = surface.read().await.map_err(err)?;
+    let scale = cpu.curr.iter().fold(1e-6f32, |m, h| m.max(h.abs()));
+    let worst = max_error(
+        got.iter()
+            .zip(&cpu.curr)
+            .map(|(g, w)| (g - w).abs() / scale),
+    );
+    if worst < 1e-4 {
+        Ok(format!(
+            "{size}x{size}, 21 steps: every height within {worst:.1e} (relative) of the CPU"
+        ))
+    } else {
+        Err(format!(
+            "a height differs from the CPU by {worst} (relative)"
+        ))
+    }
+}
+
+async fn fountain(gpu: &Gpu) -> Outcome {
+    let start: Vec<particles::Particle> = (0..300u32)
+        .map(|i| particles::Particle {
+            position: glam::Vec3::new(i as f32 * 0.1, 0.0, 0.0),
+            velocity: glam::Vec3::new(0.0, 1.0 + (i % 7) as f32, 0.0),
+            acceleration: glam::Vec3::new(0.0, -9.8, 0.0),
+            age: (i % 30) as f32 * 0.01,
+            id: i,
+        })
+        .collect();
+    let settings = particles::ParticleSettings {
+        lifetime: 0.3,
+        emit_per_emitter: 25,
+        emitters: vec![particles::Emitter::fountain(glam::Vec3::ZERO)],
+        ..particles::ParticleSettings::default()
+    };
+    let mut system = particles::Particles::new(gpu, &start, 1000, settings.clone()).map_err(err)?;
+    let mut want = start;
+    let mut commands = gpu.commands();
+    for _ in 0..3 {
+        want = particles::cpu::particles_step_cpu(&want, &system.next_step(), &settings.emitters);
+        system.record_step(&mut commands).map_err(err)?;
+    }
+    commands.submit().map_err(err)?;
+    want = particles::cpu::particles_step_cpu(&want, &system.next_step(), &settings.emitters);
+    system.step().map_err(err)?;
+    let count = system.count().await.map_err(err)?;
+    let mut got = system.read().await.map_err(err)?;
+    got.sort_by_key(|p| p.id);
+    want.sort_by_key(|p| p.id);
+    let ids = |v: &[particles::Particle]| v.iter().map(|p| p.id).collect::<Vec<_>>();
+    if count as usize != want.len() || ids(&got) != ids(&want) {
+        return Err(format!(
+            "{count} particles live, the CPU has {}, or their ids differ",
+            want.len()
+        ));
+    }
+    let worst = max_error(got.iter().zip(&want).map(|(g, w)| {
+        (g.position - w.position)
+            .abs()
+            .max((g.velocity - w.velocity).abs())
+            .max_element()
+    }));
+    if worst < 1e-4 {
+        Ok(format!(
+            "{count} particles after 4 steps: the CPU's ids, states within {worst:.1e}"
+        ))
+    } else {
+        Err(format!("a particle differs from the CPU by {worst}"))
+    }
 }

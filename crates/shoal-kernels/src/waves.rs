@@ -13,7 +13,11 @@
 //! let gpu = shoal::Gpu::blocking()?;
 //! let mut waves = Waves::new(&gpu, 512, 512, WaveParams::default())?;
 //! waves.disturb(256, 256, 1.0)?;
-//! waves.steps(100)?;
+//! let mut commands = gpu.commands();
+//! for _ in 0..100 {
+//!     waves.record_step(&mut commands)?;
+//! }
+//! commands.submit()?;
 //! let heights = waves.read_blocking()?;
 //! # Ok(()) }
 //! ```
@@ -22,7 +26,7 @@ pub mod cpu;
 
 use encase::ShaderType;
 use shoal::wgpu::TextureFormat;
-use shoal::{Buffer, Commands, Error, Gpu, Image, Kernel, Result, Source};
+use shoal::{Buffer, Commands, Error, Gpu, Image, Kernel, Result, Source, Submission};
 
 /// The document's grid: 512 x 512.
 pub const DOCUMENT_SIZE: u32 = 512;
@@ -199,29 +203,27 @@ impl Waves {
         &self.images[self.roles[0]]
     }
 
-    /// Records `steps` updates.
-    pub fn record_steps(&mut self, commands: &mut Commands, steps: u32) -> Result<()> {
-        for _ in 0..steps {
-            let [prev, curr, next] = self.roles.map(|r| &self.images[r]);
-            self.update
-                .bind("prev", prev)
-                .bind("curr", curr)
-                .bind("next", next)
-                .bind("wave", &self.uniform)
-                .invocations_2d(curr.size())
-                .record(commands)?;
-            let [p, c, n] = self.roles;
-            self.roles = [c, n, p];
-        }
+    /// Records one update into `commands`: next = k1·prev + k2·curr + k3·(neighbours), then
+    /// the images rotate. Many steps go into one batch by calling this once per step.
+    pub fn record_step(&mut self, commands: &mut Commands) -> Result<()> {
+        let [prev, curr, next] = self.roles.map(|r| &self.images[r]);
+        self.update
+            .bind("prev", prev)
+            .bind("curr", curr)
+            .bind("next", next)
+            .bind("wave", &self.uniform)
+            .invocations_2d(curr.size())
+            .record(commands)?;
+        let [p, c, n] = self.roles;
+        self.roles = [c, n, p];
         Ok(())
     }
 
-    /// Runs `steps` updates, submitted together.
-    pub fn steps(&mut self, steps: u32) -> Result<()> {
+    /// Runs one update, submitted on its own.
+    pub fn step(&mut self) -> Result<Submission> {
         let mut commands = self.gpu.commands();
-        self.record_steps(&mut commands, steps)?;
-        commands.submit()?;
-        Ok(())
+        self.record_step(&mut commands)?;
+        commands.submit()
     }
 
     /// Records a disturbance of the current surface at interior texel (`x`, `y`).
@@ -255,11 +257,10 @@ impl Waves {
     }
 
     /// Disturbs the current surface at (`x`, `y`), submitted on its own.
-    pub fn disturb(&mut self, x: u32, y: u32, magnitude: f32) -> Result<()> {
+    pub fn disturb(&mut self, x: u32, y: u32, magnitude: f32) -> Result<Submission> {
         let mut commands = self.gpu.commands();
         self.record_disturb(&mut commands, x, y, magnitude)?;
-        commands.submit()?;
-        Ok(())
+        commands.submit()
     }
 
     /// Reads the current heights back, row by row.

@@ -126,7 +126,11 @@ fn wave_picture(gpu: &Gpu, dir: &Path) -> Result<(), Failure> {
     for (x, y, m) in [(180u32, 200u32, 1.5f32), (330, 300, 1.0), (256, 120, -1.0)] {
         surface.disturb(x, y, m)?;
         cpu.disturb(x, y, m);
-        surface.steps(300)?;
+        let mut commands = gpu.commands();
+        for _ in 0..300 {
+            surface.record_step(&mut commands)?;
+        }
+        commands.submit()?;
         (0..300).for_each(|_| cpu.step());
     }
     let heights = surface.read_blocking()?;
@@ -156,13 +160,15 @@ fn flock_picture(gpu: &Gpu, dir: &Path) -> Result<(), Failure> {
     let dt = 1.0 / 60.0;
     let times: Vec<f32> = (0..steps).map(|s| s as f32 * dt).collect();
     let mut commands = gpu.commands();
-    flock.record_steps(&mut commands, &times[..steps - 1])?;
+    for &t in &times[..steps - 1] {
+        flock.record_step(&mut commands, t)?;
+    }
     commands.submit()?.wait_blocking()?;
     let before = flock.read_blocking()?;
     flock.step(times[steps - 1])?;
     let members = flock.read_blocking()?;
     let params = boids::Params::at(times[steps - 1], flock.rules());
-    let want = boids::cpu::boids_step(&before, &params);
+    let want = boids::cpu::boids_step_cpu(&before, &params);
     let pack = |m: &[boids::Member]| {
         m.iter()
             .flat_map(|m| [m.position.extend(0.0), m.velocity.extend(0.0)])

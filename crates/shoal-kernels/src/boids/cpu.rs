@@ -27,7 +27,7 @@ fn rule2(my_position: Vec3, my_velocity: Vec3, their_position: Vec3, their_veloc
 
 /// The new state of member `global_id` after one step (what one invocation of either kernel
 /// writes).
-pub fn boids_member(members_in: &[Member], global_id: usize, params: &Params) -> Member {
+pub fn boids_member_cpu(members_in: &[Member], global_id: usize, params: &Params) -> Member {
     let me = members_in[global_id];
     let mut acceleration = Vec3::ZERO;
     let mut flock_center = Vec3::ZERO;
@@ -53,8 +53,8 @@ pub fn boids_member(members_in: &[Member], global_id: usize, params: &Params) ->
 }
 
 /// One step of the whole flock.
-pub fn boids_step(members_in: &[Member], params: &Params) -> Vec<Member> {
+pub fn boids_step_cpu(members_in: &[Member], params: &Params) -> Vec<Member> {
     (0..members_in.len())
-        .map(|i| boids_member(members_in, i, params))
+        .map(|i| boids_member_cpu(members_in, i, params))
         .collect()
 }

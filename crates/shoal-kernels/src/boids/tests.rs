@@ -1,6 +1,6 @@
 use shoal_conformance::gpu_test;
 
-use super::cpu::{boids_member, boids_step};
+use super::cpu::{boids_member_cpu, boids_step_cpu};
 
 use super::*;
 
@@ -34,7 +34,7 @@ async fn one_step_against_cpu(gpu: &Gpu, n: usize, variant: Variant, every: usiz
     let got = flock.read().await.expect("read");
     let params = Params::at(time, &Rules::default());
     for i in (0..n).step_by(every) {
-        let want = boids_member(&start, i, &params);
+        let want = boids_member_cpu(&start, i, &params);
         let (e, _) = worst(&got[i..=i], &[want]);
         assert!(
             e < TOLERANCE,
@@ -72,7 +72,9 @@ gpu_test! {
             let mut flock = Boids::new(&gpu, &start).expect("flock");
             flock.set_variant(variant);
             let mut commands = gpu.commands();
-            flock.record_steps(&mut commands, &times).expect("record");
+            for t in times {
+                flock.record_step(&mut commands, t).expect("record");
+            }
             commands.submit().expect("submit").wait().await.expect("wait");
             results.push(flock.read().await.expect("read"));
         }
@@ -87,12 +89,14 @@ gpu_test! {
         let times = [0.0f32, 7.0, 20.0];
         let mut flock = Boids::new(&gpu, &start).expect("flock");
         let mut commands = gpu.commands();
-        flock.record_steps(&mut commands, &times).expect("record");
+        for t in times {
+                flock.record_step(&mut commands, t).expect("record");
+            }
         commands.submit().expect("submit").wait().await.expect("wait");
         let got = flock.read().await.expect("read");
         let mut want = start;
         for t in times {
-            want = boids_step(&want, &Params::at(t, flock.rules()));
+            want = boids_step_cpu(&want, &Params::at(t, flock.rules()));
         }
         let (e, i) = worst(&got, &want);
         assert!(e < 10.0 * TOLERANCE, "member {i}: gpu {:?} cpu {:?}", got[i], want[i]);
@@ -106,7 +110,9 @@ gpu_test! {
         for chunk in 0..10 {
             let times: Vec<f32> = (0..100).map(|s| (chunk * 100 + s) as f32 * dt).collect();
             let mut commands = gpu.commands();
-            flock.record_steps(&mut commands, &times).expect("record");
+            for t in times {
+                flock.record_step(&mut commands, t).expect("record");
+            }
             commands.submit().expect("submit").wait().await.expect("wait");
         }
         let members = flock.read().await.expect("read");
@@ -120,7 +126,7 @@ gpu_test! {
         flock.step(1000.0 * dt).expect("step");
         let next = flock.read().await.expect("read");
         for i in (0..1024).step_by(97) {
-            let want = boids_member(&members, i, &params);
+            let want = boids_member_cpu(&members, i, &params);
             let (e, _) = worst(&next[i..=i], &[want]);
             assert!(e < 10.0 * TOLERANCE, "member {i}: gpu {:?} cpu {want:?}", next[i]);
         }
@@ -159,7 +165,7 @@ fn document_constants() {
     );
     assert_eq!(DOCUMENT_FLOCK_SIZE, 16384);
     assert_eq!(
-        <Member as Element>::STRIDE,
+        <Member as shoal::Element>::STRIDE,
         32,
         "FlockMember: two vec3, each padded to 16 bytes"
     );

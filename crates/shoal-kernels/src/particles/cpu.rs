@@ -22,7 +22,11 @@ fn unit(x: u32) -> f32 {
 
 /// One step: every particle integrated and aged (those reaching the lifetime dropped), then
 /// the emitted ones added.
-pub fn particles_step(particles: &[Particle], step: &Step, emitters: &[Emitter]) -> Vec<Particle> {
+pub fn particles_step_cpu(
+    particles: &[Particle],
+    step: &Step,
+    emitters: &[Emitter],
+) -> Vec<Particle> {
     let mut out: Vec<Particle> = particles
         .iter()
         .filter_map(|p| {

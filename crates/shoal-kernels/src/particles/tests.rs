@@ -1,6 +1,6 @@
 use shoal_conformance::gpu_test;
 
-use super::cpu::particles_step;
+use super::cpu::particles_step_cpu;
 use super::*;
 
 /// `n` particles with ids 0..n, spread-out states and ages.
@@ -43,7 +43,7 @@ async fn run_against_cpu(
         let emitted = settings.emitters.len() as u32 * settings.emit_per_emitter;
         let first = particles.next_step();
         for s in 0..steps {
-            want = particles_step(
+            want = particles_step_cpu(
                 &want,
                 &Step {
                     first_id: first.first_id + s * emitted,
@@ -52,7 +52,11 @@ async fn run_against_cpu(
                 &settings.emitters,
             );
         }
-        particles.steps(steps).expect("steps");
+        let mut commands = gpu.commands();
+        for _ in 0..steps {
+            particles.record_step(&mut commands).expect("record");
+        }
+        commands.submit().expect("submit");
         let count = particles.count().await.expect("count");
         let got = by_id(particles.read().await.expect("read"));
         assert_eq!(
@@ -109,7 +113,7 @@ gpu_test! {
     async fn overflow_is_reported(gpu) {
         let settings = ParticleSettings { emit_per_emitter: 30, emitters: vec![Emitter::fountain(Vec3::ZERO)], ..ParticleSettings::default() };
         let mut particles = Particles::new(&gpu, &initial(50), 64, settings).expect("particles");
-        particles.steps(1).expect("step");
+        particles.step().expect("step");
         match particles.count().await {
             Err(Error::AppendOverflow { capacity, attempted, .. }) => assert_eq!((capacity, attempted), (64, 80)),
             other => panic!("expected AppendOverflow, got {other:?}"),

@@ -29,20 +29,9 @@ impl WavesCpu {
         }
     }
 
-    /// One step: next = k1·prev + k2·curr + k3·(up + down + right + left), then rotate.
+    /// One step ([`waves_step_cpu`]), then the solutions rotate.
     pub fn step(&mut self) {
-        let (w, h) = (self.width as usize, self.height as usize);
-        let [k1, k2, k3] = self.k;
-        let mut next = vec![0.0f32; w * h];
-        for y in 1..h.saturating_sub(1) {
-            for x in 1..w.saturating_sub(1) {
-                let i = y * w + x;
-                let c = &self.curr;
-                next[i] = k1 * self.prev[i]
-                    + k2 * c[i]
-                    + k3 * (c[i + w] + c[i - w] + c[i + 1] + c[i - 1]);
-            }
-        }
+        let next = waves_step_cpu(&self.prev, &self.curr, self.width, self.height, self.k);
         self.prev = std::mem::replace(&mut self.curr, next);
     }
 
@@ -54,6 +43,28 @@ impl WavesCpu {
             self.curr[j] += 0.5 * magnitude;
         }
     }
+}
+
+/// One step of the book's update on a `width` x `height` grid, row by row: next = k1·prev +
+/// k2·curr + k3·(up + down + right + left) in that order of additions, the border zero.
+pub fn waves_step_cpu(
+    prev: &[f32],
+    curr: &[f32],
+    width: u32,
+    height: u32,
+    k: [f32; 3],
+) -> Vec<f32> {
+    let (w, h) = (width as usize, height as usize);
+    let [k1, k2, k3] = k;
+    let mut next = vec![0.0f32; w * h];
+    for y in 1..h.saturating_sub(1) {
+        for x in 1..w.saturating_sub(1) {
+            let i = y * w + x;
+            let c = curr;
+            next[i] = k1 * prev[i] + k2 * c[i] + k3 * (c[i + w] + c[i - w] + c[i + 1] + c[i - 1]);
+        }
+    }
+    next
 }
 
 /// A discrete energy of the surface: kinetic Σ((curr − prev)/dt)² plus potential

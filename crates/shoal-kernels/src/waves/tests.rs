@@ -19,6 +19,15 @@ fn worst(got: &[f32], want: &[f32]) -> (f32, usize) {
     worst
 }
 
+/// `n` steps recorded into one batch and submitted.
+fn steps(waves: &mut Waves, n: u32) {
+    let mut commands = waves.gpu.commands();
+    for _ in 0..n {
+        waves.record_step(&mut commands).expect("record");
+    }
+    commands.submit().expect("submit");
+}
+
 gpu_test! {
     /// The document's 512x512 grid with its defaults: two disturbances and k = 60 steps against
     /// the CPU, every texel, previous and current.
@@ -29,11 +38,11 @@ gpu_test! {
         let mut cpu = WavesCpu::new(size, size, waves.constants());
         waves.disturb(200, 300, 1.0).expect("disturb");
         cpu.disturb(200, 300, 1.0);
-        waves.steps(30).expect("steps");
+        steps(&mut waves, 30);
         (0..30).for_each(|_| cpu.step());
         waves.disturb(1, 510, -0.5).expect("disturb");
         cpu.disturb(1, 510, -0.5);
-        waves.steps(30).expect("steps");
+        steps(&mut waves, 30);
         (0..30).for_each(|_| cpu.step());
         let (got, got_prev) = (waves.read().await.expect("read"), waves.read_previous().await.expect("read"));
         for (what, g, w) in [("current", &got, &cpu.curr), ("previous", &got_prev, &cpu.prev)] {
@@ -54,7 +63,7 @@ gpu_test! {
             waves.disturb(48, 48, 1.0).expect("disturb");
             let mut energies = Vec::new();
             for _ in 0..4 {
-                waves.steps(50).expect("steps");
+                steps(&mut waves, 50);
                 let (prev, curr) = (waves.read_previous().await.expect("read"), waves.read().await.expect("read"));
                 energies.push(energy(&prev, &curr, size, params.speed, params.time_step, params.spatial_step));
             }
