@@ -102,7 +102,7 @@ impl Demo for BlurDemo {
         Ok(Self {
             filter,
             input,
-            output: gpu.image(w, h, wgpu::TextureFormat::Rgba32Float)?,
+            output: gpu.image_zeroed(w, h, wgpu::TextureFormat::Rgba32Float)?,
             blit: Blit::new(gpu, format)?,
         })
     }

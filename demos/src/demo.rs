@@ -100,7 +100,7 @@ pub async fn render_frames<D: Demo>(
     size: [u32; 2],
     frames: std::ops::Range<u64>,
 ) -> Result<Rendered, shoal::Error> {
-    let target = gpu.image_with(
+    let target = gpu.image_zeroed_with(
         size[0],
         size[1],
         HEADLESS_FORMAT,

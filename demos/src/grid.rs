@@ -26,7 +26,7 @@ impl Demo for GridDemo {
         let [w, h] = options.size;
         Ok(Self {
             grid: Grid::new(gpu)?,
-            image: gpu.image(w, h, wgpu::TextureFormat::Rgba32Float)?,
+            image: gpu.image_zeroed(w, h, wgpu::TextureFormat::Rgba32Float)?,
             blit: Blit::new(gpu, format)?,
         })
     }

@@ -62,7 +62,7 @@ impl Demo for PrimitivesDemo {
             values: gpu.buffer_from(&values)?,
             prefix: gpu.buffer_zeroed(N as u64)?,
             bars: bars_kernel(gpu, shoal::wgsl!("../../wgsl/demos/primitives.wgsl"))?,
-            image: gpu.image(w, h, wgpu::TextureFormat::Rgba32Float)?,
+            image: gpu.image_zeroed(w, h, wgpu::TextureFormat::Rgba32Float)?,
             blit: Blit::new(gpu, format)?,
         })
     }

@@ -34,7 +34,7 @@ impl Demo for RayTraceDemo {
         Ok(Self {
             tracer,
             scene,
-            image: gpu.image(w, h, wgpu::TextureFormat::Rgba32Float)?,
+            image: gpu.image_zeroed(w, h, wgpu::TextureFormat::Rgba32Float)?,
             blit: Blit::new(gpu, format)?,
         })
     }

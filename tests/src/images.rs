@@ -93,7 +93,7 @@ gpu_test! {
             .build()
             .expect("kernel");
         for width in WIDTHS {
-            let image = gpu.image(width, 5, TextureFormat::R32Uint).expect("image");
+            let image = gpu.image_zeroed(width, 5, TextureFormat::R32Uint).expect("image");
             kernel.bind("out", &image).invocations_2d(image.size()).run().expect("run");
             let back: Vec<u32> = image.read().await.expect("read");
             for (i, &v) in back.iter().enumerate() {
@@ -168,14 +168,14 @@ gpu_test! {
     /// name the kernel, the binding, the declared type and what was bound.
     async fn storage_image_mismatches_are_typed_errors(gpu) {
         let kernel = gpu.kernel(shoal::Source::new("invert.wgsl", INVERT_RGBA32)).expect("kernel");
-        let good = gpu.image(4, 4, TextureFormat::Rgba32Float).expect("image");
-        let wrong_format = gpu.image(4, 4, TextureFormat::Rgba8Unorm).expect("image");
+        let good = gpu.image_zeroed(4, 4, TextureFormat::Rgba32Float).expect("image");
+        let wrong_format = gpu.image_zeroed(4, 4, TextureFormat::Rgba8Unorm).expect("image");
         let e = kernel.bind("src", &good).bind("dst", &wrong_format).invocations_2d([4, 4]).run().expect_err("format");
         assert!(matches!(e, Error::ImageFormat { .. }), "{e}");
         assert_names(&e, &["invert.wgsl:invert", "`dst`", "texture_storage_2d<rgba32float, write>", "rgba8unorm"]);
 
         let sampled_only = gpu
-            .image_with(4, 4, TextureFormat::Rgba32Float, TextureUsages::TEXTURE_BINDING)
+            .image_zeroed_with(4, 4, TextureFormat::Rgba32Float, TextureUsages::TEXTURE_BINDING)
             .expect("image");
         let e = kernel.bind("src", &good).bind("dst", &sampled_only).invocations_2d([4, 4]).run().expect_err("usage");
         assert!(matches!(e, Error::MissingUsage { .. }), "{e}");
@@ -200,13 +200,13 @@ gpu_test! {
     /// Host-side mistakes: a texel type of another size or kind, a length that is not
     /// width x height, an image of zero texels.
     async fn host_texel_mistakes_are_typed_errors(gpu) {
-        let image = gpu.image(5, 2, TextureFormat::Rgba8Unorm).expect("image");
+        let image = gpu.image_zeroed(5, 2, TextureFormat::Rgba8Unorm).expect("image");
         let e = image.read::<f32>().await.expect_err("texel type");
         assert!(matches!(e, Error::TexelType { .. }), "{e}");
         assert_names(&e, &["rgba8unorm", "[u8; 4]", "f32"]);
         let e = image.write(&[[0u8; 4]; 9]).expect_err("length");
         assert!(matches!(e, Error::Length { expected: 40, got: 36, .. }), "{e}");
-        let e = gpu.image(0, 4, TextureFormat::R32Float).expect_err("empty");
+        let e = gpu.image_zeroed(0, 4, TextureFormat::R32Float).expect_err("empty");
         assert!(matches!(e, Error::ImageSize { width: 0, .. }), "{e}");
         let e = gpu.image_from(2, 1, TextureFormat::Rgba16Float, &[[0.0f32; 4]; 2]).expect_err("f32 into f16");
         assert!(matches!(e, Error::TexelType { .. }), "{e}");
@@ -321,7 +321,7 @@ gpu_test! {
             @compute @workgroup_size(1) fn first() { out[0] = textureLoad(ids, vec2<u32>(0u), 0).x; }";
         let kernel = gpu.kernel(shoal::Source::new("first.wgsl", src)).expect("kernel");
         let out = gpu.buffer_zeroed::<u32>(1).expect("buffer");
-        let floats = gpu.image(2, 2, TextureFormat::Rgba8Unorm).expect("image");
+        let floats = gpu.image_zeroed(2, 2, TextureFormat::Rgba8Unorm).expect("image");
         let e = kernel.bind("ids", &floats).bind("out", &out).groups([1, 1, 1]).run().expect_err("kind");
         assert!(matches!(e, Error::ImageFormat { .. }), "{e}");
         assert_names(&e, &["first.wgsl:first", "`ids`", "texture_2d<u32>", "rgba8unorm"]);
@@ -416,7 +416,7 @@ gpu_test! {
             @compute @workgroup_size(1) fn probe() { out[0] = textureLoad(depth, vec2<u32>(2u, 1u), 0).x; }")).expect("kernel");
         for width in [3, 64, 65] {
             let depth = gpu
-                .image_with(width, 2, TextureFormat::Depth32Float, TextureUsages::RENDER_ATTACHMENT)
+                .image_zeroed_with(width, 2, TextureFormat::Depth32Float, TextureUsages::RENDER_ATTACHMENT)
                 .expect("depth image");
             assert!(depth.usage().contains(TextureUsages::TEXTURE_BINDING | TextureUsages::RENDER_ATTACHMENT), "{:?}", depth.usage());
             assert_eq!(depth.texel_bytes(), 4);
@@ -433,7 +433,7 @@ gpu_test! {
         }
 
         let colour = gpu
-            .image_with(65, 3, TextureFormat::Rgba16Float, TextureUsages::RENDER_ATTACHMENT | TextureUsages::TEXTURE_BINDING)
+            .image_zeroed_with(65, 3, TextureFormat::Rgba16Float, TextureUsages::RENDER_ATTACHMENT | TextureUsages::TEXTURE_BINDING)
             .expect("colour image");
         let mut commands = gpu.commands();
         commands.encoder().begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -460,7 +460,7 @@ gpu_test! {
     /// What a depth image does not do is a typed error: host writes, texels of another type,
     /// and reading back a depth format other than depth32float.
     async fn depth_image_mistakes_are_typed_errors(gpu) {
-        let depth = gpu.image_with(4, 4, TextureFormat::Depth32Float, TextureUsages::RENDER_ATTACHMENT).expect("depth");
+        let depth = gpu.image_zeroed_with(4, 4, TextureFormat::Depth32Float, TextureUsages::RENDER_ATTACHMENT).expect("depth");
         let e = depth.write(&[0.5f32; 16]).expect_err("host write");
         assert!(matches!(e, Error::InvalidParameter { .. }), "{e}");
         assert_names(&e, &["writing an Image", "depth32float", "render pass"]);
@@ -469,7 +469,7 @@ gpu_test! {
         assert_names(&e, &["depth32float", "`f32`"]);
         let e = gpu.image_from(4, 4, TextureFormat::Depth32Float, &[0.0f32; 16]).expect_err("image_from");
         assert!(matches!(e, Error::InvalidParameter { .. }), "{e}");
-        let other = gpu.image_with(4, 4, TextureFormat::Depth24Plus, TextureUsages::RENDER_ATTACHMENT).expect("depth24plus");
+        let other = gpu.image_zeroed_with(4, 4, TextureFormat::Depth24Plus, TextureUsages::RENDER_ATTACHMENT).expect("depth24plus");
         let e = other.read_bytes().await.expect_err("depth24plus");
         assert!(matches!(e, Error::InvalidParameter { .. }), "{e}");
         assert_names(&e, &["depth24plus", "only depth32float"]);

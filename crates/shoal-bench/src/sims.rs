@@ -138,7 +138,7 @@ fn sobel_entry(gpu: &Gpu) -> Result<()> {
     let (w, h) = (1648, 1776);
     let src = test_image(w, h);
     let image = gpu.image_from(w, h, TextureFormat::Rgba32Float, &src)?;
-    let out = gpu.image(w, h, TextureFormat::Rgba32Float)?;
+    let out = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float)?;
     let filter = Sobel::new(gpu)?;
     let (ms, ts) = gpu_millis(gpu, 3, |c| filter.record(c, &image, &out))?;
     let cpu = cpu_millis(1, || {
@@ -157,7 +157,7 @@ fn bilateral_entry(gpu: &Gpu) -> Result<()> {
     let (w, h) = (640, 480);
     let src = test_image(w, h);
     let image = gpu.image_from(w, h, TextureFormat::Rgba32Float, &src)?;
-    let out = gpu.image(w, h, TextureFormat::Rgba32Float)?;
+    let out = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float)?;
     let params = BilateralParams {
         spatial_sigma: 2.0,
         range_sigma: 0.2,

@@ -15,7 +15,7 @@
 //! # fn main() -> Result<(), shoal::Error> {
 //! use shoal_kernels::blur::{BlurParams, GaussianBlur};
 //! let gpu = shoal::Gpu::blocking()?;
-//! let image = gpu.image(640, 480, shoal::wgpu::TextureFormat::Rgba32Float)?;
+//! let image = gpu.image_zeroed(640, 480, shoal::wgpu::TextureFormat::Rgba32Float)?;
 //! let blur = GaussianBlur::new(&gpu, BlurParams { sigma: 2.5, ..BlurParams::default() })?;
 //! blur.run(&image, 3)?.wait_blocking()?; // three passes, in place
 //! let mut commands = gpu.commands();
@@ -258,7 +258,7 @@ impl GaussianBlur {
             _ => {
                 let s = self
                     .gpu
-                    .image(image.width(), image.height(), image.format())?;
+                    .image_zeroed(image.width(), image.height(), image.format())?;
                 *kept = Some(s.clone());
                 Ok(s)
             }

@@ -222,9 +222,36 @@ impl Boids {
         Ok(())
     }
 
-    /// Replaces the rule constants (the defaults are the document's).
-    pub fn set_rules(&mut self, rules: Rules) {
+    /// Replaces the rule constants (the defaults are the document's). Every constant must be
+    /// finite, the distance and the weights not negative and the timestep positive; otherwise
+    /// [`Error::InvalidParameter`] names the constant and the rules in use stay.
+    pub fn set_rules(&mut self, rules: Rules) -> Result<()> {
+        let r = &rules;
+        let checks = [
+            ("closest_allowed_dist", r.closest_allowed_dist, 0.0),
+            ("rule1_weight", r.rule1_weight, 0.0),
+            ("rule2_weight", r.rule2_weight, 0.0),
+            ("rule3_weight", r.rule3_weight, 0.0),
+            ("rule4_weight", r.rule4_weight, 0.0),
+            ("timestep", r.timestep, f32::MIN_POSITIVE),
+        ];
+        if let Some((name, value, min)) = checks
+            .into_iter()
+            .find(|&(_, v, min)| !(v.is_finite() && v >= min))
+        {
+            return Err(Error::InvalidParameter {
+                kernel: "Boids".into(),
+                parameter: name.into(),
+                value: value.to_string(),
+                rule: if min > 0.0 {
+                    "must be a finite number > 0".into()
+                } else {
+                    "must be a finite number >= 0".into()
+                },
+            });
+        }
         self.rules = rules;
+        Ok(())
     }
 
     /// The rule constants in use.

@@ -90,8 +90,12 @@ async fn invert(gpu: &Gpu) -> Outcome {
     let input = gpu
         .image_from(w, h, TextureFormat::Rgba32Float, &texels)
         .map_err(err)?;
-    let output = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
-    let twice = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
+    let output = gpu
+        .image_zeroed(w, h, TextureFormat::Rgba32Float)
+        .map_err(err)?;
+    let twice = gpu
+        .image_zeroed(w, h, TextureFormat::Rgba32Float)
+        .map_err(err)?;
     let kernel = crate::Invert::new(gpu).map_err(err)?;
     // Recorded into a batch, then run on its own on the batch's result: back to the input.
     let mut commands = gpu.commands();
@@ -112,7 +116,9 @@ async fn invert(gpu: &Gpu) -> Outcome {
 
 async fn grid(gpu: &Gpu) -> Outcome {
     let [w, h] = grid::SIZE;
-    let image = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
+    let image = gpu
+        .image_zeroed(w, h, TextureFormat::Rgba32Float)
+        .map_err(err)?;
     let mut commands = gpu.commands();
     crate::Grid::new(gpu)
         .map_err(err)?
@@ -139,7 +145,9 @@ async fn texture_add(gpu: &Gpu) -> Outcome {
     let ib = gpu
         .image_from(w, h, TextureFormat::Rgba32Float, &b)
         .map_err(err)?;
-    let out = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
+    let out = gpu
+        .image_zeroed(w, h, TextureFormat::Rgba32Float)
+        .map_err(err)?;
     crate::TextureAdd::new(gpu)
         .map_err(err)?
         .run(&ia, &ib, &out)
@@ -154,7 +162,9 @@ async fn texture_add(gpu: &Gpu) -> Outcome {
 
 async fn ortho(gpu: &Gpu) -> Outcome {
     let n = raytrace::ORTHO_SIZE;
-    let image = gpu.image(n, n, TextureFormat::Rgba32Float).map_err(err)?;
+    let image = gpu
+        .image_zeroed(n, n, TextureFormat::Rgba32Float)
+        .map_err(err)?;
     crate::RayTracer::new(gpu)
         .map_err(err)?
         .run(&image)
@@ -177,7 +187,9 @@ async fn ortho(gpu: &Gpu) -> Outcome {
 async fn scene(gpu: &Gpu) -> Outcome {
     let (w, h) = (160, 120);
     let s = raytrace::Scene::default();
-    let image = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
+    let image = gpu
+        .image_zeroed(w, h, TextureFormat::Rgba32Float)
+        .map_err(err)?;
     let mut commands = gpu.commands();
     crate::RayTracer::new(gpu)
         .map_err(err)?
@@ -279,8 +291,12 @@ async fn gaussian_blur(gpu: &Gpu) -> Outcome {
 async fn sobel(gpu: &Gpu) -> Outcome {
     let (w, h) = (96, 64);
     let (src, image) = picture(gpu, w, h)?;
-    let edges = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
-    let product = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
+    let edges = gpu
+        .image_zeroed(w, h, TextureFormat::Rgba32Float)
+        .map_err(err)?;
+    let product = gpu
+        .image_zeroed(w, h, TextureFormat::Rgba32Float)
+        .map_err(err)?;
     let filter = sobel::Sobel::new(gpu).map_err(err)?;
     let mut commands = gpu.commands();
     filter.record(&mut commands, &image, &edges).map_err(err)?;
@@ -298,7 +314,9 @@ async fn sobel(gpu: &Gpu) -> Outcome {
 async fn cartoon(gpu: &Gpu) -> Outcome {
     let (w, h) = (96, 64);
     let (src, image) = picture(gpu, w, h)?;
-    let out = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
+    let out = gpu
+        .image_zeroed(w, h, TextureFormat::Rgba32Float)
+        .map_err(err)?;
     let params = sobel::CartoonParams::default();
     let filter = sobel::Cartoon::new(gpu, params).map_err(err)?;
     let mut commands = gpu.commands();
@@ -317,7 +335,9 @@ async fn cartoon(gpu: &Gpu) -> Outcome {
 async fn bilateral(gpu: &Gpu) -> Outcome {
     let (w, h) = (64, 48);
     let (src, image) = picture(gpu, w, h)?;
-    let out = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
+    let out = gpu
+        .image_zeroed(w, h, TextureFormat::Rgba32Float)
+        .map_err(err)?;
     let params = bilateral::BilateralParams::default();
     let filter = bilateral::Bilateral::new(gpu, params).map_err(err)?;
     let mut commands = gpu.commands();

@@ -169,7 +169,10 @@ impl Cartoon {
                 Ok((b.clone(), e.clone()))
             }
             _ => {
-                let image = || self.gpu.image(src.width(), src.height(), src.format());
+                let image = || {
+                    self.gpu
+                        .image_zeroed(src.width(), src.height(), src.format())
+                };
                 let pair = (image()?, image()?);
                 *kept = Some(pair.clone());
                 Ok(pair)

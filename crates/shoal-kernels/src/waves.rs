@@ -154,7 +154,7 @@ impl Waves {
             });
         }
         let [update, disturb] = Self::kernels(gpu, &source.into())?;
-        let image = || gpu.image(width, height, TextureFormat::R32Float);
+        let image = || gpu.image_zeroed(width, height, TextureFormat::R32Float);
         Ok(Self {
             gpu: gpu.clone(),
             update,

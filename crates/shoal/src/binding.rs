@@ -257,7 +257,7 @@ pub(crate) fn check(kernel: &str, info: &BindingInfo, res: &Resource<'_>) -> Res
             (
                 wgpu::TextureUsages::STORAGE_BINDING,
                 "STORAGE_BINDING",
-                "create the image with gpu.image(..) on a device where its format allows storage, or add the usage in gpu.image_with(..)",
+                "create the image with gpu.image_zeroed(..) on a device where its format allows storage, or add the usage in gpu.image_zeroed_with(..)",
             ),
         ),
         (

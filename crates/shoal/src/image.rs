@@ -160,13 +160,18 @@ impl Gpu {
 
     /// A `width` x `height` image of `format`, zeroed, usable as a storage image (where the
     /// format allows it on this device), a sampled texture, and a copy source and destination.
-    pub fn image(&self, width: u32, height: u32, format: wgpu::TextureFormat) -> Result<Image> {
+    pub fn image_zeroed(
+        &self,
+        width: u32,
+        height: u32,
+        format: wgpu::TextureFormat,
+    ) -> Result<Image> {
         let allowed = self.format_features(format).allowed_usages;
         let usage = wgpu::TextureUsages::TEXTURE_BINDING
             | wgpu::TextureUsages::COPY_SRC
             | wgpu::TextureUsages::COPY_DST
             | (allowed & wgpu::TextureUsages::STORAGE_BINDING);
-        self.image_with(width, height, format, usage)
+        self.image_zeroed_with(width, height, format, usage)
     }
 
     /// An image holding `texels` (row by row, tightly packed: `width * height` of them).
@@ -178,7 +183,7 @@ impl Gpu {
         texels: &[T],
     ) -> Result<Image> {
         check_texel::<T>(format)?;
-        let image = self.image(width, height, format)?;
+        let image = self.image_zeroed(width, height, format)?;
         image.write(texels)?;
         Ok(image)
     }
@@ -187,9 +192,9 @@ impl Gpu {
     /// format also gets `TEXTURE_BINDING`, which reading it back needs).
     ///
     /// A depth buffer a render pass draws into and kernels then read is
-    /// `gpu.image_with(w, h, TextureFormat::Depth32Float, TextureUsages::RENDER_ATTACHMENT)`; a
+    /// `gpu.image_zeroed_with(w, h, TextureFormat::Depth32Float, TextureUsages::RENDER_ATTACHMENT)`; a
     /// colour target a render pass draws into and a later pass samples adds `TEXTURE_BINDING`.
-    pub fn image_with(
+    pub fn image_zeroed_with(
         &self,
         width: u32,
         height: u32,

@@ -38,7 +38,9 @@ async fn render(gpu: &Gpu, dir: &Path) -> Result<Vec<String>, String> {
 
     // The grid at half the document's size keeps the file small; the pattern is the same.
     let [w, h] = [640, 368];
-    let image = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
+    let image = gpu
+        .image_zeroed(w, h, TextureFormat::Rgba32Float)
+        .map_err(err)?;
     Grid::new(gpu).map_err(err)?.run(&image).map_err(err)?;
     let texels = image.read::<[f32; 4]>().await.map_err(err)?;
     if texels != grid::grid_cpu(w, h) {
@@ -48,7 +50,9 @@ async fn render(gpu: &Gpu, dir: &Path) -> Result<Vec<String>, String> {
 
     let tracer = RayTracer::new(gpu).map_err(err)?;
     let n = raytrace::ORTHO_SIZE;
-    let image = gpu.image(n, n, TextureFormat::Rgba32Float).map_err(err)?;
+    let image = gpu
+        .image_zeroed(n, n, TextureFormat::Rgba32Float)
+        .map_err(err)?;
     tracer.run(&image).map_err(err)?;
     let texels = image.read::<[f32; 4]>().await.map_err(err)?;
     let differ = texels
@@ -64,7 +68,9 @@ async fn render(gpu: &Gpu, dir: &Path) -> Result<Vec<String>, String> {
     save("raytrace-ortho.png", &image, &texels)?;
 
     let (w, h) = (480, 320);
-    let image = gpu.image(w, h, TextureFormat::Rgba32Float).map_err(err)?;
+    let image = gpu
+        .image_zeroed(w, h, TextureFormat::Rgba32Float)
+        .map_err(err)?;
     let scene = raytrace::Scene::default();
     tracer.run_scene(&scene, &image).map_err(err)?;
     let texels = image.read::<[f32; 4]>().await.map_err(err)?;

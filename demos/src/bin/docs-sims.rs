@@ -84,7 +84,7 @@ fn filters(gpu: &Gpu, dir: &Path) -> Result<(), Failure> {
     save("filters-blur.png", &got)?;
 
     let original = image(&src)?;
-    let out = gpu.image(W, H, TextureFormat::Rgba32Float)?;
+    let out = gpu.image_zeroed(W, H, TextureFormat::Rgba32Float)?;
     Sobel::new(gpu)?.run(&original, &out)?;
     let got: Vec<Vec4> = out.read_blocking()?;
     check("sobel", &got, &sobel::sobel_cpu(&src, W, H), 1e-5)?;

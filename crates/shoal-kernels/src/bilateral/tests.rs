@@ -17,7 +17,7 @@ gpu_test! {
             let filter = Bilateral::new(&gpu, params).expect("bilateral");
             let src = test_image(w, h);
             let image = gpu.image_from(w, h, TextureFormat::Rgba32Float, &src).expect("image");
-            let out = gpu.image(w, h, TextureFormat::Rgba32Float).expect("image");
+            let out = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image");
             filter.run(&image, &out).expect("run");
             let got: Vec<Vec4> = out.read().await.expect("read");
             let want = bilateral_cpu(&src, w, h, &params);
@@ -39,7 +39,7 @@ gpu_test! {
         assert_eq!(*filter.params(), wide);
         let src = test_image(w, h);
         let image = gpu.image_from(w, h, TextureFormat::Rgba32Float, &src).expect("image");
-        let out = gpu.image(w, h, TextureFormat::Rgba32Float).expect("image");
+        let out = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image");
         let mut commands = gpu.commands();
         filter.record(&mut commands, &image, &out).expect("record");
         commands.submit().expect("submit");
@@ -60,7 +60,7 @@ gpu_test! {
         let (w, h) = (12u32, 9u32);
         let src = test_image(w, h);
         let image = gpu.image_from(w, h, TextureFormat::Rgba32Float, &src).expect("image");
-        let out = gpu.image(w, h, TextureFormat::Rgba32Float).expect("image");
+        let out = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image");
         filter.run(&image, &out).expect("the old kernel still runs");
         let got: Vec<Vec4> = out.read().await.expect("read");
         for (g, c) in got.iter().zip(&bilateral_cpu(&src, w, h, &params)) {

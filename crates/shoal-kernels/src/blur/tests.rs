@@ -148,7 +148,7 @@ gpu_test! {
         let mut blur = GaussianBlur::new(&gpu, BlurParams { sigma: 1.0, workgroup_size: Some(2) }).expect("blur");
         assert!(matches!(blur.set_sigma(2.0), Err(Error::InvalidParameter { .. })), "R = 4 > N = 2");
         assert_eq!((blur.sigma(), blur.radius()), (1.0, 2), "the old weights stay");
-        let bytes = gpu.image(8, 8, TextureFormat::Rgba8Unorm).expect("image");
+        let bytes = gpu.image_zeroed(8, 8, TextureFormat::Rgba8Unorm).expect("image");
         let Err(e) = blur.run(&bytes, 1) else {
             panic!("rgba8unorm is not rgba32float");
         };

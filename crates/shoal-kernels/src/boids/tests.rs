@@ -132,6 +132,28 @@ gpu_test! {
         }
     }
 
+    /// Rules with a non-finite or negative constant are refused, naming the constant, and the
+    /// rules in use stay; valid rules take effect.
+    async fn bad_rules_are_refused(gpu) {
+        let mut flock = Boids::new(&gpu, &document_flock(256)).expect("flock");
+        let bad = [
+            Rules { timestep: 0.0, ..Rules::default() },
+            Rules { rule1_weight: f32::NAN, ..Rules::default() },
+            Rules { closest_allowed_dist: -1.0, ..Rules::default() },
+            Rules { rule4_weight: f32::INFINITY, ..Rules::default() },
+        ];
+        for (rules, name) in bad.into_iter().zip(["timestep", "rule1_weight", "closest_allowed_dist", "rule4_weight"]) {
+            match flock.set_rules(rules) {
+                Err(Error::InvalidParameter { kernel, parameter, .. }) => assert_eq!((kernel.as_str(), parameter.as_str()), ("Boids", name)),
+                other => panic!("{name}: expected InvalidParameter, got {other:?}"),
+            }
+            assert_eq!(flock.rules(), &Rules::default(), "the old rules stay");
+        }
+        let calm = Rules { rule3_weight: 0.0, ..Rules::default() };
+        flock.set_rules(calm).expect("valid rules");
+        assert_eq!(flock.rules(), &calm);
+    }
+
     /// A flock that does not fill whole work groups is refused with a typed error.
     async fn partial_tiles_are_refused(gpu) {
         for n in [0usize, 100, 257] {

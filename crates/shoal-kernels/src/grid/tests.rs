@@ -36,7 +36,7 @@ gpu_test! {
     async fn grid_matches_the_cpu_exactly(gpu) {
         let grid = Grid::new(&gpu).expect("kernel");
         for [w, h] in [SIZE, [37, 50], [1, 1], [16, 16], [100, 3]] {
-            let image = gpu.image(w, h, TextureFormat::Rgba32Float).expect("image");
+            let image = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image");
             grid.run(&image).expect("run");
             let got = image.read::<[f32; 4]>().await.expect("read");
             if let Some(d) = first_difference(w, &got, &grid_cpu(w, h)) {
@@ -49,7 +49,7 @@ gpu_test! {
     async fn recorded_grids_share_a_batch(gpu) {
         let grid = Grid::new(&gpu).expect("kernel");
         let sizes = [[33u32, 17u32], [64, 48]];
-        let images: Vec<_> = sizes.iter().map(|&[w, h]| gpu.image(w, h, TextureFormat::Rgba32Float).expect("image")).collect();
+        let images: Vec<_> = sizes.iter().map(|&[w, h]| gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image")).collect();
         let mut commands = gpu.commands();
         for image in &images {
             grid.record(&mut commands, image).expect("record");
@@ -76,7 +76,7 @@ gpu_test! {
             .into_iter()
             .map(|c| if c == ORANGE { BLUE } else { ORANGE })
             .collect();
-        let image = gpu.image(w, h, TextureFormat::Rgba32Float).expect("image");
+        let image = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image");
         let mut grid = Grid::from_source(&gpu, Source::new("edited/grid.wgsl", swapped)).expect("grid");
         grid.run(&image).expect("run");
         assert!(image.read::<[f32; 4]>().await.expect("read") == want, "the swapped kernel ran");

@@ -19,7 +19,7 @@ gpu_test! {
         for (w, h) in [(1, 1), (32, 32), (65, 33), (256, 100)] {
             let texels = random_texels(&mut rng, w * h);
             let input = gpu.image_from(w, h, TextureFormat::Rgba32Float, &texels).expect("input");
-            let output = gpu.image(w, h, TextureFormat::Rgba32Float).expect("output");
+            let output = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("output");
             invert.run(&input, &output).expect("run");
             assert_eq!(output.read::<[f32; 4]>().await.expect("read"), invert_cpu(&texels), "{w}x{h}");
         }
@@ -34,7 +34,7 @@ gpu_test! {
         for (w, h) in [(3, 5), (40, 17), (64, 64)] {
             let texels = random_texels(&mut rng, w * h);
             let input = gpu.image_from(w, h, TextureFormat::Rgba32Float, &texels).expect("input");
-            let output = gpu.image(w, h, TextureFormat::Rgba32Float).expect("output");
+            let output = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("output");
             invert.record(&mut commands, &input, &output).expect("record");
             cases.push((texels, input, output));
         }
@@ -47,8 +47,8 @@ gpu_test! {
     /// Images of different sizes are a typed error.
     async fn different_sizes_are_refused(gpu) {
         let invert = Invert::new(&gpu).expect("kernel");
-        let small = gpu.image(4, 4, TextureFormat::Rgba32Float).expect("image");
-        let big = gpu.image(5, 4, TextureFormat::Rgba32Float).expect("image");
+        let small = gpu.image_zeroed(4, 4, TextureFormat::Rgba32Float).expect("image");
+        let big = gpu.image_zeroed(5, 4, TextureFormat::Rgba32Float).expect("image");
         assert!(matches!(invert.run(&small, &big), Err(shoal::Error::Length { .. })));
     }
 }

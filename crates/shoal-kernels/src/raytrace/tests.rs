@@ -50,7 +50,7 @@ gpu_test! {
     async fn ortho_sphere_matches_the_cpu(gpu) {
         let tracer = RayTracer::new(&gpu).expect("kernels");
         for (w, h) in [(ORTHO_SIZE, ORTHO_SIZE), (64, 64), (100, 37), (1, 1)] {
-            let image = gpu.image(w, h, TextureFormat::Rgba32Float).expect("image");
+            let image = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image");
             tracer.run(&image).expect("run");
             check_ortho(&image.read::<[f32; 4]>().await.expect("read"), w, h);
         }
@@ -64,7 +64,7 @@ gpu_test! {
         let tracer = RayTracer::new(&gpu).expect("kernels");
         let scene = Scene::default();
         for (w, h) in [(160, 120), (64, 96), (7, 5)] {
-            let image = gpu.image(w, h, TextureFormat::Rgba32Float).expect("image");
+            let image = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image");
             tracer.run_scene(&scene, &image).expect("run");
             let got = image.read::<[f32; 4]>().await.expect("read");
             let outliers = scene_outliers(&got, &scene, w, h);
@@ -83,7 +83,7 @@ gpu_test! {
         let (w, h) = (48, 36);
         let first = Scene::default();
         let second = Scene { eye: first.eye + Vec3::new(1.5, 0.5, 0.0), sky: Vec3::new(1.0, 0.2, 0.1), ..first };
-        let images = [first, second].map(|_| gpu.image(w, h, TextureFormat::Rgba32Float).expect("image"));
+        let images = [first, second].map(|_| gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image"));
         let mut commands = gpu.commands();
         tracer.record_scene(&mut commands, &first, &images[0]).expect("record");
         tracer.record_scene(&mut commands, &second, &images[1]).expect("record");
@@ -119,7 +119,7 @@ gpu_test! {
             // Pixels on the sphere's edge may round the other way (see ORTHO_EDGE_PIXELS).
             assert!(hits.abs_diff(want_hits) <= ORTHO_EDGE_PIXELS && hits > 50, "{hits} red pixels, the CPU says {want_hits}");
         };
-        let image = gpu.image(side, side, TextureFormat::Rgba32Float).expect("image");
+        let image = gpu.image_zeroed(side, side, TextureFormat::Rgba32Float).expect("image");
         let mut tracer = RayTracer::from_source(&gpu, red).expect("tracer");
         tracer.run(&image).expect("run");
         check(image.read().await.expect("read"));

@@ -29,7 +29,7 @@ gpu_test! {
         for [w, h] in [[1u32, 1u32], [2, 3], [28, 14], [255, 257]] {
             let src = test_image(w, h);
             let image = gpu.image_from(w, h, TextureFormat::Rgba32Float, &src).expect("image");
-            let edges = gpu.image(w, h, TextureFormat::Rgba32Float).expect("image");
+            let edges = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image");
             filter.run(&image, &edges).expect("sobel");
             let got: Vec<Vec4> = edges.read().await.expect("read");
             assert_close(&got, &sobel_cpu(&src, w, h), &format!("sobel {w}x{h}"), TOLERANCE);
@@ -47,7 +47,7 @@ gpu_test! {
         let (w, h) = (45u32, 31u32);
         let src = test_image(w, h);
         let image = gpu.image_from(w, h, TextureFormat::Rgba32Float, &src).expect("image");
-        let [edges, product, again] = [(); 3].map(|_| gpu.image(w, h, TextureFormat::Rgba32Float).expect("image"));
+        let [edges, product, again] = [(); 3].map(|_| gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image"));
         let mut commands = gpu.commands();
         filter.record(&mut commands, &image, &edges).expect("edges");
         filter.record_multiply(&mut commands, &image, &edges, &product).expect("multiply");
@@ -58,7 +58,7 @@ gpu_test! {
         assert_close(&edges.read().await.expect("read"), &want_edges, "edges", TOLERANCE);
         assert_close(&product.read().await.expect("read"), &want, "multiply", TOLERANCE);
         assert_close(&again.read().await.expect("read"), &want, "multiply, run", TOLERANCE);
-        let other = gpu.image(w + 1, h, TextureFormat::Rgba32Float).expect("image");
+        let other = gpu.image_zeroed(w + 1, h, TextureFormat::Rgba32Float).expect("image");
         assert!(matches!(filter.run(&image, &other), Err(shoal::Error::Length { .. })));
     }
 
@@ -74,7 +74,7 @@ gpu_test! {
             assert_eq!(cartoon.params(), params);
             let src = test_image(w, h);
             let image = gpu.image_from(w, h, TextureFormat::Rgba32Float, &src).expect("image");
-            let out = gpu.image(w, h, TextureFormat::Rgba32Float).expect("image");
+            let out = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image");
             cartoon.run(&image, &out).expect("cartoon");
             let got: Vec<Vec4> = out.read().await.expect("read");
             let want = cartoon_cpu(&src, w, h, &params).expect("twin");
@@ -95,7 +95,7 @@ gpu_test! {
         for [w, h] in sizes {
             let src = test_image(w, h);
             let image = gpu.image_from(w, h, TextureFormat::Rgba32Float, &src).expect("image");
-            let out = gpu.image(w, h, TextureFormat::Rgba32Float).expect("image");
+            let out = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image");
             cartoon.record(&mut commands, &image, &out).expect("record");
             cases.push((src, image, out, w, h));
         }
@@ -111,7 +111,7 @@ gpu_test! {
     async fn sobel_set_source_takes_effect_and_keeps_old_on_error(gpu) {
         let (w, h) = (8u32, 4u32);
         let src = gpu.image_from(w, h, TextureFormat::Rgba32Float, &vec![Vec4::ONE; 32]).expect("image");
-        let dst = gpu.image(w, h, TextureFormat::Rgba32Float).expect("image");
+        let dst = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image");
         let mut sobel = Sobel::new(&gpu).expect("sobel");
         sobel.run(&src, &dst).expect("runs");
         let got: Vec<Vec4> = dst.read().await.expect("read");

@@ -24,14 +24,14 @@ impl SplatTarget {
     pub(super) fn new(gpu: &Gpu, width: u32, height: u32) -> Result<Self> {
         use wgpu::TextureUsages as U;
         // Sampled too, so a later pass (a demo's tone map) can draw it without a copy.
-        let hdr = gpu.image_with(
+        let hdr = gpu.image_zeroed_with(
             width,
             height,
             HDR_FORMAT,
             U::RENDER_ATTACHMENT | U::TEXTURE_BINDING,
         )?;
         // A depth image also gets TEXTURE_BINDING: the kernels read it.
-        let depth = gpu.image_with(width, height, DEPTH_FORMAT, U::RENDER_ATTACHMENT)?;
+        let depth = gpu.image_zeroed_with(width, height, DEPTH_FORMAT, U::RENDER_ATTACHMENT)?;
         let tiles = u64::from(width.div_ceil(TILE)) * u64::from(height.div_ceil(TILE));
         Ok(Self {
             width,

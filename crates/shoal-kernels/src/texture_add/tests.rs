@@ -18,13 +18,13 @@ gpu_test! {
                 gpu.image_from(w, h, TextureFormat::Rgba32Float, &a).expect("a"),
                 gpu.image_from(w, h, TextureFormat::Rgba32Float, &b).expect("b"),
             );
-            let out = gpu.image(w, h, TextureFormat::Rgba32Float).expect("out");
+            let out = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("out");
             add.run(&ia, &ib, &out).expect("run");
             assert_eq!(out.read::<[f32; 4]>().await.expect("read"), texture_add_cpu(&a, &b), "{w}x{h}");
         }
         let bytes: Vec<[u8; 4]> = (0..64).map(|i| [i as u8, 255 - i as u8, 128, 255]).collect();
         let ia = gpu.image_from(8, 8, TextureFormat::Rgba8Unorm, &bytes).expect("a");
-        let out = gpu.image(8, 8, TextureFormat::Rgba32Float).expect("out");
+        let out = gpu.image_zeroed(8, 8, TextureFormat::Rgba32Float).expect("out");
         let mut commands = gpu.commands();
         add.record(&mut commands, &ia, &ia, &out).expect("record");
         commands.submit().expect("submit");
@@ -38,8 +38,8 @@ gpu_test! {
     /// Images of different sizes are a typed error.
     async fn different_sizes_are_refused(gpu) {
         let add = TextureAdd::new(&gpu).expect("kernel");
-        let a = gpu.image(4, 4, TextureFormat::Rgba32Float).expect("image");
-        let b = gpu.image(4, 5, TextureFormat::Rgba32Float).expect("image");
+        let a = gpu.image_zeroed(4, 4, TextureFormat::Rgba32Float).expect("image");
+        let b = gpu.image_zeroed(4, 5, TextureFormat::Rgba32Float).expect("image");
         assert!(matches!(add.run(&a, &b, &a), Err(shoal::Error::Length { .. })));
         assert!(matches!(add.run(&a, &a, &b), Err(shoal::Error::Length { .. })));
     }
