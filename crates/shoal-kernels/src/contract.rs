@@ -37,11 +37,7 @@ fn method_name(signature: &str) -> &str {
     let after = signature
         .split_once("fn ")
         .map_or(signature, |(_, rest)| rest);
-    after
-        .split(|c: char| c == '(' || c == '<')
-        .next()
-        .unwrap_or(after)
-        .trim()
+    after.split(['(', '<']).next().unwrap_or(after).trim()
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -157,20 +153,13 @@ fn breaches(family: &Family, src: &Path, crate_dir: &Path, showcase: &[&str]) ->
         let submission =
             m.ends_with("-> Result<Submission>") || m.ends_with("-> Result<shoal::Submission>");
         match method {
-            "record_step" => {
-                if !m.contains("(&mut self, commands: &mut Commands") {
-                    out.push(format!(
-                        "{name}::record_step takes (&mut self, commands: &mut Commands, …)"
-                    ));
-                }
-            }
-            "step" => {
-                if !m.contains("(&mut self") || !submission {
-                    out.push(format!(
-                        "{name}::step takes &mut self and returns Result<Submission>"
-                    ));
-                }
-            }
+            "record_step" if !m.contains("(&mut self, commands: &mut Commands") => out.push(
+                format!("{name}::record_step takes (&mut self, commands: &mut Commands, …)"),
+            ),
+            "step" if !m.contains("(&mut self") || !submission => out.push(format!(
+                "{name}::step takes &mut self and returns Result<Submission>"
+            )),
+            "record_step" | "step" => {}
             "steps" | "record_steps" => out.push(format!(
                 "{name}::{method}: a simulation advances with step / record_step"
             )),
@@ -188,13 +177,9 @@ fn breaches(family: &Family, src: &Path, crate_dir: &Path, showcase: &[&str]) ->
                     ));
                 }
             }
-            _ if method.starts_with("run") => {
-                if !m.contains("(&self") || !submission {
-                    out.push(format!(
-                        "{name}::{method} takes &self and returns Result<Submission>"
-                    ));
-                }
-            }
+            _ if method.starts_with("run") && (!m.contains("(&self") || !submission) => out.push(
+                format!("{name}::{method} takes &self and returns Result<Submission>"),
+            ),
             _ => {}
         }
     }

@@ -129,11 +129,8 @@ impl Source {
 /// `path` without its leading `../` and `./` components.
 const fn without_parents(path: &str) -> &str {
     let mut rest = path.as_bytes();
-    loop {
-        match rest {
-            [b'.', b'.', b'/', tail @ ..] | [b'.', b'/', tail @ ..] => rest = tail,
-            _ => break,
-        }
+    while let [b'.', b'.', b'/', tail @ ..] | [b'.', b'/', tail @ ..] = rest {
+        rest = tail;
     }
     match std::str::from_utf8(rest) {
         Ok(stable) => stable,
