@@ -1,0 +1,181 @@
+//! WGSL sources and Shoal's one preprocessor.
+//!
+//! WGSL has no include and no specialisation. Shoal adds three things, all in this module, used by
+//! every kernel: the project's own, the kernels crate's and the user's.
+//!
+//! - `#import name` on a line of its own pulls in a snippet: one of Shoal's ([`SNIPPETS`]) or one
+//!   registered on the source with [`Source::snippet`]. The line is blanked and the snippet
+//!   appended after the source (once), so every line of the user's file keeps its number.
+//! - `// #block name` … `// #end name` marks a region that [`Source::block`] replaces: the file as
+//!   written is one valid specialisation (so it validates on its own), the Rust side makes the
+//!   others: another element type (`alias T = f32;`), another operation, a user's predicate.
+//!   Where an `override` constant suffices (a work-group size, a count), use
+//!   [`KernelBuilder::constant`](crate::KernelBuilder::constant) instead: it needs no recompile of
+//!   the text.
+//! - `enable subgroups;`: naga (wgpu 30) rejects the directive while browsers require it, so Shoal
+//!   strips it for naga and adds it for the browser's WebGPU when the kernel uses subgroup
+//!   operations.
+//!
+//! The composed text keeps a line map: every naga diagnostic, every validation error and every
+//! printf call site names the file (the source's, a snippet's, or a block's) and the line and
+//! column as written there.
+
+use std::borrow::Cow;
+
+use crate::error::{Error, Result};
+
+mod compose;
+
+pub(crate) use compose::Composed;
+
+/// The label of a source made from a bare string.
+const INLINE: &str = "<inline wgsl>";
+
+/// A WGSL source: its text, where it came from (for messages), the snippets its `#import` lines
+/// may name and the `#block` regions to replace.
+#[derive(Debug, Clone)]
+pub struct Source {
+    pub(crate) text: Cow<'static, str>,
+    pub(crate) path: Cow<'static, str>,
+    snippets: Vec<(String, Source)>,
+    blocks: Vec<(String, Source)>,
+}
+
+impl Source {
+    /// Inline WGSL, shown in messages as `label`.
+    pub fn new(label: impl Into<String>, text: impl Into<String>) -> Self {
+        Self {
+            text: Cow::Owned(text.into()),
+            path: Cow::Owned(label.into()),
+            snippets: Vec::new(),
+            blocks: Vec::new(),
+        }
+    }
+
+    /// WGSL compiled into the binary (what [`wgsl!`](crate::wgsl) expands to). Leading `../`
+    /// and `./` are dropped from `path`, so `wgsl!("../../../wgsl/scan.wgsl")` is named
+    /// `wgsl/scan.wgsl` in messages, wherever the including file sits.
+    pub const fn from_static(path: &'static str, text: &'static str) -> Self {
+        Self {
+            text: Cow::Borrowed(text),
+            path: Cow::Borrowed(without_parents(path)),
+            snippets: Vec::new(),
+            blocks: Vec::new(),
+        }
+    }
+
+    /// Reads a `.wgsl` file at run time (native), e.g. to reload an edited kernel.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn from_file(path: impl AsRef<std::path::Path>) -> Result<Self> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|e| Error::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        Ok(Self::new(path.display().to_string(), text))
+    }
+
+    /// Where the source came from.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The WGSL text as written.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Makes `snippet` available to `#import name` in this source and in the snippets it imports.
+    /// Diagnostics in it name its [`path`](Self::path) (`<snippet name>` for a bare string).
+    ///
+    /// ```
+    /// let common = shoal::Source::new("wgsl/common.wgsl", "fn twice(x: u32) -> u32 { return 2u * x; }\n");
+    /// let source = shoal::Source::from("#import common\nfn f() -> u32 { return twice(3u); }\n")
+    ///     .snippet("common", common);
+    /// assert_eq!(shoal::validate(&source)?.len(), 0); // no entry points, and valid
+    /// # Ok::<(), shoal::Error>(())
+    /// ```
+    pub fn snippet(mut self, name: &str, snippet: impl Into<Source>) -> Self {
+        let mut snippet = snippet.into();
+        if snippet.path == INLINE {
+            snippet.path = Cow::Owned(format!("<snippet {name}>"));
+        }
+        self.snippets.retain(|(n, _)| n != name);
+        self.snippets.push((name.to_string(), snippet));
+        self
+    }
+
+    /// Replaces the lines between `// #block name` and `// #end name` (in this source or in a
+    /// snippet it imports) by `text`. The marker lines stay, so the lines after the region keep
+    /// their numbers; diagnostics inside the replacement name its own lines, under its
+    /// [`path`](Self::path) (`<block name of FILE>` for a bare string). A name with no region is
+    /// [`Error::Block`] when the kernel is built: the WGSL and the Rust disagree.
+    ///
+    /// ```
+    /// let sum = shoal::Source::from("
+    /// // #block op
+    /// alias T = u32;
+    /// // #end op
+    /// fn add(a: T, b: T) -> T { return a + b; }
+    /// ");
+    /// let floats = sum.block("op", "alias T = f32;");
+    /// assert_eq!(shoal::validate(&floats)?.len(), 0);
+    /// # Ok::<(), shoal::Error>(())
+    /// ```
+    pub fn block(mut self, name: &str, text: impl Into<Source>) -> Self {
+        self.blocks.retain(|(n, _)| n != name);
+        self.blocks.push((name.to_string(), text.into()));
+        self
+    }
+}
+
+/// `path` without its leading `../` and `./` components.
+const fn without_parents(path: &str) -> &str {
+    let mut rest = path.as_bytes();
+    while let [b'.', b'.', b'/', tail @ ..] | [b'.', b'/', tail @ ..] = rest {
+        rest = tail;
+    }
+    match std::str::from_utf8(rest) {
+        Ok(stable) => stable,
+        Err(_) => path,
+    }
+}
+
+impl From<&'static str> for Source {
+    fn from(text: &'static str) -> Self {
+        Self::from_static(INLINE, text)
+    }
+}
+
+impl From<String> for Source {
+    fn from(text: String) -> Self {
+        Self::new(INLINE, text)
+    }
+}
+
+/// The shared snippets `#import` can name, with their files under `wgsl/shared/`.
+///
+/// A snippet whose text has a line `// params: A B` is a template: `#import name(x, y)` pulls in
+/// a copy with every `A` replaced by `x` and `B` by `y`, and with the lines that end in
+/// `// example` (which only make the file valid WGSL on its own) blanked. Each distinct
+/// instantiation is pulled in once.
+pub const SNIPPETS: &[(&str, &str, &str)] = &[
+    (
+        "shoal::fold",
+        "wgsl/shared/fold.wgsl",
+        include_str!("../../../../wgsl/shared/fold.wgsl"),
+    ),
+    (
+        "shoal::append",
+        "wgsl/shared/append.wgsl",
+        include_str!("../../../../wgsl/shared/append.wgsl"),
+    ),
+    (
+        "shoal::printf",
+        "wgsl/shared/printf.wgsl",
+        include_str!("../../../../wgsl/shared/printf.wgsl"),
+    ),
+];
+
+#[cfg(test)]
+mod tests;
