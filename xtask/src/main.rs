@@ -4,7 +4,6 @@
 //! browser and the wasm tools), installing them on Debian as root, or says exactly what to
 //! install.
 
-mod json;
 mod pages;
 mod setup;
 mod site;

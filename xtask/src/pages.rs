@@ -6,7 +6,8 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::json::Json;
+use serde_json::Value;
+
 use crate::site::Server;
 use crate::web::{BrowserTools, chromium_flags, fresh_dir};
 use crate::webdriver::{Chromedriver, Session};
@@ -83,9 +84,9 @@ fn index(session: &Session<'_>, base: &str, shots: &Path) -> Result<(), String> 
     )?;
     let links: Vec<&str> = links
         .as_array()
-        .unwrap_or_default()
+        .map_or(&[][..], Vec::as_slice)
         .iter()
-        .filter_map(Json::as_str)
+        .filter_map(Value::as_str)
         .collect();
     eprintln!(
         "  the index lists {} demo(s): {}",
@@ -143,11 +144,11 @@ fn kernels(session: &Session<'_>, base: &str, shots: &Path) -> Result<(), String
     )?;
     let rows: Vec<Vec<String>> = rows
         .as_array()
-        .unwrap_or_default()
+        .map_or(&[][..], Vec::as_slice)
         .iter()
         .map(|r| {
             r.as_array()
-                .unwrap_or_default()
+                .map_or(&[][..], Vec::as_slice)
                 .iter()
                 .map(|c| c.as_str().unwrap_or("").to_string())
                 .collect()
@@ -194,17 +195,17 @@ fn load(session: &Session<'_>, page: &str, timeout: Duration) -> Result<String, 
              return [window.shoalReady === true, window.shoalError ? String(window.shoalError) : null,\
                      s ? s.textContent : ''];",
         )?;
-        let state = state.as_array().unwrap_or_default();
+        let state = state.as_array().map_or(&[][..], Vec::as_slice);
         let status = state
             .get(2)
-            .and_then(Json::as_str)
+            .and_then(Value::as_str)
             .unwrap_or("")
             .to_string();
-        if let Some(error) = state.get(1).and_then(Json::as_str) {
+        if let Some(error) = state.get(1).and_then(Value::as_str) {
             show_console(session);
             return Err(format!("{page}: the page failed: {error}"));
         }
-        if state.first() == Some(&Json::Bool(true)) {
+        if state.first() == Some(&Value::Bool(true)) {
             eprintln!("  ready after {:.1} s", started.elapsed().as_secs_f64());
             return Ok(status);
         }

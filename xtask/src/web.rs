@@ -11,7 +11,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
-use crate::json::quote;
+use serde_json::json;
+
 use crate::setup::{apt_install, ensure_rust_target};
 use crate::stage::command;
 
@@ -292,16 +293,11 @@ pub(crate) fn wasm_runner(args: &[String]) -> ExitCode {
     };
     let flags = chromium_flags(&dir.join("profile"));
     let webdriver_json = dir.join("webdriver.json");
-    let json = format!(
-        "{{\n  \"goog:chromeOptions\": {{\n    \"binary\": {},\n    \"args\": [{}]\n  }}\n}}\n",
-        quote(&chromium.display().to_string()),
-        flags
-            .iter()
-            .map(|f| quote(f))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    let status = std::fs::write(&webdriver_json, json)
+    let json = json!({"goog:chromeOptions": {
+        "binary": chromium.display().to_string(),
+        "args": flags,
+    }});
+    let status = std::fs::write(&webdriver_json, format!("{json:#}\n"))
         .map_err(|e| format!("cannot write {}: {e}", webdriver_json.display()))
         .and_then(|()| {
             Command::new(&runner)
