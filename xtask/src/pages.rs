@@ -29,8 +29,11 @@ const CANVAS_FLAGS: &[&str] = &[
 ];
 
 /// How long each page may take to say it is ready, on SwiftShader on a busy two-core machine.
+/// The index page.
 const INDEX_TIMEOUT: Duration = Duration::from_secs(60);
+/// The demo page (its first frames).
 const DEMO_TIMEOUT: Duration = Duration::from_secs(180);
+/// The kernels page: every kernel run and checked against its CPU reference.
 const KERNELS_TIMEOUT: Duration = Duration::from_secs(1200);
 
 /// Serves `site`, opens its pages in Chromium and checks them; screenshots go to `shots`.
@@ -44,6 +47,7 @@ pub(crate) fn check(tools: &BrowserTools, site: &Path, shots: &Path) -> bool {
     }
 }
 
+/// [`check`], with the first failure as the error.
 fn run(tools: &BrowserTools, site: &Path, shots: &Path) -> Result<(), String> {
     std::fs::create_dir_all(shots)
         .map_err(|e| format!("cannot create {}: {e}", shots.display()))?;
@@ -76,6 +80,7 @@ fn run(tools: &BrowserTools, site: &Path, shots: &Path) -> Result<(), String> {
     result
 }
 
+/// The index lists the demos, [`DEMO`] among them.
 fn index(session: &Session<'_>, base: &str, shots: &Path) -> Result<(), String> {
     let page = format!("{base}index.html");
     load(session, &page, INDEX_TIMEOUT)?;
@@ -100,6 +105,7 @@ fn index(session: &Session<'_>, base: &str, shots: &Path) -> Result<(), String> 
     save(shots, "index.png", &session.screenshot()?)
 }
 
+/// [`DEMO`]'s page draws a canvas of at least two colours.
 fn demo(session: &Session<'_>, base: &str, shots: &Path) -> Result<(), String> {
     let page = format!("{base}demo.html?name={DEMO}");
     let status = load(session, &page, DEMO_TIMEOUT)?;
@@ -134,6 +140,7 @@ fn demo(session: &Session<'_>, base: &str, shots: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// The kernels page verifies every kernel; its table is printed whatever the outcome.
 fn kernels(session: &Session<'_>, base: &str, shots: &Path) -> Result<(), String> {
     let page = format!("{base}kernels.html");
     let outcome = load(session, &page, KERNELS_TIMEOUT);
@@ -244,6 +251,7 @@ fn show_console(session: &Session<'_>) {
     }
 }
 
+/// Writes the screenshot `png` to `dir/name`.
 fn save(dir: &Path, name: &str, png: &[u8]) -> Result<(), String> {
     let path = dir.join(name);
     std::fs::write(&path, png).map_err(|e| format!("cannot write {}: {e}", path.display()))?;

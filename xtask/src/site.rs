@@ -88,8 +88,11 @@ pub(crate) fn build(root: &Path, target: &Path, wasm_bindgen: &Path) -> Result<P
 
 /// A static file server on a background thread, stopped when dropped.
 pub(crate) struct Server {
+    /// The server, shared with the thread that answers its requests.
     server: Arc<tiny_http::Server>,
+    /// Where it listens.
     addr: SocketAddr,
+    /// The thread that answers, joined on drop.
     thread: Option<JoinHandle<()>>,
 }
 
@@ -222,6 +225,7 @@ fn resolve(dir: &Path, path: &str) -> Option<PathBuf> {
     file.is_file().then_some(file)
 }
 
+/// The `Content-Type` of a file, by its extension.
 fn content_type(file: &Path) -> &'static str {
     match file.extension().and_then(|e| e.to_str()) {
         Some("html") => "text/html; charset=utf-8",

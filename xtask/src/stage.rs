@@ -5,12 +5,16 @@ use std::time::Instant;
 
 /// The stages of one command and how each went.
 pub(crate) struct Stages {
+    /// The command, as the summary names it.
     title: &'static str,
+    /// When the command started.
     started: Instant,
+    /// Each stage run: its name, whether it passed, its seconds.
     done: Vec<(String, bool, f64)>,
 }
 
 impl Stages {
+    /// No stages yet; the clock starts now.
     pub(crate) fn new(title: &'static str) -> Self {
         Self {
             title,

@@ -40,20 +40,25 @@ const CHROMIUM_FLAGS: &[&str] = &[
 /// is too short for the kernel suites on SwiftShader. `WASM_BINDGEN_TEST_TIMEOUT` overrides it.
 const TEST_TIMEOUT_SECS: &str = "1200";
 
-/// Where the browser and its driver are on Debian. The browser itself before its launcher
-/// script, which only adds flags from `/etc/chromium.d` that a test run should not get.
+/// Where the browser is on Debian: the browser itself before its launcher script, which only
+/// adds flags from `/etc/chromium.d` that a test run should not get.
 const CHROMIUM_PATHS: &[&str] = &["/usr/lib/chromium/chromium", "/usr/bin/chromium"];
+/// Where Chromium's WebDriver is on Debian.
 const CHROMEDRIVER_PATHS: &[&str] = &["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"];
 
 /// What the browser stages need, found or installed.
 pub(crate) struct BrowserTools {
+    /// Chromium's WebDriver.
     pub(crate) chromedriver: PathBuf,
+    /// The browser binary.
     pub(crate) chromium: PathBuf,
+    /// The wasm32 build's tools.
     pub(crate) wasm: WasmTools,
 }
 
 /// What building for the browser needs: the wasm32 target (checked) and wasm-bindgen-cli.
 pub(crate) struct WasmTools {
+    /// `wasm-bindgen-test-runner`, what the browser suites run through.
     test_runner: PathBuf,
     /// `wasm-bindgen`, installed beside the test runner by wasm-bindgen-cli.
     pub(crate) wasm_bindgen: PathBuf,
@@ -66,6 +71,7 @@ pub(crate) fn chromium_flags(profile: &Path) -> Vec<String> {
     flags
 }
 
+/// The first of `paths` that is a file.
 fn first_existing(paths: &[&str]) -> Option<PathBuf> {
     paths.iter().map(PathBuf::from).find(|p| p.is_file())
 }

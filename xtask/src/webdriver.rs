@@ -24,10 +24,13 @@ const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 /// A running chromedriver.
 pub(crate) struct Chromedriver {
+    /// The chromedriver process.
     child: Child,
+    /// The loopback port it listens on.
     port: u16,
     /// The HTTP client of every call (it keeps its connection to chromedriver open).
     agent: ureq::Agent,
+    /// Its log file, named when it fails to start.
     log: PathBuf,
     /// The profile directory of the browsers of this run: how leftovers are recognised.
     profile: PathBuf,
@@ -195,7 +198,9 @@ fn processes_using(path: &Path) -> Vec<u32> {
 
 /// One browser, driven through its chromedriver.
 pub(crate) struct Session<'a> {
+    /// The driver the calls go through.
     driver: &'a Chromedriver,
+    /// The session's id in chromedriver's paths.
     id: String,
 }
 
