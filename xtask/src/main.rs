@@ -3,6 +3,10 @@
 //! Each command first makes sure the software adapters it needs exist (and `test` and `web` the
 //! browser and the wasm tools), installing them on Debian as root, or says exactly what to
 //! install.
+//!
+//! The arguments are matched by hand: a command word, and two options for `web`. An argument
+//! parser (clap, or even lexopt) would be more to build and read than the `match` below, and the
+//! help it would generate is the one [`USAGE`] text.
 
 mod lines;
 mod pages;

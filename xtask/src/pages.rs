@@ -2,6 +2,9 @@
 //! demo page draws a canvas that is not blank, and the kernels page reports every kernel
 //! verified. Each page says itself when it is done (`window.shoalReady`, or `window.shoalError`
 //! with the message), so nothing here guesses how long a page takes.
+//!
+//! The canvas's screenshot is decoded with the png crate (inflate is not worth writing by hand);
+//! what is here is the test itself: polling each page's flag, and counting the canvas's colours.
 
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -1,6 +1,11 @@
 //! Making sure the machine has what the commands need: Mesa's software Vulkan (lavapipe) and GL
 //! (llvmpipe through EGL), and Rust targets. Installs on Debian as root, otherwise says exactly
 //! what to install.
+//!
+//! No crate does this part: a library is looked for with `ldconfig -p` and the ICD or driver
+//! file on disk, packages are installed with apt-get, targets with rustup. Whether we are root
+//! comes from `id -u`, not from libc's `geteuid`: that would be a dependency and an `unsafe`
+//! call for one number.
 
 use std::path::Path;
 use std::process::Command;

@@ -1,7 +1,12 @@
 //! `cargo xtask web`: the demos' web site. The `shoal-demos` library is built for wasm32 as a
 //! cdylib (release), bound with `wasm-bindgen --target web` into `target/shoal/site/` beside the
-//! checked-in pages of `demos/web/`, and served by tiny_http. The file server's few lines stay
-//! here: mapping a URL path to a file inside the site (never outside it) and its content type.
+//! checked-in pages of `demos/web/`, and served by tiny_http.
+//!
+//! The file server's few lines stay here: mapping a URL path to a file inside the site (never
+//! outside it, tested below) and its content type. The crates that serve a directory
+//! (tower-http's ServeDir, actix-files, warp's fs) all sit on an async runtime, and mime_guess's
+//! table of every known type would replace one `match` over the six kinds of file the site has.
+//! Paths are not percent-decoded: the site's file names are plain ASCII.
 
 use std::net::SocketAddr;
 use std::path::{Component, Path, PathBuf};

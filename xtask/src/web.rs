@@ -7,6 +7,18 @@
 //! which is this xtask binary's `wasm-runner` command: it writes a `webdriver.json` with the
 //! Chromium flags and a fresh user-data directory for that one browser, then hands over to
 //! `wasm-bindgen-test-runner`.
+//!
+//! Written here rather than taken from a crate, and why:
+//! - The wasm-bindgen version is read from Cargo.lock's text, the `version` line after
+//!   `name = "wasm-bindgen"` (a layout every lock version has kept). A TOML parser (toml,
+//!   cargo-lock) would add a parser and serde's derive to xtask's build for one field, and
+//!   `cargo metadata` would resolve the whole workspace on every run to say the same.
+//! - A browser's directory is named by pid and time ([`fresh_dir`]), not made by tempfile: its
+//!   directories delete themselves on drop, and the page test keeps its directory (chromedriver's
+//!   log, the profile) when a check fails.
+//! - Cargo's bin directory is under `CARGO_INSTALL_ROOT`, `CARGO_HOME` or `~/.cargo`, in that
+//!   order as cargo documents it (less the `install.root` setting), in three lines; the `home`
+//!   crate would answer only the last two.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};

@@ -8,7 +8,10 @@
 //!
 //! Everything started here is stopped on drop, also when a check fails half-way: the session is
 //! deleted (Chromium quits), chromedriver is asked to shut down and then killed, and any browser
-//! process still running with this run's profile directory is killed by its pid.
+//! process still running with this run's profile directory is killed by its pid. Those pids come
+//! from reading `/proc` (this runs on Linux, where chromium-driver is packaged), not from
+//! sysinfo, a large crate for one scan; each is ended with the `kill` command, not with libc's
+//! `kill` and an `unsafe` block. A free port is std's: bind port 0 and read the port back.
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
