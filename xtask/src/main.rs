@@ -1,10 +1,14 @@
-//! `cargo xtask run | test | bench | web | check-wgsl`: the project's commands.
+//! `cargo xtask run | test | bench | web | check-wgsl | lines`: the project's commands.
 //!
 //! Each command first makes sure the software adapters it needs exist (and `test` and `web` the
 //! browser and the wasm tools), installing them on Debian as root, or says exactly what to
 //! install.
+//!
+//! The arguments are matched by hand: a command word, and two options for `web`. An argument
+//! parser (clap, or even lexopt) would be more to build and read than the `match` below, and the
+//! help it would generate is the one [`USAGE`] text.
 
-mod json;
+mod lines;
 mod pages;
 mod setup;
 mod site;
@@ -17,11 +21,12 @@ use std::process::ExitCode;
 
 use stage::{Stages, cargo, cargo_output};
 
+/// `cargo xtask help`: every command.
 const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
   test          the whole test suite on Vulkan, on GL and in headless Chromium (WebGPU), then
-                `cargo check` for Windows (DX12) and macOS (Metal)
+                `cargo check` for Windows (DX12) and macOS (Metal); first of all, `lines`
   test-browser  only the browser part of `test`: the suites and the web site's pages in
                 headless Chromium (WebGPU)
   test-web      only the web site's pages in headless Chromium (WebDriver)
@@ -31,8 +36,10 @@ commands:
   web           build the web site (the demos and the kernel checks on WebGPU, wasm32) into
                 target/shoal/site/ and serve it on http://localhost:8000
                   [--port N] [--no-serve: only build]
-  check-wgsl    parse and validate every .wgsl file under wgsl/ with naga (no device needed)";
+  check-wgsl    parse and validate every .wgsl file under wgsl/ with naga (no device needed)
+  lines         fail when a *.rs file under crates/, demos/ or xtask/ has more than 600 lines";
 
+/// Runs the command the first argument names.
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(command) = args.first() else {
@@ -48,6 +55,7 @@ fn main() -> ExitCode {
         "bench" => bench(rest),
         "web" => web(rest),
         "check-wgsl" => check_wgsl(),
+        "lines" => lines(),
         // Not for people: cargo's runner for wasm32 test binaries during `cargo xtask test`.
         "wasm-runner" => return web::wasm_runner(rest),
         "-h" | "--help" | "help" => {
@@ -69,8 +77,12 @@ fn main() -> ExitCode {
 /// The native backends every run covers.
 const BACKENDS: [&str; 2] = ["vulkan", "gl"];
 
+/// `cargo xtask test [ARGS]`: every stage; `ARGS` go to each `cargo test`.
 fn test(extra: &[String]) -> bool {
     let mut stages = Stages::new("cargo xtask test");
+    // Before anything is built: a second to read, and its failure shows at once. The stages
+    // after it still run, so that one run reports everything.
+    stages.run(&lines_stage(), || lines::check(&workspace_root()));
     if !stages.run(
         "software adapters (lavapipe, llvmpipe)",
         setup::ensure_adapters,
@@ -104,6 +116,7 @@ fn test(extra: &[String]) -> bool {
     stages.finish()
 }
 
+/// `cargo xtask test-browser [ARGS]`.
 fn test_browser(extra: &[String]) -> bool {
     let mut stages = Stages::new("cargo xtask test-browser");
     browser_tests(&mut stages, extra);
@@ -123,6 +136,7 @@ const OTHER_TARGETS: [(&str, &str); 2] = [
 /// The crates checked for [`OTHER_TARGETS`]: the libraries and the demos.
 const CHECKED_ELSEWHERE: [&str; 4] = ["shoal", "shoal-kernels", "shoal-conformance", "shoal-demos"];
 
+/// `cargo xtask test-web`.
 fn test_web() -> bool {
     let mut stages = Stages::new("cargo xtask test-web");
     if let Some(tools) = browser_tools(&mut stages) {
@@ -273,6 +287,7 @@ fn target_dir(root: &Path) -> PathBuf {
         .unwrap_or_else(|| root.join("target"))
 }
 
+/// `cargo xtask run [ARGS]`: the showcase on each backend; `ARGS` go to the showcase.
 fn run(extra: &[String]) -> bool {
     let mut stages = Stages::new("cargo xtask run");
     if !stages.run(
@@ -291,6 +306,7 @@ fn run(extra: &[String]) -> bool {
     stages.finish()
 }
 
+/// `cargo xtask bench [ARGS]`: `ARGS` go to shoal-bench.
 fn bench(extra: &[String]) -> bool {
     let mut stages = Stages::new("cargo xtask bench");
     if !stages.run(
@@ -308,6 +324,19 @@ fn bench(extra: &[String]) -> bool {
     stages.finish()
 }
 
+/// The name of the file-length stage.
+fn lines_stage() -> String {
+    format!("file lengths (*.rs at most {} lines)", lines::MAX_LINES)
+}
+
+/// `cargo xtask lines`: only the file-length check.
+fn lines() -> bool {
+    let mut stages = Stages::new("cargo xtask lines");
+    stages.run(&lines_stage(), || lines::check(&workspace_root()));
+    stages.finish()
+}
+
+/// `cargo xtask check-wgsl`.
 fn check_wgsl() -> bool {
     let mut stages = Stages::new("cargo xtask check-wgsl");
     stages.run("validate wgsl/**/*.wgsl", || {

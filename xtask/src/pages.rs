@@ -2,11 +2,15 @@
 //! demo page draws a canvas that is not blank, and the kernels page reports every kernel
 //! verified. Each page says itself when it is done (`window.shoalReady`, or `window.shoalError`
 //! with the message), so nothing here guesses how long a page takes.
+//!
+//! The canvas's screenshot is decoded with the png crate (inflate is not worth writing by hand);
+//! what is here is the test itself: polling each page's flag, and counting the canvas's colours.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::json::Json;
+use serde_json::Value;
+
 use crate::site::Server;
 use crate::web::{BrowserTools, chromium_flags, fresh_dir};
 use crate::webdriver::{Chromedriver, Session};
@@ -28,8 +32,11 @@ const CANVAS_FLAGS: &[&str] = &[
 ];
 
 /// How long each page may take to say it is ready, on SwiftShader on a busy two-core machine.
+/// The index page.
 const INDEX_TIMEOUT: Duration = Duration::from_secs(60);
+/// The demo page (its first frames).
 const DEMO_TIMEOUT: Duration = Duration::from_secs(180);
+/// The kernels page: every kernel run and checked against its CPU reference.
 const KERNELS_TIMEOUT: Duration = Duration::from_secs(1200);
 
 /// Serves `site`, opens its pages in Chromium and checks them; screenshots go to `shots`.
@@ -43,6 +50,7 @@ pub(crate) fn check(tools: &BrowserTools, site: &Path, shots: &Path) -> bool {
     }
 }
 
+/// [`check`], with the first failure as the error.
 fn run(tools: &BrowserTools, site: &Path, shots: &Path) -> Result<(), String> {
     std::fs::create_dir_all(shots)
         .map_err(|e| format!("cannot create {}: {e}", shots.display()))?;
@@ -75,6 +83,7 @@ fn run(tools: &BrowserTools, site: &Path, shots: &Path) -> Result<(), String> {
     result
 }
 
+/// The index lists the demos, [`DEMO`] among them.
 fn index(session: &Session<'_>, base: &str, shots: &Path) -> Result<(), String> {
     let page = format!("{base}index.html");
     load(session, &page, INDEX_TIMEOUT)?;
@@ -83,9 +92,9 @@ fn index(session: &Session<'_>, base: &str, shots: &Path) -> Result<(), String> 
     )?;
     let links: Vec<&str> = links
         .as_array()
-        .unwrap_or_default()
+        .map_or(&[][..], Vec::as_slice)
         .iter()
-        .filter_map(Json::as_str)
+        .filter_map(Value::as_str)
         .collect();
     eprintln!(
         "  the index lists {} demo(s): {}",
@@ -99,6 +108,7 @@ fn index(session: &Session<'_>, base: &str, shots: &Path) -> Result<(), String> 
     save(shots, "index.png", &session.screenshot()?)
 }
 
+/// [`DEMO`]'s page draws a canvas of at least two colours.
 fn demo(session: &Session<'_>, base: &str, shots: &Path) -> Result<(), String> {
     let page = format!("{base}demo.html?name={DEMO}");
     let status = load(session, &page, DEMO_TIMEOUT)?;
@@ -133,6 +143,7 @@ fn demo(session: &Session<'_>, base: &str, shots: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// The kernels page verifies every kernel; its table is printed whatever the outcome.
 fn kernels(session: &Session<'_>, base: &str, shots: &Path) -> Result<(), String> {
     let page = format!("{base}kernels.html");
     let outcome = load(session, &page, KERNELS_TIMEOUT);
@@ -143,11 +154,11 @@ fn kernels(session: &Session<'_>, base: &str, shots: &Path) -> Result<(), String
     )?;
     let rows: Vec<Vec<String>> = rows
         .as_array()
-        .unwrap_or_default()
+        .map_or(&[][..], Vec::as_slice)
         .iter()
         .map(|r| {
             r.as_array()
-                .unwrap_or_default()
+                .map_or(&[][..], Vec::as_slice)
                 .iter()
                 .map(|c| c.as_str().unwrap_or("").to_string())
                 .collect()
@@ -194,17 +205,17 @@ fn load(session: &Session<'_>, page: &str, timeout: Duration) -> Result<String, 
              return [window.shoalReady === true, window.shoalError ? String(window.shoalError) : null,\
                      s ? s.textContent : ''];",
         )?;
-        let state = state.as_array().unwrap_or_default();
+        let state = state.as_array().map_or(&[][..], Vec::as_slice);
         let status = state
             .get(2)
-            .and_then(Json::as_str)
+            .and_then(Value::as_str)
             .unwrap_or("")
             .to_string();
-        if let Some(error) = state.get(1).and_then(Json::as_str) {
+        if let Some(error) = state.get(1).and_then(Value::as_str) {
             show_console(session);
             return Err(format!("{page}: the page failed: {error}"));
         }
-        if state.first() == Some(&Json::Bool(true)) {
+        if state.first() == Some(&Value::Bool(true)) {
             eprintln!("  ready after {:.1} s", started.elapsed().as_secs_f64());
             return Ok(status);
         }
@@ -243,6 +254,7 @@ fn show_console(session: &Session<'_>) {
     }
 }
 
+/// Writes the screenshot `png` to `dir/name`.
 fn save(dir: &Path, name: &str, png: &[u8]) -> Result<(), String> {
     let path = dir.join(name);
     std::fs::write(&path, png).map_err(|e| format!("cannot write {}: {e}", path.display()))?;

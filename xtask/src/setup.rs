@@ -1,6 +1,11 @@
 //! Making sure the machine has what the commands need: Mesa's software Vulkan (lavapipe) and GL
 //! (llvmpipe through EGL), and Rust targets. Installs on Debian as root, otherwise says exactly
 //! what to install.
+//!
+//! No crate does this part: a library is looked for with `ldconfig -p` and the ICD or driver
+//! file on disk, packages are installed with apt-get, targets with rustup. Whether we are root
+//! comes from `id -u`, not from libc's `geteuid`: that would be a dependency and an `unsafe`
+//! call for one number.
 
 use std::path::Path;
 use std::process::Command;
@@ -9,11 +14,15 @@ use crate::stage::command;
 
 /// A system component: how to tell it is there, and the Debian packages that provide it.
 struct Component {
+    /// What it is, as printed.
     name: &'static str,
+    /// Whether it is installed.
     present: fn() -> bool,
+    /// The Debian packages that install it.
     packages: &'static [&'static str],
 }
 
+/// Whether the dynamic linker knows the library `name` (`ldconfig -p`).
 fn has_library(name: &str) -> bool {
     Command::new("ldconfig")
         .arg("-p")
@@ -22,10 +31,12 @@ fn has_library(name: &str) -> bool {
         .unwrap_or(false)
 }
 
+/// Whether any of `paths` exists.
 fn any_exists(paths: &[&str]) -> bool {
     paths.iter().any(|p| Path::new(p).exists())
 }
 
+/// The software adapters the native runs need.
 const ADAPTERS: &[Component] = &[
     Component {
         name: "Vulkan software adapter (lavapipe)",
@@ -51,6 +62,7 @@ const ADAPTERS: &[Component] = &[
     },
 ];
 
+/// Whether this process runs as root (`id -u` is 0).
 fn is_root() -> bool {
     Command::new("id")
         .arg("-u")

@@ -1,14 +1,20 @@
 //! `cargo xtask web`: the demos' web site. The `shoal-demos` library is built for wasm32 as a
 //! cdylib (release), bound with `wasm-bindgen --target web` into `target/shoal/site/` beside the
-//! checked-in pages of `demos/web/`, and served by a small static file server.
+//! checked-in pages of `demos/web/`, and served by tiny_http.
+//!
+//! The file server's few lines stay here: mapping a URL path to a file inside the site (never
+//! outside it, tested below) and its content type. The crates that serve a directory
+//! (tower-http's ServeDir, actix-files, warp's fs) all sit on an async runtime, and mime_guess's
+//! table of every known type would replace one `match` over the six kinds of file the site has.
+//! Paths are not percent-decoded: the site's file names are plain ASCII.
 
-use std::io::{BufRead, BufReader, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::SocketAddr;
 use std::path::{Component, Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
+
+use tiny_http::{Header, Method, Request, Response};
 
 use crate::stage::{cargo, command};
 use crate::web::WASM_TARGET;
@@ -87,23 +93,27 @@ pub(crate) fn build(root: &Path, target: &Path, wasm_bindgen: &Path) -> Result<P
 
 /// A static file server on a background thread, stopped when dropped.
 pub(crate) struct Server {
+    /// The server, shared with the thread that answers its requests.
+    server: Arc<tiny_http::Server>,
+    /// Where it listens.
     addr: SocketAddr,
-    stop: Arc<AtomicBool>,
+    /// The thread that answers, joined on drop.
     thread: Option<JoinHandle<()>>,
 }
 
 impl Server {
     /// Serves `dir` on `addr` (`127.0.0.1:0` for a free port).
     pub(crate) fn start(dir: &Path, addr: &str) -> Result<Self, String> {
-        let listener =
-            TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-        let addr = listener.local_addr().map_err(|e| e.to_string())?;
-        let stop = Arc::new(AtomicBool::new(false));
-        let (dir, stopping) = (dir.to_path_buf(), Arc::clone(&stop));
-        let thread = std::thread::spawn(move || accept(&listener, &dir, &stopping));
+        let server = Arc::new(listen(addr)?);
+        let addr = server
+            .server_addr()
+            .to_ip()
+            .ok_or_else(|| format!("{addr} is not an IP address"))?;
+        let (dir, serving) = (dir.to_path_buf(), Arc::clone(&server));
+        let thread = std::thread::spawn(move || accept(&serving, &dir));
         Ok(Self {
+            server,
             addr,
-            stop,
             thread: Some(thread),
         })
     }
@@ -116,9 +126,8 @@ impl Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-        // Wake the blocking accept so the thread sees the flag.
-        let _ = TcpStream::connect(self.addr);
+        // Ends the thread's wait for the next request.
+        self.server.unblock();
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
@@ -127,10 +136,10 @@ impl Drop for Server {
 
 /// Serves `dir` on `addr` until the process is stopped (`cargo xtask web`).
 pub(crate) fn serve_forever(dir: &Path, addr: &str) -> bool {
-    let listener = match TcpListener::bind(addr) {
-        Ok(l) => l,
+    let server = match listen(addr) {
+        Ok(server) => server,
         Err(e) => {
-            eprintln!("cannot listen on {addr}: {e} (another server there? try --port)");
+            eprintln!("{e} (another server there? try --port)");
             return false;
         }
     };
@@ -138,71 +147,68 @@ pub(crate) fn serve_forever(dir: &Path, addr: &str) -> bool {
         "serving {} on http://{addr}/ (index.html, demo.html?name=<demo>, kernels.html); Ctrl-C stops",
         dir.display()
     );
-    accept(&listener, dir, &AtomicBool::new(false));
+    accept(&server, dir);
     true
 }
 
-fn accept(listener: &TcpListener, dir: &Path, stop: &AtomicBool) {
-    for stream in listener.incoming() {
-        if stop.load(Ordering::SeqCst) {
-            return;
-        }
-        let Ok(stream) = stream else { continue };
+/// An HTTP server listening on `addr`.
+fn listen(addr: &str) -> Result<tiny_http::Server, String> {
+    tiny_http::Server::http(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))
+}
+
+/// Answers requests until the server is unblocked.
+fn accept(server: &tiny_http::Server, dir: &Path) {
+    for request in server.incoming_requests() {
         let dir = dir.to_path_buf();
-        // One thread a connection: the browser fetches the wasm and the scripts in parallel.
+        // One thread a request: the browser fetches the wasm and the scripts in parallel.
         std::thread::spawn(move || {
-            let _ = respond(stream, &dir);
+            let _ = respond(request, &dir);
         });
     }
 }
 
-/// Answers one request (`GET` or `HEAD`) and closes the connection.
-fn respond(mut stream: TcpStream, dir: &Path) -> std::io::Result<()> {
-    stream.set_read_timeout(Some(std::time::Duration::from_secs(10)))?;
-    let mut reader = BufReader::new(stream.try_clone()?);
-    let mut request = String::new();
-    reader.read_line(&mut request)?;
-    // The headers say nothing a static server needs; read them so the client sees a clean close.
-    let mut line = String::new();
-    while reader.read_line(&mut line)? > 2 {
-        line.clear();
-    }
-    let mut parts = request.split_whitespace();
-    let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or("/"));
-    if method != "GET" && method != "HEAD" {
-        return reply(
-            &mut stream,
-            "405 Method Not Allowed",
-            "text/plain",
-            b"GET only\n",
-            true,
-        );
-    }
-    let path = target.split(['?', '#']).next().unwrap_or("/");
-    let Some(file) = resolve(dir, path) else {
-        return reply(
-            &mut stream,
-            "404 Not Found",
-            "text/plain",
-            b"not found\n",
-            true,
-        );
+/// Answers one request: a file for `GET` (and its headers for `HEAD`), else 404 or 405.
+fn respond(request: Request, dir: &Path) -> std::io::Result<()> {
+    let (status, content_type, file) = match request.method() {
+        Method::Get | Method::Head => {
+            let path = request.url().split(['?', '#']).next().unwrap_or("/");
+            match resolve(dir, path).map(|f| std::fs::File::open(&f).map(|open| (f, open))) {
+                Some(Ok((path, file))) => (200, content_type(&path), Some(file)),
+                _ => (404, "text/plain", None),
+            }
+        }
+        _ => (405, "text/plain", None),
     };
-    match std::fs::read(&file) {
-        Ok(body) => reply(
-            &mut stream,
-            "200 OK",
-            content_type(&file),
-            &body,
-            method == "GET",
-        ),
-        Err(_) => reply(
-            &mut stream,
-            "404 Not Found",
-            "text/plain",
-            b"not found\n",
-            true,
-        ),
+    let header = |name: &str, value: &str| {
+        Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("ASCII header")
+    };
+    // no-store: a rebuilt site shows on reload.
+    let headers = vec![
+        header("Content-Type", content_type),
+        header("Cache-Control", "no-store"),
+    ];
+    match file {
+        Some(file) => {
+            let length = file
+                .metadata()
+                .ok()
+                .and_then(|m| usize::try_from(m.len()).ok());
+            request.respond(Response::new(200.into(), headers, file, length, None))
+        }
+        None => {
+            let body: &[u8] = if status == 405 {
+                b"GET only\n"
+            } else {
+                b"not found\n"
+            };
+            request.respond(Response::new(
+                status.into(),
+                headers,
+                body,
+                Some(body.len()),
+                None,
+            ))
+        }
     }
 }
 
@@ -224,6 +230,7 @@ fn resolve(dir: &Path, path: &str) -> Option<PathBuf> {
     file.is_file().then_some(file)
 }
 
+/// The `Content-Type` of a file, by its extension.
 fn content_type(file: &Path) -> &'static str {
     match file.extension().and_then(|e| e.to_str()) {
         Some("html") => "text/html; charset=utf-8",
@@ -235,26 +242,6 @@ fn content_type(file: &Path) -> &'static str {
         Some("json") => "application/json",
         _ => "application/octet-stream",
     }
-}
-
-fn reply(
-    stream: &mut TcpStream,
-    status: &str,
-    content_type: &str,
-    body: &[u8],
-    with_body: bool,
-) -> std::io::Result<()> {
-    // no-store: a rebuilt site shows on reload.
-    write!(
-        stream,
-        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
-         Cache-Control: no-store\r\nConnection: close\r\n\r\n",
-        body.len()
-    )?;
-    if with_body {
-        stream.write_all(body)?;
-    }
-    stream.flush()
 }
 
 #[cfg(test)]

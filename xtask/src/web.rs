@@ -7,11 +7,24 @@
 //! which is this xtask binary's `wasm-runner` command: it writes a `webdriver.json` with the
 //! Chromium flags and a fresh user-data directory for that one browser, then hands over to
 //! `wasm-bindgen-test-runner`.
+//!
+//! Written here rather than taken from a crate, and why:
+//! - The wasm-bindgen version is read from Cargo.lock's text, the `version` line after
+//!   `name = "wasm-bindgen"` (a layout every lock version has kept). A TOML parser (toml,
+//!   cargo-lock) would add a parser and serde's derive to xtask's build for one field, and
+//!   `cargo metadata` would resolve the whole workspace on every run to say the same.
+//! - A browser's directory is named by pid and time ([`fresh_dir`]), not made by tempfile: its
+//!   directories delete themselves on drop, and the page test keeps its directory (chromedriver's
+//!   log, the profile) when a check fails.
+//! - Cargo's bin directory is under `CARGO_INSTALL_ROOT`, `CARGO_HOME` or `~/.cargo`, in that
+//!   order as cargo documents it (less the `install.root` setting), in three lines; the `home`
+//!   crate would answer only the last two.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
-use crate::json::quote;
+use serde_json::json;
+
 use crate::setup::{apt_install, ensure_rust_target};
 use crate::stage::command;
 
@@ -39,20 +52,25 @@ const CHROMIUM_FLAGS: &[&str] = &[
 /// is too short for the kernel suites on SwiftShader. `WASM_BINDGEN_TEST_TIMEOUT` overrides it.
 const TEST_TIMEOUT_SECS: &str = "1200";
 
-/// Where the browser and its driver are on Debian. The browser itself before its launcher
-/// script, which only adds flags from `/etc/chromium.d` that a test run should not get.
+/// Where the browser is on Debian: the browser itself before its launcher script, which only
+/// adds flags from `/etc/chromium.d` that a test run should not get.
 const CHROMIUM_PATHS: &[&str] = &["/usr/lib/chromium/chromium", "/usr/bin/chromium"];
+/// Where Chromium's WebDriver is on Debian.
 const CHROMEDRIVER_PATHS: &[&str] = &["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"];
 
 /// What the browser stages need, found or installed.
 pub(crate) struct BrowserTools {
+    /// Chromium's WebDriver.
     pub(crate) chromedriver: PathBuf,
+    /// The browser binary.
     pub(crate) chromium: PathBuf,
+    /// The wasm32 build's tools.
     pub(crate) wasm: WasmTools,
 }
 
 /// What building for the browser needs: the wasm32 target (checked) and wasm-bindgen-cli.
 pub(crate) struct WasmTools {
+    /// `wasm-bindgen-test-runner`, what the browser suites run through.
     test_runner: PathBuf,
     /// `wasm-bindgen`, installed beside the test runner by wasm-bindgen-cli.
     pub(crate) wasm_bindgen: PathBuf,
@@ -65,6 +83,7 @@ pub(crate) fn chromium_flags(profile: &Path) -> Vec<String> {
     flags
 }
 
+/// The first of `paths` that is a file.
 fn first_existing(paths: &[&str]) -> Option<PathBuf> {
     paths.iter().map(PathBuf::from).find(|p| p.is_file())
 }
@@ -292,16 +311,11 @@ pub(crate) fn wasm_runner(args: &[String]) -> ExitCode {
     };
     let flags = chromium_flags(&dir.join("profile"));
     let webdriver_json = dir.join("webdriver.json");
-    let json = format!(
-        "{{\n  \"goog:chromeOptions\": {{\n    \"binary\": {},\n    \"args\": [{}]\n  }}\n}}\n",
-        quote(&chromium.display().to_string()),
-        flags
-            .iter()
-            .map(|f| quote(f))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    let status = std::fs::write(&webdriver_json, json)
+    let json = json!({"goog:chromeOptions": {
+        "binary": chromium.display().to_string(),
+        "args": flags,
+    }});
+    let status = std::fs::write(&webdriver_json, format!("{json:#}\n"))
         .map_err(|e| format!("cannot write {}: {e}", webdriver_json.display()))
         .and_then(|()| {
             Command::new(&runner)

@@ -3,6 +3,11 @@
 //! same bytes in the same process, with a sequential CPU baseline, and with a peer library where
 //! one exists. Results go to `target/shoal/bench/` as CSV, JSON and an SVG plot.
 //!
+//! The JSON is serde_json's, from the [`Row`]s' derived `Serialize`. The CSV and the SVG stay
+//! hand-written, a `format!` a line: the fields are our own numbers and names (no commas, quotes
+//! or markup in them), and a CSV or plotting crate would be more code to build than the few lines
+//! it would replace.
+//!
 //! A kernel family adds itself with one [`Entry`]: a name, the bytes per element its copy
 //! comparison should move, and a `setup` that makes a [`Case`] for a size.
 
@@ -10,6 +15,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
+use serde::Serialize;
 use shoal::glam::UVec4;
 use shoal::{Commands, Gpu, Kernel, TimingSource};
 
@@ -46,24 +52,45 @@ pub(crate) trait Case {
     }
 }
 
-/// One row of results.
-#[derive(Debug, Clone)]
+/// One row of results, also one object of the JSON's `rows`.
+#[derive(Debug, Clone, Serialize)]
 pub(crate) struct Row {
+    /// The [`Entry`]'s name (`primitive` in the CSV and the JSON).
+    #[serde(rename = "primitive")]
     pub(crate) name: String,
+    /// Elements.
     pub(crate) n: u64,
+    /// The kernel's GPU time, median of [`RUNS`].
     pub(crate) gpu_ms: f64,
+    /// The vec4 copy of the same bytes, median of [`RUNS`].
     pub(crate) copy_ms: f64,
+    /// The sequential CPU baseline, median of three.
     pub(crate) cpu_ms: f64,
+    /// The peer library, median of [`RUNS`]; `null` in the JSON where there is none.
     pub(crate) peer_ms: Option<f64>,
+    /// `timestamps`, or `wall clock` where the adapter has no GPU timestamps.
     pub(crate) timing: &'static str,
 }
 
+/// The JSON file: the adapter, the runs per median and the rows.
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    /// The adapter's details, as printed above the table.
+    adapter: String,
+    /// Timed runs per median ([`RUNS`]).
+    runs: usize,
+    /// Every result row.
+    rows: &'a [Row],
+}
+
 impl Row {
+    /// Elements per second of GPU time.
     fn per_second(&self) -> f64 {
         self.n as f64 / (self.gpu_ms / 1e3)
     }
 }
 
+/// The middle value (the upper one of an even count); NaN when there is none.
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     if v.is_empty() {
@@ -90,10 +117,12 @@ fn timed(
 
 /// The vec4 copy kernel: `bytes` read and written, 16 per invocation.
 pub(crate) struct Copy {
+    /// The `copy` entry point.
     kernel: Kernel,
 }
 
 impl Copy {
+    /// Compiles the copy kernel on `gpu`.
     pub(crate) fn new(gpu: &Gpu) -> Result<Self, shoal::Error> {
         let kernel = gpu.kernel(shoal::Source::new(
             "bench/copy.wgsl",
@@ -135,9 +164,13 @@ impl Copy {
 
 /// A copy kernel bound to its buffers.
 struct CopyRun {
+    /// The device the copy runs on.
     gpu: Gpu,
+    /// [`Copy`]'s kernel.
     kernel: Kernel,
+    /// What is read: the bytes rounded up to whole vec4s.
     src: shoal::Buffer<UVec4>,
+    /// Where it is written, as long as `src`.
     dst: shoal::Buffer<UVec4>,
 }
 
@@ -214,6 +247,7 @@ pub(crate) fn run(gpu: &Gpu, entries: &[Entry], sizes: &[u32]) -> Result<Vec<Row
     Ok(rows)
 }
 
+/// `a / b` with two decimals, for the table.
 fn ratio(a: f64, b: f64) -> String {
     format!("{:.2}", a / b)
 }
@@ -252,11 +286,7 @@ pub(crate) fn report(gpu: &Gpu, rows: &[Row]) -> Result<PathBuf, String> {
     let mut csv = String::from(
         "primitive,n,gpu_ms,copy_ms,cpu_ms,peer_ms,elements_per_s,x_copy,cpu_over_gpu,peer_over_shoal,timing\n",
     );
-    let mut json = format!(
-        "{{\"adapter\": {:?}, \"runs\": {RUNS}, \"rows\": [\n",
-        gpu.adapter_details().to_string()
-    );
-    for (i, r) in rows.iter().enumerate() {
+    for r in rows {
         let peer = r.peer_ms.map(|p| p.to_string()).unwrap_or_default();
         let peer_ratio = r
             .peer_ms
@@ -276,19 +306,13 @@ pub(crate) fn report(gpu: &Gpu, rows: &[Row]) -> Result<PathBuf, String> {
             peer_ratio,
             r.timing
         ));
-        json.push_str(&format!(
-            "  {{\"primitive\": {:?}, \"n\": {}, \"gpu_ms\": {}, \"copy_ms\": {}, \"cpu_ms\": {}, \"peer_ms\": {}, \"timing\": {:?}}}{}\n",
-            r.name,
-            r.n,
-            r.gpu_ms,
-            r.copy_ms,
-            r.cpu_ms,
-            r.peer_ms.map(|p| p.to_string()).unwrap_or_else(|| "null".into()),
-            r.timing,
-            if i + 1 < rows.len() { "," } else { "" }
-        ));
     }
-    json.push_str("]}\n");
+    let report = JsonReport {
+        adapter: gpu.adapter_details().to_string(),
+        runs: RUNS,
+        rows,
+    };
+    let json = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())? + "\n";
     let write = |ext: &str, text: &str| -> Result<(), String> {
         let mut f = std::fs::File::create(stem.with_extension(ext)).map_err(|e| e.to_string())?;
         f.write_all(text.as_bytes()).map_err(|e| e.to_string())
