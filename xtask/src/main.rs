@@ -8,7 +8,9 @@
 //! parser (clap, or even lexopt) would be more to build and read than the `match` below, and the
 //! help it would generate is the one [`USAGE`] text.
 
+mod dependency;
 mod lines;
+mod links;
 mod pages;
 mod setup;
 mod site;
@@ -29,6 +31,8 @@ commands:
                 `cargo check` for Windows (DX12) and macOS (Metal); first of all, `lines`
   test-browser  only the browser part of `test`: the suites and the web site's pages in
                 headless Chromium (WebGPU)
+  test-dependency  only the dependency part of `test`: package shoal and shoal-kernels, build
+                and run the crate outside the workspace (tests/outside), run every example
   test-web      only the web site's pages in headless Chromium (WebDriver)
   run           the showcase: every program checked against its CPU reference and every demo
                 rendered to target/shoal/<demo>.png, on Vulkan and GL
@@ -37,7 +41,8 @@ commands:
                 target/shoal/site/ and serve it on http://localhost:8000
                   [--port N] [--no-serve: only build]
   check-wgsl    parse and validate every .wgsl file under wgsl/ with naga (no device needed)
-  lines         fail when a *.rs file under crates/, demos/ or xtask/ has more than 600 lines";
+  lines         fail when a *.rs file under crates/, demos/ or xtask/ has more than 600 lines
+  links         fail when a relative link in README.md, CHANGELOG.md or docs/ names no file";
 
 /// Runs the command the first argument names.
 fn main() -> ExitCode {
@@ -51,11 +56,13 @@ fn main() -> ExitCode {
         "test" => test(rest),
         "test-browser" => test_browser(rest),
         "test-web" => test_web(),
+        "test-dependency" => test_dependency(),
         "run" => run(rest),
         "bench" => bench(rest),
         "web" => web(rest),
         "check-wgsl" => check_wgsl(),
         "lines" => lines(),
+        "links" => links(),
         // Not for people: cargo's runner for wasm32 test binaries during `cargo xtask test`.
         "wasm-runner" => return web::wasm_runner(rest),
         "-h" | "--help" | "help" => {
@@ -83,6 +90,7 @@ fn test(extra: &[String]) -> bool {
     // Before anything is built: a second to read, and its failure shows at once. The stages
     // after it still run, so that one run reports everything.
     stages.run(&lines_stage(), || lines::check(&workspace_root()));
+    stages.run(LINKS_STAGE, || links::check(&workspace_root()));
     if !stages.run(
         "software adapters (lavapipe, llvmpipe)",
         setup::ensure_adapters,
@@ -105,6 +113,8 @@ fn test(extra: &[String]) -> bool {
             cargo(&args, &[("SHOAL_BACKEND", backend)])
         });
     }
+    let root = workspace_root();
+    dependency::stages(&mut stages, &root, &target_dir(&root), &BACKENDS);
     browser_tests(&mut stages, extra);
     for (target, what) in OTHER_TARGETS {
         stages.run(&format!("cargo check for {target} ({what})"), || {
@@ -135,6 +145,14 @@ const OTHER_TARGETS: [(&str, &str); 2] = [
 
 /// The crates checked for [`OTHER_TARGETS`]: the libraries and the demos.
 const CHECKED_ELSEWHERE: [&str; 4] = ["shoal", "shoal-kernels", "shoal-conformance", "shoal-demos"];
+
+/// `cargo xtask test-dependency`.
+fn test_dependency() -> bool {
+    let mut stages = Stages::new("cargo xtask test-dependency");
+    let root = workspace_root();
+    dependency::stages(&mut stages, &root, &target_dir(&root), &BACKENDS);
+    stages.finish()
+}
 
 /// `cargo xtask test-web`.
 fn test_web() -> bool {
@@ -333,6 +351,16 @@ fn lines_stage() -> String {
 fn lines() -> bool {
     let mut stages = Stages::new("cargo xtask lines");
     stages.run(&lines_stage(), || lines::check(&workspace_root()));
+    stages.finish()
+}
+
+/// The name of the link check's stage.
+const LINKS_STAGE: &str = "relative links in README.md, CHANGELOG.md and docs/";
+
+/// `cargo xtask links`: only the link check.
+fn links() -> bool {
+    let mut stages = Stages::new("cargo xtask links");
+    stages.run(LINKS_STAGE, || links::check(&workspace_root()));
     stages.finish()
 }
 

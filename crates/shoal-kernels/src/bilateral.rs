@@ -91,7 +91,7 @@ pub struct Bilateral {
 impl Bilateral {
     /// Compiles the kernel for `params`.
     pub fn new(gpu: &Gpu, params: BilateralParams) -> Result<Self> {
-        Self::from_source(gpu, shoal::wgsl!("../../../wgsl/bilateral.wgsl"), params)
+        Self::from_source(gpu, shoal::wgsl!("../wgsl/bilateral.wgsl"), params)
     }
 
     /// Compiles the kernel from `source`, an edited copy of `wgsl/bilateral.wgsl` with the same

@@ -120,7 +120,7 @@ impl GaussianBlur {
     /// A blur with the weights of `params.sigma` and work groups of `params.workgroup_size`
     /// invocations along a row (by default the document's 256, or as many as the device allows).
     pub fn new(gpu: &Gpu, params: BlurParams) -> Result<Self> {
-        Self::from_source(gpu, shoal::wgsl!("../../../wgsl/blur.wgsl"), params)
+        Self::from_source(gpu, shoal::wgsl!("../wgsl/blur.wgsl"), params)
     }
 
     /// A blur like [`GaussianBlur::new`] whose kernels are compiled from `source`, an edited

@@ -173,7 +173,7 @@ impl Boids {
     /// Compiles both kernels and uploads `members`, whose number must be a nonzero multiple of
     /// [`WORKGROUP_SIZE`] (every tile full, as in the document).
     pub fn new(gpu: &Gpu, members: &[Member]) -> Result<Self> {
-        Self::from_source(gpu, shoal::wgsl!("../../../wgsl/boids.wgsl"), members)
+        Self::from_source(gpu, shoal::wgsl!("../wgsl/boids.wgsl"), members)
     }
 
     /// A flock like [`Boids::new`] whose kernels are compiled from `source`, an edited copy of

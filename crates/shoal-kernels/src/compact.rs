@@ -7,7 +7,7 @@ use shoal::{Buffer, Commands, DispatchArgs, Gpu, Kernel, Result, Usage};
 use crate::scan::{Scan, ScanSpec, Strategy};
 use crate::wgsl::{self, Op, Scratch, Uniforms};
 
-const SOURCE: shoal::Source = shoal::wgsl!("../../../wgsl/compact.wgsl");
+const SOURCE: shoal::Source = shoal::wgsl!("../wgsl/compact.wgsl");
 const PER: u32 = 16;
 
 /// Which elements to keep.

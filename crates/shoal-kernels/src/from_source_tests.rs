@@ -9,9 +9,9 @@ use shoal_conformance::gpu_test;
 
 use crate::splat::{self, Camera, Packing, SceneData, Splat, SplatSources};
 
-const SPLAT: &str = include_str!("../../../wgsl/splat.wgsl");
-const SPLAT_INT64: &str = include_str!("../../../wgsl/splat_int64.wgsl");
-const SPLAT_COMMON: &str = include_str!("../../../wgsl/splat_common.wgsl");
+const SPLAT: &str = include_str!("../wgsl/splat.wgsl");
+const SPLAT_INT64: &str = include_str!("../wgsl/splat_int64.wgsl");
+const SPLAT_COMMON: &str = include_str!("../wgsl/splat_common.wgsl");
 
 /// `text` with `from` replaced by `to` (which must occur), labelled `path`.
 pub(crate) fn edited(path: &str, text: &str, from: &str, to: &str) -> Source {
@@ -94,4 +94,18 @@ gpu_test! {
             wide.set_source(Source::new("edited/splat_int64.wgsl", SPLAT_INT64)).expect("the original compiles");
         }
     }
+}
+
+/// The crate's kernels are named by their place under the top-level `wgsl/`, not by the relative
+/// path the crate includes them through (its `wgsl` symlink), so messages read the same from a
+/// packaged crate.
+#[test]
+fn kernel_labels_are_stable_names() {
+    assert_eq!(crate::scan::SOURCE.path(), "wgsl/scan.wgsl");
+    assert_eq!(crate::splat::COMMON.path(), "wgsl/splat_common.wgsl");
+    let labels: Vec<&str> = crate::SNIPPETS.iter().map(|(_, s)| s.path()).collect();
+    assert!(
+        labels.iter().all(|l| l.starts_with("wgsl/")),
+        "snippet labels {labels:?}"
+    );
 }

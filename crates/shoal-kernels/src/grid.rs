@@ -27,7 +27,7 @@ pub struct Grid {
 impl Grid {
     /// Compiles the kernel (16 x 16 work groups: the pattern is made of them).
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        Self::from_source(gpu, shoal::wgsl!("../../../wgsl/grid.wgsl"))
+        Self::from_source(gpu, shoal::wgsl!("../wgsl/grid.wgsl"))
     }
 
     /// A grid like [`Grid::new`] whose kernel is compiled from `source`, an edited copy of

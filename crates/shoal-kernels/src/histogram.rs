@@ -8,7 +8,7 @@ use shoal::{Buffer, Commands, Error, Gpu, Kernel, Result};
 
 use crate::wgsl::{self, Uniforms};
 
-const SOURCE: shoal::Source = shoal::wgsl!("../../../wgsl/histogram.wgsl");
+const SOURCE: shoal::Source = shoal::wgsl!("../wgsl/histogram.wgsl");
 const PER: u32 = 16;
 /// The most bins offered on any device (see [`Histogram::max_bins`]).
 const MAX_BINS: u32 = 1024;

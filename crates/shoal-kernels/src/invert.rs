@@ -14,7 +14,7 @@ impl Invert {
     pub fn new(gpu: &Gpu) -> Result<Self> {
         let side = crate::plan_2d(gpu, 32);
         let kernel = gpu
-            .kernel_builder(shoal::wgsl!("../../../wgsl/invert.wgsl"))
+            .kernel_builder(shoal::wgsl!("../wgsl/invert.wgsl"))
             .constant("WX", side)
             .constant("WY", side)
             .build()?;

@@ -5,7 +5,7 @@ use shoal::{Buffer, Commands, Error, Gpu, Kernel, Result};
 
 use crate::wgsl::Uniforms;
 
-const SOURCE: shoal::Source = shoal::wgsl!("../../../wgsl/matmul.wgsl");
+const SOURCE: shoal::Source = shoal::wgsl!("../wgsl/matmul.wgsl");
 /// Outputs per invocation along each axis in the tiled kernel (`BLOCK` in the WGSL).
 const BLOCK: u32 = 4;
 

@@ -140,7 +140,7 @@ impl Particles {
         capacity: u64,
         settings: ParticleSettings,
     ) -> Result<Self> {
-        let source = shoal::wgsl!("../../../wgsl/particles.wgsl");
+        let source = shoal::wgsl!("../wgsl/particles.wgsl");
         Self::from_source(gpu, source, initial, capacity, settings)
     }
 

@@ -10,8 +10,8 @@ use shoal::{Buffer, Commands, Error, Gpu, Kernel, Result};
 use crate::scan::{Scan, ScanSpec, Tiling};
 use crate::wgsl::{self, Op, Scratch, Uniforms};
 
-const SOURCE: shoal::Source = shoal::wgsl!("../../../wgsl/radix_sort.wgsl");
-const SUBGROUP_SOURCE: shoal::Source = shoal::wgsl!("../../../wgsl/radix_sort_subgroup.wgsl");
+const SOURCE: shoal::Source = shoal::wgsl!("../wgsl/radix_sort.wgsl");
+const SUBGROUP_SOURCE: shoal::Source = shoal::wgsl!("../wgsl/radix_sort_subgroup.wgsl");
 /// Bits per pass, and the digits they make (`RADIX` in the WGSL).
 const BITS: u32 = 4;
 const RADIX: u32 = 1 << BITS;

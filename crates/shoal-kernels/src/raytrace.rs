@@ -112,7 +112,7 @@ impl RayTracer {
     /// Compiles both entry points with work groups planned from the device (the document used
     /// 1 x 1 groups, one per pixel).
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        Self::from_source(gpu, shoal::wgsl!("../../../wgsl/raytrace.wgsl"))
+        Self::from_source(gpu, shoal::wgsl!("../wgsl/raytrace.wgsl"))
     }
 
     /// A ray tracer like [`RayTracer::new`] whose kernels are compiled from `source`, an edited

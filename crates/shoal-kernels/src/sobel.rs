@@ -27,7 +27,7 @@ pub struct Sobel {
 impl Sobel {
     /// Compiles both kernels.
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        Self::from_source(gpu, shoal::wgsl!("../../../wgsl/sobel.wgsl"))
+        Self::from_source(gpu, shoal::wgsl!("../wgsl/sobel.wgsl"))
     }
 
     /// Compiles both kernels from `source`, an edited copy of `wgsl/sobel.wgsl` with the same

@@ -14,7 +14,7 @@ impl TextureAdd {
     pub fn new(gpu: &Gpu) -> Result<Self> {
         let side = crate::plan_2d(gpu, 16);
         let kernel = gpu
-            .kernel_builder(shoal::wgsl!("../../../wgsl/texture_add.wgsl"))
+            .kernel_builder(shoal::wgsl!("../wgsl/texture_add.wgsl"))
             .constant("WX", side)
             .constant("WY", side)
             .build()?;

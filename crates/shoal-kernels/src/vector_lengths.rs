@@ -14,7 +14,7 @@ impl VectorLengths {
     /// Compiles the kernel with a 1D work group planned from the device.
     pub fn new(gpu: &Gpu) -> Result<Self> {
         let kernel = gpu
-            .kernel_builder(shoal::wgsl!("../../../wgsl/vector_lengths.wgsl"))
+            .kernel_builder(shoal::wgsl!("../wgsl/vector_lengths.wgsl"))
             .constant("WG", gpu.max_workgroup_1d(64))
             .build()?;
         Ok(Self { kernel })

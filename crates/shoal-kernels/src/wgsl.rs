@@ -167,13 +167,10 @@ impl Op {
 /// validate `wgsl/*.wgsl` without a device. A snippet that relies on its importer's definitions
 /// (`scan::document` needs `T`, `combine`, `WG` and `shared_data`) is validated where imported.
 pub const SNIPPETS: &[(&str, Source)] = &[
-    (
-        "scan::document",
-        shoal::wgsl!("../../../wgsl/scan_document.wgsl"),
-    ),
+    ("scan::document", shoal::wgsl!("../wgsl/scan_document.wgsl")),
     (
         "radix_sort::common",
-        shoal::wgsl!("../../../wgsl/radix_sort_common.wgsl"),
+        shoal::wgsl!("../wgsl/radix_sort_common.wgsl"),
     ),
     ("splat::common", crate::splat::COMMON),
 ];

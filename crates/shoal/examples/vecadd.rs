@@ -30,7 +30,7 @@ fn main() -> Result<(), shoal::Error> {
         .collect();
     let (a, b) = (gpu.buffer_from(&a)?, gpu.buffer_from(&b)?);
     let out = gpu.buffer_zeroed::<Data>(32)?;
-    let vecadd = gpu.kernel(shoal::wgsl!("../../../wgsl/conformance/vecadd.wgsl"))?;
+    let vecadd = gpu.kernel(shoal::wgsl!("../wgsl/conformance/vecadd.wgsl"))?;
     vecadd
         .bind("input_a", &a)
         .bind("input_b", &b)

@@ -217,7 +217,7 @@ impl<T: Element> AppendBuffer<T> {
             None => {
                 let built = self
                     .gpu
-                    .kernel(crate::wgsl!("../../../wgsl/core/append_dispatch_args.wgsl"))?;
+                    .kernel(crate::wgsl!("../wgsl/core/append_dispatch_args.wgsl"))?;
                 self.args_kernel.get_or_init(|| built)
             }
         };

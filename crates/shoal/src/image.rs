@@ -410,7 +410,7 @@ impl Image {
             None => {
                 let built = self
                     .gpu
-                    .kernel(crate::wgsl!("../../../wgsl/core/read_depth.wgsl"))?;
+                    .kernel(crate::wgsl!("../wgsl/core/read_depth.wgsl"))?;
                 self.read_depth.get_or_init(|| built)
             }
         };

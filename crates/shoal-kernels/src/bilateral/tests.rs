@@ -6,7 +6,7 @@ use super::*;
 use crate::from_source_tests::{assert_names_line_3, broken};
 use crate::test_image::test_image;
 
-const BILATERAL: &str = include_str!("../../../../wgsl/bilateral.wgsl");
+const BILATERAL: &str = include_str!("../../wgsl/bilateral.wgsl");
 
 gpu_test! {
     /// The bilateral filter of the test picture against the CPU, for a narrow and a wide window.

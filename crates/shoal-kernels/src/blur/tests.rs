@@ -5,7 +5,7 @@ use super::*;
 use crate::from_source_tests::{assert_names_line_3, broken};
 use crate::test_image::test_image;
 
-const BLUR: &str = include_str!("../../../../wgsl/blur.wgsl");
+const BLUR: &str = include_str!("../../wgsl/blur.wgsl");
 
 /// The bound: f32 sums of at most 31 taps per pass, a few passes.
 const TOLERANCE: f32 = 1e-5;

@@ -5,7 +5,7 @@ use shoal_conformance::gpu_test;
 use super::*;
 use crate::from_source_tests::{assert_names_line_3, broken};
 
-const GRID: &str = include_str!("../../../../wgsl/grid.wgsl");
+const GRID: &str = include_str!("../../wgsl/grid.wgsl");
 
 #[test]
 fn the_documents_sizes() {

@@ -4,7 +4,7 @@ use shoal_conformance::gpu_test;
 use super::*;
 use crate::from_source_tests::{assert_names_line_3, broken, edited};
 
-const RAYTRACE: &str = include_str!("../../../../wgsl/raytrace.wgsl");
+const RAYTRACE: &str = include_str!("../../wgsl/raytrace.wgsl");
 
 /// Pixels of the orthographic hit mask allowed to differ, all on the sphere's edge (where
 /// b² - c is within rounding of zero).

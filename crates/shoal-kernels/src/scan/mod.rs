@@ -30,7 +30,7 @@ pub use tiling::{MAX_COARSENING, Tiling};
 pub use workgroup::WorkgroupScan;
 
 /// The WGSL of the scan family.
-pub(crate) const SOURCE: shoal::Source = shoal::wgsl!("../../../../wgsl/scan.wgsl");
+pub(crate) const SOURCE: shoal::Source = shoal::wgsl!("../../wgsl/scan.wgsl");
 
 /// Elements each invocation of the coarsened kernels owns, unless chosen otherwise: enough that a
 /// software adapter pays its barriers once per 4096 elements (with 256 invocations).

@@ -6,7 +6,7 @@ use super::*;
 use crate::from_source_tests::{assert_names_line_3, broken, edited};
 use crate::test_image::test_image;
 
-const SOBEL: &str = include_str!("../../../../wgsl/sobel.wgsl");
+const SOBEL: &str = include_str!("../../wgsl/sobel.wgsl");
 
 /// A square root and a saturate of sums of nine f32 texels.
 const TOLERANCE: f32 = 1e-5;

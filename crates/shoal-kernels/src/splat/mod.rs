@@ -73,7 +73,7 @@ pub const HDR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
 /// `#import splat::common`: what every splatting pass shares (see [`crate::SNIPPETS`]).
-pub(crate) const COMMON: shoal::Source = shoal::wgsl!("../../../../wgsl/splat_common.wgsl");
+pub(crate) const COMMON: shoal::Source = shoal::wgsl!("../../wgsl/splat_common.wgsl");
 
 /// One particle, as the compute kernels read it and as the rasterizer's vertex buffer.
 #[derive(Debug, Clone, Copy, PartialEq, encase::ShaderType)]

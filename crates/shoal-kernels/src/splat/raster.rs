@@ -8,7 +8,7 @@ use shoal::{Gpu, Result, wgpu};
 
 use super::{DEPTH_FORMAT, HDR_FORMAT, Scene, SplatTarget};
 
-const RASTER: &str = include_str!("../../../../wgsl/splat_raster.wgsl");
+const RASTER: &str = include_str!("../../wgsl/splat_raster.wgsl");
 const RASTER_PATH: &str = "wgsl/splat_raster.wgsl";
 
 #[derive(Debug)]

@@ -23,8 +23,8 @@ impl Default for SplatSources {
     /// The files as the crate was built with them.
     fn default() -> Self {
         Self {
-            splat: shoal::wgsl!("../../../../wgsl/splat.wgsl"),
-            int64: shoal::wgsl!("../../../../wgsl/splat_int64.wgsl"),
+            splat: shoal::wgsl!("../../wgsl/splat.wgsl"),
+            int64: shoal::wgsl!("../../wgsl/splat_int64.wgsl"),
             common: COMMON,
         }
     }

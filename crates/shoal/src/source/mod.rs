@@ -163,17 +163,17 @@ pub const SNIPPETS: &[(&str, &str, &str)] = &[
     (
         "shoal::fold",
         "wgsl/shared/fold.wgsl",
-        include_str!("../../../../wgsl/shared/fold.wgsl"),
+        include_str!("../../wgsl/shared/fold.wgsl"),
     ),
     (
         "shoal::append",
         "wgsl/shared/append.wgsl",
-        include_str!("../../../../wgsl/shared/append.wgsl"),
+        include_str!("../../wgsl/shared/append.wgsl"),
     ),
     (
         "shoal::printf",
         "wgsl/shared/printf.wgsl",
-        include_str!("../../../../wgsl/shared/printf.wgsl"),
+        include_str!("../../wgsl/shared/printf.wgsl"),
     ),
 ];
 

@@ -1,0 +1,26 @@
+//! A user's crate: its own WGSL kernel through `shoal`, and a sort from `shoal-kernels`, each
+//! checked against the CPU. Exits non-zero on a mismatch.
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let gpu = shoal::Gpu::blocking()?;
+    println!("outside crate on {}", gpu.adapter_details().name);
+
+    let values: Vec<u32> = (0..1000).map(|i| (i * 7919) % 1009).collect();
+    let buffer = gpu.buffer_from(&values)?;
+    let double = gpu.kernel(shoal::wgsl!("double.wgsl"))?;
+    double.bind("values", &buffer).invocations(values.len() as u64).run()?;
+    let doubled: Vec<u32> = values.iter().map(|v| 2 * v).collect();
+    if buffer.read_blocking()? != doubled {
+        return Err("double.wgsl: the GPU's result differs from the CPU's".into());
+    }
+
+    let sort = shoal_kernels::RadixSort::new(&gpu)?;
+    sort.run(&buffer)?;
+    let mut sorted = doubled;
+    sorted.sort_unstable();
+    if buffer.read_blocking()? != sorted {
+        return Err("RadixSort: the GPU's order differs from the CPU's".into());
+    }
+    println!("outside crate: double.wgsl and RadixSort match the CPU");
+    Ok(())
+}
