@@ -6,8 +6,9 @@
 //! not a second build of the dependencies (docs/architecture.md, "Packaging").
 
 use std::path::Path;
+use std::process::Command;
 
-use crate::stage::{Stages, cargo};
+use crate::stage::{Stages, cargo, command};
 
 /// The workspace's `[profile]` settings as `--config` flags. `cargo package` verifies each crate
 /// as a workspace of its own, where the workspace's profiles do not apply; without these the
@@ -23,8 +24,58 @@ const PROFILE: [&str; 5] = [
 /// The crate outside the workspace, relative to the workspace's root.
 const OUTSIDE: &str = "tests/outside";
 
-/// The examples `cargo xtask test` runs: (package, example name).
-pub(crate) const EXAMPLES: &[(&str, &str)] = &[("shoal", "vecadd")];
+/// The examples `cargo xtask test` runs: (package, example, arguments relative to the
+/// workspace's root). Each checks its own result against the CPU and exits non-zero on a mismatch.
+pub(crate) const EXAMPLES: &[(&str, &str, &[&str])] = &[
+    ("shoal", "vecadd", &[]),
+    ("shoal", "multiply", &[]),
+    ("shoal", "vector_lengths", &[]),
+    ("shoal", "prefix_sum", &[]),
+    ("shoal", "grid", &[]),
+    ("shoal", "invert", &["docs/images/demo-blur.png"]),
+    ("shoal", "indirect", &[]),
+    ("shoal", "printf", &[]),
+    ("shoal-kernels", "sort", &[]),
+    ("shoal-kernels", "scan", &[]),
+    ("shoal-kernels", "histogram", &["docs/images/demo-blur.png"]),
+    ("shoal-kernels", "blur", &["docs/images/demo-blur.png"]),
+];
+
+/// The most lines of Rust an example may have: lines that are neither blank nor comments, after
+/// rustfmt (its kernel file is not counted).
+pub(crate) const EXAMPLE_LINES: usize = 25;
+
+/// The lines of Rust in `text` as [`EXAMPLE_LINES`] counts them.
+fn rust_lines(text: &str) -> usize {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("//"))
+        .count()
+}
+
+/// Every example in [`EXAMPLES`] exists and has at most [`EXAMPLE_LINES`] lines of Rust.
+pub(crate) fn example_lengths(root: &Path) -> bool {
+    let mut ok = true;
+    for (package, example, _) in EXAMPLES {
+        let path = root.join(format!("crates/{package}/examples/{example}.rs"));
+        match std::fs::read_to_string(&path) {
+            Ok(text) if rust_lines(&text) <= EXAMPLE_LINES => {}
+            Ok(text) => {
+                let n = rust_lines(&text);
+                eprintln!(
+                    "{}: {n} lines of Rust (at most {EXAMPLE_LINES})",
+                    path.display()
+                );
+                ok = false;
+            }
+            Err(e) => {
+                eprintln!("{}: {e}", path.display());
+                ok = false;
+            }
+        }
+    }
+    ok
+}
 
 /// `cargo package` of both published crates, with verification (each builds from its `.crate`).
 pub(crate) fn package() -> bool {
@@ -52,17 +103,27 @@ pub(crate) fn outside(root: &Path, target: &Path, backend: &str) -> bool {
     )
 }
 
-/// Runs every example in [`EXAMPLES`] on `backend`; each checks its own result against the CPU
-/// and exits non-zero on a mismatch. All run, so one failure does not hide the next.
-pub(crate) fn examples(backend: &str) -> bool {
+/// Runs every example in [`EXAMPLES`] on `backend`, in `target/shoal/examples/` (where the
+/// pictures they write land); all run, so one failure does not hide the next.
+pub(crate) fn examples(root: &Path, target: &Path, backend: &str) -> bool {
+    let dir = target.join("shoal").join("examples");
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        eprintln!("cannot create {}: {e}", dir.display());
+        return false;
+    }
+    let manifest = root.join("Cargo.toml");
     let mut ok = true;
-    for (package, example) in EXAMPLES {
+    for (package, example, args) in EXAMPLES {
         eprintln!("-- example {package}/{example} on {backend}");
-        // Files an example writes (pictures) land in the target directory, not the source tree.
-        let passed = cargo(
-            &["run", "-q", "-p", package, "--example", example],
-            &[("SHOAL_BACKEND", backend)],
-        );
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let mut cmd = Command::new(cargo);
+        cmd.args(["run", "-q", "--manifest-path"])
+            .arg(&manifest)
+            .args(["-p", package, "--example", example, "--"])
+            .args(args.iter().map(|a| root.join(a)))
+            .env("SHOAL_BACKEND", backend)
+            .current_dir(&dir);
+        let passed = command(&mut cmd);
         if !passed {
             eprintln!("example {package}/{example} FAILED on {backend}");
         }
@@ -74,6 +135,10 @@ pub(crate) fn examples(backend: &str) -> bool {
 /// The stages above, in the order `cargo xtask test` runs them.
 pub(crate) fn stages(stages: &mut Stages, root: &Path, target: &Path, backends: &[&str]) {
     stages.run(
+        &format!("examples: at most {EXAMPLE_LINES} lines of Rust each"),
+        || example_lengths(root),
+    );
+    stages.run(
         "package shoal and shoal-kernels (cargo package, verified)",
         package,
     );
@@ -83,6 +148,21 @@ pub(crate) fn stages(stages: &mut Stages, root: &Path, target: &Path, backends: 
         });
     }
     for backend in backends {
-        stages.run(&format!("examples on {backend}"), || examples(backend));
+        stages.run(&format!("examples on {backend}"), || {
+            examples(root, target, backend)
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rust_lines;
+
+    #[test]
+    fn counts_code_not_comments_or_blank_lines() {
+        assert_eq!(
+            rust_lines("//! doc\n\nfn main() {\n    // why\n    run();\n}\n"),
+            3
+        );
     }
 }

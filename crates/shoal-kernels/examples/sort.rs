@@ -1,0 +1,18 @@
+//! Sort a `Vec<u32>` on the GPU with [`shoal_kernels::RadixSort`], checked against `sort`.
+//! `cargo run -p shoal-kernels --example sort`
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let gpu = shoal::Gpu::blocking()?;
+    let mut keys: Vec<u32> = (0..100_000u32)
+        .map(|i| i.wrapping_mul(2_654_435_761))
+        .collect();
+    let buffer = gpu.buffer_from(&keys)?;
+    shoal_kernels::RadixSort::new(&gpu)?.run(&buffer)?;
+    let sorted = buffer.read_blocking()?;
+    keys.sort_unstable();
+    if sorted != keys {
+        return Err("sort: the GPU's order differs from the CPU's".into());
+    }
+    println!("sort: {} keys sorted as the CPU sorts them", keys.len());
+    Ok(())
+}
