@@ -80,6 +80,22 @@ struct BilateralUniform {
 }
 
 /// A bilateral filter of `rgba32float` images.
+///
+/// ```
+/// # fn main() -> Result<(), shoal::Error> {
+/// use shoal::{glam::Vec4, wgpu::TextureFormat::Rgba32Float};
+/// use shoal_kernels::bilateral::{Bilateral, BilateralParams, bilateral_cpu};
+/// let gpu = shoal::Gpu::blocking()?;
+/// let texels: Vec<Vec4> = (0..64).map(|i| Vec4::splat((i * 7 % 11) as f32 / 10.0)).collect();
+/// let picture = gpu.image_from(8, 8, Rgba32Float, &texels)?;
+/// let out = gpu.image_zeroed(8, 8, Rgba32Float)?;
+/// let params = BilateralParams::default();
+/// Bilateral::new(&gpu, params)?.run(&picture, &out)?;
+/// let got: Vec<Vec4> = out.read_blocking()?;
+/// let cpu = bilateral_cpu(&texels, 8, 8, &params);
+/// assert!(got.iter().zip(&cpu).all(|(g, c)| g.abs_diff_eq(*c, 1e-4)));
+/// # Ok(()) }
+/// ```
 #[derive(Debug)]
 pub struct Bilateral {
     gpu: Gpu,

@@ -11,11 +11,11 @@
 //! the tests). N is the document's 256, or less where the device allows less. The naive kernels
 //! read all 2R + 1 taps from the texture: the baseline.
 //!
-//! ```no_run
+//! ```
 //! # fn main() -> Result<(), shoal::Error> {
 //! use shoal_kernels::blur::{BlurParams, GaussianBlur};
 //! let gpu = shoal::Gpu::blocking()?;
-//! let image = gpu.image_zeroed(640, 480, shoal::wgpu::TextureFormat::Rgba32Float)?;
+//! let image = gpu.image_zeroed(64, 48, shoal::wgpu::TextureFormat::Rgba32Float)?;
 //! let blur = GaussianBlur::new(&gpu, BlurParams { sigma: 2.5, ..BlurParams::default() })?;
 //! blur.run(&image, 3)?.wait_blocking()?; // three passes, in place
 //! let mut commands = gpu.commands();

@@ -13,16 +13,18 @@
 //! is the twin. A frame's steps go into one batch with [`Boids::record_step`], one step alone
 //! with [`Boids::step`].
 //!
-//! ```no_run
+//! ```
 //! # fn main() -> Result<(), shoal::Error> {
 //! use shoal_kernels::boids::{self, Boids};
 //! let gpu = shoal::Gpu::blocking()?;
-//! let mut flock = Boids::new(&gpu, &boids::document_flock(boids::DOCUMENT_FLOCK_SIZE))?;
+//! // The document's flock is boids::DOCUMENT_FLOCK_SIZE (16384) members; a small one here.
+//! let mut flock = Boids::new(&gpu, &boids::document_flock(512))?;
 //! let dt = 1.0 / 60.0;
-//! for frame in 0..100 {
+//! for frame in 0..3 {
 //!     flock.step(frame as f32 * dt)?;
 //! }
 //! let members = flock.read_blocking()?;
+//! assert_eq!(members.len(), 512);
 //! # Ok(()) }
 //! ```
 

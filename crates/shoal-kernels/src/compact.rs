@@ -33,6 +33,18 @@ pub struct Predicate {
 /// [`shoal::Dispatch::indirect`] at [`CompactCount::ARGS_OFFSET`] to run one invocation per kept
 /// element (x folds over y beyond the device's group limit: rebuild the index with
 /// `shoal_linear_index` and check it against the count).
+///
+/// ```
+/// # fn main() -> Result<(), shoal::Error> {
+/// use shoal_kernels::{Compact, CompactCount, Keep};
+/// let gpu = shoal::Gpu::blocking()?;
+/// let values = gpu.buffer_from(&(0..100).collect::<Vec<u32>>())?;
+/// let (kept, count) = (gpu.buffer_zeroed::<u32>(100)?, CompactCount::new(&gpu)?);
+/// let compact = Compact::new(&gpu)?;
+/// compact.run(&values, Keep::Predicate(&compact.predicate("x >= 90u")?), &kept, &count)?;
+/// assert_eq!(pollster::block_on(count.read())?, 10); // also on the GPU, for an indirect dispatch
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone)]
 pub struct CompactCount {
     /// `[count, x, y, z]`, with `Usage::STORAGE | Usage::INDIRECT`.
@@ -69,6 +81,21 @@ impl CompactCount {
 }
 
 /// Stream compaction: three passes (count per tile, scan of the counts, scatter).
+///
+/// ```
+/// # fn main() -> Result<(), shoal::Error> {
+/// use shoal_kernels::{Compact, CompactCount, Keep, compact_cpu};
+/// let gpu = shoal::Gpu::blocking()?;
+/// let data: Vec<u32> = (0..1000).map(|i| i * 7 % 31).collect();
+/// let values = gpu.buffer_from(&data)?;
+/// let (kept, count) = (gpu.buffer_zeroed::<u32>(1000)?, CompactCount::new(&gpu)?);
+/// let compact = Compact::new(&gpu)?;
+/// let odd = compact.predicate("x % 2u == 1u")?; // a WGSL expression over `x`
+/// compact.run(&values, Keep::Predicate(&odd), &kept, &count)?;
+/// let cpu = compact_cpu(&data, |x, _| x % 2 == 1);
+/// assert_eq!(kept.read_blocking()?[..cpu.len()], cpu[..]);
+/// # Ok(()) }
+/// ```
 #[derive(Debug)]
 pub struct Compact {
     gpu: Gpu,

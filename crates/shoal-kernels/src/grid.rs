@@ -19,6 +19,16 @@ pub const SIZE: [u32; 2] = [1280, 720];
 pub const PATCH: u32 = 16;
 
 /// The grid kernel, compiled once.
+///
+/// ```
+/// # fn main() -> Result<(), shoal::Error> {
+/// use shoal_kernels::grid::{Grid, grid_cpu};
+/// let gpu = shoal::Gpu::blocking()?;
+/// let image = gpu.image_zeroed(40, 24, shoal::wgpu::TextureFormat::Rgba32Float)?;
+/// Grid::new(&gpu)?.run(&image)?;
+/// assert_eq!(image.read_blocking::<[f32; 4]>()?, grid_cpu(40, 24));
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone)]
 pub struct Grid {
     kernel: Kernel,

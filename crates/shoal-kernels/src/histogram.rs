@@ -14,6 +14,17 @@ const PER: u32 = 16;
 const MAX_BINS: u32 = 1024;
 
 /// Histograms of `u32` values: value `v` counts in bin `min(v, bins - 1)`.
+///
+/// ```
+/// # fn main() -> Result<(), shoal::Error> {
+/// use shoal_kernels::{Histogram, histogram_cpu};
+/// let gpu = shoal::Gpu::blocking()?;
+/// let data: Vec<u32> = (0..10_000).map(|i| i * 31 % 100).collect();
+/// let (input, counts) = (gpu.buffer_from(&data)?, gpu.buffer_zeroed::<u32>(16)?);
+/// Histogram::new(&gpu)?.run(&input, &counts)?; // 16 bins: values from 15 up count in the last
+/// assert_eq!(counts.read_blocking()?, histogram_cpu(&data, 16));
+/// # Ok(()) }
+/// ```
 #[derive(Debug)]
 pub struct Histogram {
     gpu: Gpu,

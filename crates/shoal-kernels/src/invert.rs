@@ -3,6 +3,19 @@
 use shoal::{Commands, Gpu, Image, Kernel, Result, Submission};
 
 /// The invert kernel, compiled once.
+///
+/// ```
+/// # fn main() -> Result<(), shoal::Error> {
+/// use shoal::wgpu::TextureFormat::Rgba32Float;
+/// use shoal_kernels::invert::{Invert, invert_cpu};
+/// let gpu = shoal::Gpu::blocking()?;
+/// let texels = vec![[0.25f32, 0.5, 1.0, 1.0]; 6];
+/// let input = gpu.image_from(3, 2, Rgba32Float, &texels)?;
+/// let output = gpu.image_zeroed(3, 2, Rgba32Float)?;
+/// Invert::new(&gpu)?.run(&input, &output)?;
+/// assert_eq!(output.read_blocking::<[f32; 4]>()?, invert_cpu(&texels));
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone)]
 pub struct Invert {
     kernel: Kernel,

@@ -20,6 +20,20 @@ pub enum MatmulKernel {
 }
 
 /// Matrix products of row-major `f32` matrices.
+///
+/// ```
+/// # fn main() -> Result<(), shoal::Error> {
+/// use shoal_kernels::{Matmul, MatmulKernel, matmul_cpu};
+/// let gpu = shoal::Gpu::blocking()?;
+/// let [m, k, n] = [20u32, 30, 10];
+/// let a: Vec<f32> = (0..m * k).map(|i| (i % 5) as f32).collect();
+/// let b: Vec<f32> = (0..k * n).map(|i| (i % 3) as f32).collect();
+/// let (ga, gb) = (gpu.buffer_from(&a)?, gpu.buffer_from(&b)?);
+/// let c = gpu.buffer_zeroed::<f32>((m * n) as u64)?;
+/// Matmul::new(&gpu)?.run(&ga, &gb, &c, [m, k, n], MatmulKernel::Tiled)?;
+/// assert_eq!(c.read_blocking()?, matmul_cpu(&a, &b, [m as usize, k as usize, n as usize]));
+/// # Ok(()) }
+/// ```
 #[derive(Debug)]
 pub struct Matmul {
     gpu: Gpu,

@@ -6,7 +6,7 @@
 //! ones. The update is dispatched indirectly from the count the GPU holds, so a batch of many
 //! steps runs without a readback.
 //!
-//! ```no_run
+//! ```
 //! # fn main() -> Result<(), shoal::Error> {
 //! use shoal_kernels::particles::{Emitter, ParticleSettings, Particles};
 //! let gpu = shoal::Gpu::blocking()?;
@@ -16,9 +16,9 @@
 //!     emitters: vec![Emitter::fountain(shoal::glam::Vec3::ZERO)],
 //!     ..ParticleSettings::default()
 //! };
-//! let mut particles = Particles::new(&gpu, &[], 20_000, settings)?;
+//! let mut particles = Particles::new(&gpu, &[], 2_000, settings)?;
 //! let mut commands = gpu.commands();
-//! for _ in 0..60 {
+//! for _ in 0..10 {
 //!     particles.record_step(&mut commands)?;
 //! }
 //! commands.submit()?;

@@ -17,6 +17,18 @@ const BITS: u32 = 4;
 const RADIX: u32 = 1 << BITS;
 
 /// Stable radix sort of `u32` keys (and key-value pairs), in place.
+///
+/// ```
+/// # fn main() -> Result<(), shoal::Error> {
+/// use shoal_kernels::RadixSort;
+/// let gpu = shoal::Gpu::blocking()?;
+/// let mut keys: Vec<u32> = (0..10_000u32).map(|i| i.wrapping_mul(2_654_435_761)).collect();
+/// let buffer = gpu.buffer_from(&keys)?;
+/// RadixSort::new(&gpu)?.run(&buffer)?;
+/// keys.sort();
+/// assert_eq!(buffer.read_blocking()?, keys);
+/// # Ok(()) }
+/// ```
 #[derive(Debug)]
 pub struct RadixSort {
     gpu: Gpu,

@@ -97,6 +97,18 @@ impl Default for Scene {
 }
 
 /// Both ray-tracing kernels, compiled once, and the uniform of the last scene recorded.
+///
+/// ```
+/// # fn main() -> Result<(), shoal::Error> {
+/// use shoal_kernels::raytrace::{RayTracer, ortho_cpu};
+/// let gpu = shoal::Gpu::blocking()?;
+/// let image = gpu.image_zeroed(32, 32, shoal::wgpu::TextureFormat::Rgba32Float)?;
+/// RayTracer::new(&gpu)?.run(&image)?; // the document's sphere, orthographic
+/// let (got, cpu) = (image.read_blocking::<[f32; 4]>()?, ortho_cpu(32, 32));
+/// let near = |g: &[f32; 4], c: &[f32; 4]| g.iter().zip(c).all(|(g, c)| (g - c).abs() < 1e-3);
+/// assert!(got.iter().zip(&cpu).filter(|(g, c)| !near(g, c)).count() <= 2); // a few ulp at edges
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone)]
 pub struct RayTracer {
     ortho: Kernel,

@@ -10,6 +10,17 @@ use crate::scan::{ScanKernels, Tiling, grow_levels};
 use crate::wgsl::{self, Op, Scalar};
 
 /// Reductions of `u32`, `i32` or `f32` buffers with [`Op::Sum`], [`Op::Min`] or [`Op::Max`].
+///
+/// ```
+/// # fn main() -> Result<(), shoal::Error> {
+/// use shoal_kernels::{Op, Reduce};
+/// let gpu = shoal::Gpu::blocking()?;
+/// let input = gpu.buffer_from(&(1..=1000).collect::<Vec<u32>>())?;
+/// let total = gpu.buffer_zeroed::<u32>(1)?;
+/// Reduce::<u32>::new(&gpu)?.run(&input, &total, Op::Sum)?;
+/// assert_eq!(total.read_blocking()?, [500_500]);
+/// # Ok(()) }
+/// ```
 #[derive(Debug)]
 pub struct Reduce<T: Scalar> {
     kernels: ScanKernels<T>,

@@ -17,6 +17,21 @@ use crate::blur::{BlurParams, GaussianBlur};
 pub use cpu::{cartoon_cpu, composite_multiply_cpu, sobel_cpu};
 
 /// The Sobel and multiply kernels.
+///
+/// ```
+/// # fn main() -> Result<(), shoal::Error> {
+/// use shoal::{glam::Vec4, wgpu::TextureFormat::Rgba32Float};
+/// use shoal_kernels::sobel::{Sobel, sobel_cpu};
+/// let gpu = shoal::Gpu::blocking()?;
+/// let texels: Vec<Vec4> = (0..64).map(|i| Vec4::splat(((i % 8) / 4) as f32)).collect();
+/// let picture = gpu.image_from(8, 8, Rgba32Float, &texels)?; // a vertical edge
+/// let edges = gpu.image_zeroed(8, 8, Rgba32Float)?;
+/// Sobel::new(&gpu)?.run(&picture, &edges)?;
+/// let got: Vec<Vec4> = edges.read_blocking()?;
+/// let cpu = sobel_cpu(&texels, 8, 8);
+/// assert!(got.iter().zip(&cpu).all(|(g, c)| g.abs_diff_eq(*c, 1e-5)));
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone)]
 pub struct Sobel {
     gpu: Gpu,
@@ -114,6 +129,22 @@ impl Default for CartoonParams {
 
 /// The cartoon look: `passes` Gaussian blur passes, Sobel on the blurred image, and the blurred
 /// image multiplied by its edges.
+///
+/// ```
+/// # fn main() -> Result<(), shoal::Error> {
+/// use shoal::{glam::Vec4, wgpu::TextureFormat::Rgba32Float};
+/// use shoal_kernels::sobel::{Cartoon, CartoonParams, cartoon_cpu};
+/// let gpu = shoal::Gpu::blocking()?;
+/// let texels: Vec<Vec4> = (0..256).map(|i| Vec4::splat(((i % 16) / 8) as f32)).collect();
+/// let picture = gpu.image_from(16, 16, Rgba32Float, &texels)?;
+/// let out = gpu.image_zeroed(16, 16, Rgba32Float)?;
+/// let params = CartoonParams::default(); // two blur passes, then edges, then multiply
+/// Cartoon::new(&gpu, params)?.run(&picture, &out)?;
+/// let got: Vec<Vec4> = out.read_blocking()?;
+/// let cpu = cartoon_cpu(&texels, 16, 16, &params)?;
+/// assert!(got.iter().zip(&cpu).all(|(g, c)| g.abs_diff_eq(*c, 1e-4)));
+/// # Ok(()) }
+/// ```
 #[derive(Debug)]
 pub struct Cartoon {
     gpu: Gpu,

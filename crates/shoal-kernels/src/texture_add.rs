@@ -4,6 +4,19 @@
 use shoal::{Commands, Gpu, Image, Kernel, Result, Submission};
 
 /// The texture-add kernel, compiled once.
+///
+/// ```
+/// # fn main() -> Result<(), shoal::Error> {
+/// use shoal::wgpu::TextureFormat::Rgba32Float;
+/// use shoal_kernels::texture_add::{TextureAdd, texture_add_cpu};
+/// let gpu = shoal::Gpu::blocking()?;
+/// let (a, b) = (vec![[1.0f32, 2.0, 3.0, 4.0]; 4], vec![[0.5f32; 4]; 4]);
+/// let (ga, gb) = (gpu.image_from(2, 2, Rgba32Float, &a)?, gpu.image_from(2, 2, Rgba32Float, &b)?);
+/// let sum = gpu.image_zeroed(2, 2, Rgba32Float)?;
+/// TextureAdd::new(&gpu)?.run(&ga, &gb, &sum)?;
+/// assert_eq!(sum.read_blocking::<[f32; 4]>()?, texture_add_cpu(&a, &b));
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone)]
 pub struct TextureAdd {
     kernel: Kernel,

@@ -5,6 +5,20 @@ use glam::Vec3;
 use shoal::{AppendBuffer, Commands, Gpu, Kernel, Result, Submission};
 
 /// The vector-lengths kernel, compiled once.
+///
+/// ```
+/// # fn main() -> Result<(), shoal::Error> {
+/// use shoal::glam::Vec3;
+/// use shoal_kernels::vector_lengths::VectorLengths;
+/// let gpu = shoal::Gpu::blocking()?;
+/// let vectors = gpu.append_buffer_from(&[Vec3::new(3.0, 4.0, 0.0), Vec3::new(0.0, 0.0, 2.0)], 2)?;
+/// let lengths = gpu.append_buffer::<f32>(2)?;
+/// VectorLengths::new(&gpu)?.run(&vectors, &lengths)?;
+/// let mut got = lengths.read_blocking()?; // appended in any order
+/// got.sort_by(f32::total_cmp);
+/// assert_eq!(got, [2.0, 5.0]);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone)]
 pub struct VectorLengths {
     kernel: Kernel,

@@ -29,6 +29,24 @@ pub(crate) const HEADER: u64 = 16;
 /// In WGSL, `#import shoal::append(out, T)` and declare the binding
 /// `var<storage, read_write> out: ShoalAppend_out;`; then `out_append(value)` and
 /// `out_consume(&value)` return whether they succeeded. Cheap to clone: clones share the buffer.
+///
+/// ```
+/// # fn main() -> Result<(), shoal::Error> {
+/// let gpu = shoal::Gpu::blocking()?;
+/// let evens = gpu.append_buffer::<u32>(16)?;
+/// let kernel = gpu.kernel("
+/// #import shoal::append(evens, u32)
+/// @group(0) @binding(0) var<storage, read_write> evens: ShoalAppend_evens;
+/// @compute @workgroup_size(16)
+/// fn keep(@builtin(global_invocation_id) id: vec3<u32>) {
+///     if id.x % 2u == 0u { evens_append(id.x); }
+/// }")?;
+/// kernel.bind("evens", &evens).invocations(16).run()?;
+/// let mut got = evens.read_blocking()?; // in the order the invocations appended
+/// got.sort();
+/// assert_eq!(got, [0, 2, 4, 6, 8, 10, 12, 14]);
+/// # Ok(()) }
+/// ```
 pub struct AppendBuffer<T> {
     gpu: Gpu,
     raw: wgpu::Buffer,

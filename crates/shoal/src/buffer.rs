@@ -22,6 +22,20 @@ pub type Usage = wgpu::BufferUsages;
 /// `len` elements of `T` on the GPU, laid out as WGSL lays out `array<T>`.
 ///
 /// Cheap to clone: clones are the same GPU buffer.
+///
+/// ```
+/// # fn main() -> Result<(), shoal::Error> {
+/// let gpu = shoal::Gpu::blocking()?;
+/// let buffer = gpu.buffer_from(&[1u32, 2, 3])?;
+/// buffer.write_at(1, &[20])?;
+/// let copy = gpu.buffer_zeroed::<u32>(3)?;
+/// copy.copy_from(&buffer)?;
+/// assert_eq!(copy.read_blocking()?, [1, 20, 3]);
+/// // vec3 padding: a glam::Vec3 takes 16 bytes, as in `array<vec3<f32>>`.
+/// let points = gpu.buffer_from(&[glam::Vec3::ONE; 2])?;
+/// assert_eq!(points.byte_len(), 32);
+/// # Ok(()) }
+/// ```
 pub struct Buffer<T> {
     gpu: Gpu,
     raw: wgpu::Buffer,

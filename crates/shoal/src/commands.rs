@@ -19,6 +19,26 @@ use crate::readback;
 const MAX_TIMED: u32 = 256;
 
 /// A batch of GPU work, submitted with [`Commands::submit`].
+///
+/// ```
+/// # fn main() -> Result<(), shoal::Error> {
+/// let gpu = shoal::Gpu::blocking()?;
+/// let add_one = gpu.kernel("
+///     @group(0) @binding(0) var<storage, read_write> v: array<u32>;
+///     @compute @workgroup_size(64)
+///     fn add_one(@builtin(global_invocation_id) id: vec3<u32>) {
+///         if id.x < arrayLength(&v) { v[id.x] += 1u; }
+///     }")?;
+/// let (v, copy) = (gpu.buffer_from(&[1u32, 2, 3])?, gpu.buffer_zeroed::<u32>(3)?);
+/// let mut commands = gpu.commands();
+/// for _ in 0..2 {
+///     add_one.bind("v", &v).invocations(3).record(&mut commands)?; // ordered: wgpu tracks use
+/// }
+/// commands.copy(&v, &copy)?;
+/// commands.submit()?.wait_blocking()?;
+/// assert_eq!(copy.read_blocking()?, [3, 4, 5]);
+/// # Ok(()) }
+/// ```
 pub struct Commands {
     gpu: Gpu,
     encoder: wgpu::CommandEncoder,

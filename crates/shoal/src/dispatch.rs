@@ -54,6 +54,22 @@ pub(crate) enum Grid<'a> {
 /// A dispatch being put together: bindings by name, then a size, then [`run`](Self::run) or
 /// [`record`](Self::record). Mistakes are kept and returned by `run`/`record`, so the chain
 /// reads straight.
+///
+/// ```
+/// # fn main() -> Result<(), shoal::Error> {
+/// let gpu = shoal::Gpu::blocking()?;
+/// let kernel = gpu.kernel("
+///     @group(0) @binding(0) var<storage, read_write> ids: array<u32>;
+///     @compute @workgroup_size(4)
+///     fn write_ids(@builtin(global_invocation_id) id: vec3<u32>) { ids[id.x] = id.x; }")?;
+/// let ids = gpu.buffer_zeroed::<u32>(8)?;
+/// kernel.bind("ids", &ids).groups([2, 1, 1]).run()?; // 2 work groups of 4
+/// assert_eq!(ids.read_blocking()?, [0, 1, 2, 3, 4, 5, 6, 7]);
+/// // A misspelt name is an error before anything is submitted.
+/// let wrong = kernel.bind("idz", &ids).groups([2, 1, 1]).run();
+/// assert!(matches!(wrong, Err(shoal::Error::UnknownBinding { .. })));
+/// # Ok(()) }
+/// ```
 #[must_use = "a dispatch does nothing until .run() or .record(&mut commands)"]
 pub struct Dispatch<'a> {
     kernel: &'a Kernel,

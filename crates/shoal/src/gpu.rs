@@ -114,6 +114,16 @@ const WANTED_FEATURES: wgpu::Features = wgpu::Features::TIMESTAMP_QUERY
     .union(wgpu::Features::CLEAR_TEXTURE);
 
 /// A device to run kernels on. Cheap to clone: clones share the device.
+///
+/// ```
+/// # fn main() -> Result<(), shoal::Error> {
+/// let gpu = shoal::Gpu::blocking()?; // SHOAL_BACKEND=vulkan|gl|…, or the best adapter
+/// let details = gpu.adapter_details();
+/// println!("{} on {:?}", details.name, details.backend);
+/// // The specification's minimum; lavapipe and llvmpipe offer 1024.
+/// assert!(gpu.limits().max_compute_work_group_invocations >= 256);
+/// # Ok(()) }
+/// ```
 #[derive(Clone)]
 pub struct Gpu {
     inner: Arc<GpuInner>,

@@ -97,6 +97,25 @@ pub(crate) fn format_name(format: wgpu::TextureFormat) -> String {
 /// A 2D image on the GPU.
 ///
 /// Cheap to clone: clones are the same texture.
+///
+/// ```
+/// # fn main() -> Result<(), shoal::Error> {
+/// use shoal::wgpu::TextureFormat;
+/// let gpu = shoal::Gpu::blocking()?;
+/// let image = gpu.image_zeroed(3, 2, TextureFormat::Rgba32Float)?;
+/// let kernel = gpu.kernel("
+///     @group(0) @binding(0) var img: texture_storage_2d<rgba32float, write>;
+///     @compute @workgroup_size(8, 8)
+///     fn coords(@builtin(global_invocation_id) id: vec3<u32>) {
+///         if all(id.xy < textureDimensions(img)) {
+///             textureStore(img, id.xy, vec4<f32>(f32(id.x), f32(id.y), 0.0, 1.0));
+///         }
+///     }")?;
+/// kernel.bind("img", &image).invocations_2d([3, 2]).run()?;
+/// let texels: Vec<[f32; 4]> = image.read_blocking()?; // row by row, row pitch handled
+/// assert_eq!(texels[4], [1.0, 1.0, 0.0, 1.0]);
+/// # Ok(()) }
+/// ```
 #[derive(Clone)]
 pub struct Image {
     gpu: Gpu,

@@ -16,6 +16,25 @@ const BIND_CACHE: usize = 64;
 
 /// A compute kernel: one entry point of a WGSL module, ready to dispatch.
 ///
+/// ```
+/// # fn main() -> Result<(), shoal::Error> {
+/// let gpu = shoal::Gpu::blocking()?;
+/// let fill = shoal::Source::new("fill.wgsl", "
+///     override VALUE: u32 = 1u;
+///     @group(0) @binding(0) var<storage, read_write> out: array<u32>;
+///     @compute @workgroup_size(64)
+///     fn fill(@builtin(global_invocation_id) id: vec3<u32>) {
+///         if id.x < arrayLength(&out) { out[id.x] = VALUE; }
+///     }");
+/// let sevens = gpu.kernel_builder(fill).constant("VALUE", 7).build()?;
+/// assert_eq!(sevens.workgroup_size(), [64, 1, 1]);
+/// assert_eq!(sevens.reflection().bindings[0].name, "out"); // reflected, not declared
+/// let out = gpu.buffer_zeroed::<u32>(3)?;
+/// sevens.bind("out", &out).invocations(3).run()?;
+/// assert_eq!(out.read_blocking()?, [7, 7, 7]);
+/// # Ok(()) }
+/// ```
+///
 /// Cheap to clone: clones share the pipeline and the bind-group cache.
 #[derive(Clone)]
 pub struct Kernel {

@@ -4,7 +4,7 @@
 //! checks every dispatch against the device and the buffers bound to it, runs it, and reads the
 //! results back — natively (Vulkan, Metal, DX12, GL) and in the browser (WebGPU).
 //!
-//! ```no_run
+//! ```
 //! # fn main() -> Result<(), shoal::Error> {
 //! let gpu = shoal::Gpu::blocking()?;
 //! let a = gpu.buffer_from(&[1.0f32, 2.0, 3.0])?;

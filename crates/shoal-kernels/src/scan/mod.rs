@@ -96,6 +96,17 @@ impl ScanSpec {
 /// Compiles its kernels on first use of each operation and keeps its scratch buffers, so build
 /// one and run it many times. Every run can be recorded into a [`Commands`] batch with other
 /// work ([`Scan::record`]), or submitted on its own ([`Scan::run`]).
+///
+/// ```
+/// # fn main() -> Result<(), shoal::Error> {
+/// use shoal_kernels::{Op, Scan, ScanSpec, scan_cpu};
+/// let gpu = shoal::Gpu::blocking()?;
+/// let values: Vec<u32> = (0..5000).map(|i| i % 7).collect();
+/// let (input, output) = (gpu.buffer_from(&values)?, gpu.buffer_zeroed::<u32>(5000)?);
+/// Scan::<u32>::new(&gpu)?.run(&input, &output, ScanSpec::inclusive(Op::Sum))?;
+/// assert_eq!(output.read_blocking()?, scan_cpu(&values, Op::Sum, true));
+/// # Ok(()) }
+/// ```
 #[derive(Debug)]
 pub struct Scan<T: Scalar> {
     kernels: ScanKernels<T>,

@@ -7,6 +7,19 @@ use crate::wgsl::{self, Op, Scalar};
 
 /// The document's work-group scan (000), as it stands: each block of 2 × WG elements is scanned
 /// on its own in shared memory, with WG the largest power of two the device allows up to 1024.
+///
+/// ```
+/// # fn main() -> Result<(), shoal::Error> {
+/// use shoal_kernels::{Op, WorkgroupScan, workgroup_scan_cpu};
+/// let gpu = shoal::Gpu::blocking()?;
+/// let scan = WorkgroupScan::<u32>::new(&gpu)?;
+/// let values: Vec<u32> = (0..3000).map(|i| i % 5).collect();
+/// let (input, output) = (gpu.buffer_from(&values)?, gpu.buffer_zeroed::<u32>(3000)?);
+/// scan.run(&input, &output, Op::Sum, false)?; // each block of 2 x WG on its own
+/// let block = scan.block() as usize;
+/// assert_eq!(output.read_blocking()?, workgroup_scan_cpu(&values, block, Op::Sum, false));
+/// # Ok(()) }
+/// ```
 #[derive(Debug)]
 pub struct WorkgroupScan<T: Scalar> {
     kernels: ScanKernels<T>,

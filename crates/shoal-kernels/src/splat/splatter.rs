@@ -7,6 +7,18 @@ use super::sources::{Kernels, SplatSources};
 use super::{Packing, Scene, SceneData, SplatTarget, TILE};
 
 /// The compute splatter, its composite, and the rasterized baseline, compiled once.
+///
+/// ```
+/// # fn main() -> Result<(), shoal::Error> {
+/// use shoal_kernels::splat::{SceneData, SceneKind, Splat};
+/// let gpu = shoal::Gpu::blocking()?;
+/// let splat = Splat::new(&gpu, None)?; // the packing this device supports
+/// let target = splat.target(64, 48)?;
+/// let scene = splat.upload(&SceneData::generate(SceneKind::Normal, 64, 48, 500, 1))?;
+/// splat.run(&target, &scene)?.wait_blocking()?;
+/// assert_eq!(target.hdr().size(), [64, 48]);
+/// # Ok(()) }
+/// ```
 #[derive(Debug)]
 pub struct Splat {
     pub(super) gpu: Gpu,
