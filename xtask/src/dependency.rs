@@ -77,6 +77,28 @@ pub(crate) fn example_lengths(root: &Path) -> bool {
     ok
 }
 
+/// The README's first Rust block is `crates/shoal/examples/vecadd.rs` without its `//!` header,
+/// so the example the README shows is the one `cargo xtask test` runs.
+pub(crate) fn readme_example(root: &Path) -> bool {
+    let read = |p: &str| std::fs::read_to_string(root.join(p)).unwrap_or_default();
+    let readme = read("README.md");
+    let shown = readme
+        .split("```rust\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .unwrap_or_default();
+    let example: String = read("crates/shoal/examples/vecadd.rs")
+        .lines()
+        .filter(|l| !l.starts_with("//!"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let same = !example.is_empty() && shown == example;
+    if !same {
+        eprintln!("README.md's first ```rust block differs from crates/shoal/examples/vecadd.rs");
+    }
+    same
+}
+
 /// `cargo package` of both published crates, with verification (each builds from its `.crate`).
 pub(crate) fn package() -> bool {
     let mut args = vec!["package", "-p", "shoal", "-p", "shoal-kernels"];
@@ -138,6 +160,9 @@ pub(crate) fn stages(stages: &mut Stages, root: &Path, target: &Path, backends: 
         &format!("examples: at most {EXAMPLE_LINES} lines of Rust each"),
         || example_lengths(root),
     );
+    stages.run("the README's example is examples/vecadd.rs", || {
+        readme_example(root)
+    });
     stages.run(
         "package shoal and shoal-kernels (cargo package, verified)",
         package,
