@@ -195,17 +195,32 @@ gpu_test! {
     let packed = vec![PackedData { v1: [1.0; 3], v2: [2.0; 2] }; 32];
     let packed = gpu.buffer_from(&packed).expect("packed");
     let padded = gpu.buffer_zeroed::<Data>(32).expect("padded");
+    let output = gpu.buffer_zeroed::<Data>(32).expect("output");
     let k = gpu.kernel(shoal::wgsl!("../../wgsl/conformance/vecadd.wgsl")).expect("kernel");
     let e = k
         .bind("input_a", &packed)
         .bind("input_b", &padded)
-        .bind("output", &padded)
+        .bind("output", &output)
         .invocations(32)
         .run()
         .expect_err("20-byte elements where WGSL has 32");
     assert!(matches!(e, Error::ElementLayout { wgsl_bytes: 32, rust_bytes: 20, .. }), "{e}");
     assert_names(&e, &["vecadd.wgsl:vec_add", "`input_a`", "PackedData", "vec3<f32>", "16 bytes"]);
+    // The README quotes this error: the quote is the text Shoal prints, word for word.
+    let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert_eq!(words(&readme_quoted_error()), words(&e.to_string()), "README.md's quoted error");
     }
+}
+
+/// The error the README quotes: its first ```text block.
+fn readme_quoted_error() -> String {
+    let readme = include_str!("../../README.md");
+    let start = readme
+        .find("```text\n")
+        .expect("README.md quotes an error in a ```text block")
+        + 8;
+    let len = readme[start..].find("```").expect("the block ends");
+    readme[start..start + len].to_string()
 }
 
 gpu_test! {

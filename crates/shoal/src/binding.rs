@@ -87,7 +87,11 @@ impl Resource<'_> {
 
     fn describe(&self) -> String {
         match self {
-            Self::Buffer(b) => format!("Buffer<{}> with usage {:?}", b.type_name, b.raw.usage()),
+            Self::Buffer(b) => format!(
+                "Buffer<{}> with usage {:?}",
+                short_type_name(b.type_name),
+                b.raw.usage()
+            ),
             Self::Texture(t) => format!("a {:?} texture with usage {:?}", t.format, t.usage),
             Self::Sampler(s) if s.comparison => "a comparison sampler".into(),
             Self::Sampler(_) => "a sampler".into(),
@@ -428,7 +432,7 @@ fn check_buffer(kernel: &str, info: &BindingInfo, b: &BufferResource<'_>) -> Res
             binding: info.name.clone(),
             wgsl_type: wgsl_type.to_string(),
             wgsl_bytes,
-            rust_type: b.type_name.to_string(),
+            rust_type: short_type_name(b.type_name),
             rust_bytes: b.stride,
             hint,
         }
@@ -467,4 +471,38 @@ fn check_buffer(kernel: &str, info: &BindingInfo, b: &BufferResource<'_>) -> Res
         return Ok(());
     }
     Err(layout_error(&shape.wgsl_type, shape.fixed))
+}
+
+/// `type_name` without module paths, as a user writes it: `shoal_demo::Particle` is `Particle`,
+/// `[glam::f32::Vec3; 2]` is `[Vec3; 2]`.
+fn short_type_name(type_name: &str) -> String {
+    let mut out = String::with_capacity(type_name.len());
+    let mut word = String::new();
+    for c in type_name.chars().chain(std::iter::once(' ')) {
+        if c.is_alphanumeric() || c == '_' || c == ':' {
+            word.push(c);
+        } else {
+            out.push_str(word.rsplit("::").next().unwrap_or(&word));
+            word.clear();
+            out.push(c);
+        }
+    }
+    out.pop();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    // In wasm32 these run in the browser through wasm-bindgen-test.
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn type_names_lose_their_module_paths() {
+        let short = super::short_type_name;
+        assert_eq!(short("my_crate::physics::Particle"), "Particle");
+        assert_eq!(short("[glam::f32::Vec3; 2]"), "[Vec3; 2]");
+        assert_eq!(short("f32"), "f32");
+        assert_eq!(short("a::Pair<b::X, c::d::Y>"), "Pair<X, Y>");
+    }
 }
