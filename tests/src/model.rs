@@ -156,3 +156,38 @@ gpu_test! {
     assert_eq!(wide.read().await.expect("read the view")[1], shoal::glam::UVec4::new(20, 24, 28, 32));
     }
 }
+
+gpu_test! {
+    /// docs/model.md's `storageBarrier()` row: writes to a storage buffer before the barrier are
+    /// seen by the other invocations of the work group after it (the shift of 000 through a
+    /// storage buffer, three work groups of the largest 1D size up to 256).
+    async fn storage_barrier_orders_storage_writes_within_a_work_group(gpu) {
+    let n = gpu.max_workgroup_1d(256);
+    let groups = 3u32;
+    let total = (n * groups) as usize;
+    let values: Vec<u32> = (0..total as u32).map(|i| i.wrapping_mul(2_654_435_761)).collect();
+    let input = gpu.buffer_from(&values).expect("values");
+    let scratch = gpu.buffer_zeroed::<u32>(total as u64).expect("scratch");
+    let shifted = gpu.buffer_zeroed::<u32>(total as u64).expect("shifted");
+    let kernel = gpu
+        .kernel_builder(shoal::wgsl!("../../wgsl/conformance/storage_barrier.wgsl"))
+        .constant("N", n)
+        .build()
+        .expect("kernel");
+    kernel
+        .bind("values", &input)
+        .bind("scratch", &scratch)
+        .bind("shifted", &shifted)
+        .groups([groups, 1, 1])
+        .run()
+        .expect("run");
+    let n = n as usize;
+    let want: Vec<u32> = (0..total)
+        .map(|i| {
+            let base = i / n * n;
+            values[base + (i - base + n - 1) % n]
+        })
+        .collect();
+    assert_eq!(shifted.read().await.expect("read"), want, "each reads its left neighbour's write");
+    }
+}
