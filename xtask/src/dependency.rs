@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::stage::{Stages, cargo, command};
+use crate::stage::{Stages, cargo, cargo_output, command};
 
 /// The workspace's `[profile]` settings as `--config` flags. `cargo package` verifies each crate
 /// as a workspace of its own, where the workspace's profiles do not apply; without these the
@@ -99,6 +99,89 @@ pub(crate) fn readme_example(root: &Path) -> bool {
     same
 }
 
+/// The page whose code blocks are the crate in [`OUTSIDE`].
+const GETTING_STARTED: &str = "docs/getting-started.md";
+
+/// A fenced block of [`GETTING_STARTED`] with the comment line before it: `<!-- file: PATH -->`
+/// (the block is the file), `<!-- lines of: PATH -->` (each of its lines is a line of the file)
+/// or `<!-- output: tests/outside -->` (each of its lines is a line the outside crate prints).
+struct Block {
+    kind: String,
+    path: String,
+    text: String,
+}
+
+/// Every annotated fenced block of `page`.
+fn blocks(page: &str) -> Vec<Block> {
+    let lines: Vec<&str> = page.lines().collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(note) = line
+            .strip_prefix("<!-- ")
+            .and_then(|l| l.strip_suffix(" -->"))
+        else {
+            continue;
+        };
+        let Some((kind, path)) = note.split_once(": ") else {
+            continue;
+        };
+        if !lines.get(i + 1).is_some_and(|l| l.starts_with("```")) {
+            continue;
+        }
+        let body = lines[i + 2..].iter().take_while(|l| !l.starts_with("```"));
+        out.push(Block {
+            kind: kind.to_string(),
+            path: path.to_string(),
+            text: body.map(|l| format!("{l}\n")).collect(),
+        });
+    }
+    out
+}
+
+/// Each line of `block` is a line of `text` (trailing spaces aside); the missing ones are printed.
+fn lines_in(what: &str, block: &str, text: &str) -> bool {
+    let have: Vec<&str> = text.lines().map(str::trim_end).collect();
+    let missing: Vec<&str> = block
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| !have.contains(l))
+        .collect();
+    for line in &missing {
+        eprintln!("{GETTING_STARTED}: `{line}` is not a line of {what}");
+    }
+    missing.is_empty()
+}
+
+/// [`GETTING_STARTED`]'s `file:` and `lines of:` blocks match the files they name, and it has an
+/// `output:` block; the output is checked when the crate runs ([`outside`]).
+pub(crate) fn getting_started(root: &Path) -> bool {
+    let Ok(page) = std::fs::read_to_string(root.join(GETTING_STARTED)) else {
+        eprintln!("{GETTING_STARTED} is missing");
+        return false;
+    };
+    let blocks = blocks(&page);
+    let mut ok = blocks.iter().any(|b| b.kind == "output");
+    for b in blocks.iter().filter(|b| b.kind != "output") {
+        let file = std::fs::read_to_string(root.join(&b.path)).unwrap_or_default();
+        ok &= match b.kind.as_str() {
+            "file" if file == b.text => true,
+            "file" => {
+                eprintln!(
+                    "{GETTING_STARTED}: the block marked {} differs from the file",
+                    b.path
+                );
+                false
+            }
+            "lines of" => lines_in(&b.path, &b.text, &file),
+            other => {
+                eprintln!("{GETTING_STARTED}: unknown block note `{other}`");
+                false
+            }
+        };
+    }
+    ok
+}
+
 /// `cargo package` of both published crates, with verification (each builds from its `.crate`).
 pub(crate) fn package() -> bool {
     let mut args = vec!["package", "-p", "shoal", "-p", "shoal-kernels"];
@@ -119,10 +202,18 @@ pub(crate) fn outside(root: &Path, target: &Path, backend: &str) -> bool {
     let manifest = dir.join("Cargo.toml");
     let manifest = manifest.to_string_lossy();
     let target = target.to_string_lossy();
-    cargo(
+    let Some(output) = cargo_output(
         &["run", "-q", "--manifest-path", &manifest],
         &[("CARGO_TARGET_DIR", &target), ("SHOAL_BACKEND", backend)],
-    )
+    ) else {
+        return false;
+    };
+    // What the getting-started page says it prints.
+    let page = std::fs::read_to_string(root.join(GETTING_STARTED)).unwrap_or_default();
+    blocks(&page)
+        .iter()
+        .filter(|b| b.kind == "output")
+        .all(|b| lines_in(&format!("what {OUTSIDE} printed"), &b.text, &output))
 }
 
 /// Runs every example in [`EXAMPLES`] on `backend`, in `target/shoal/examples/` (where the
@@ -164,6 +255,10 @@ pub(crate) fn stages(stages: &mut Stages, root: &Path, target: &Path, backends: 
         readme_example(root)
     });
     stages.run(
+        &format!("{GETTING_STARTED}'s code is the crate {OUTSIDE}"),
+        || getting_started(root),
+    );
+    stages.run(
         "package shoal and shoal-kernels (cargo package, verified)",
         package,
     );
@@ -181,7 +276,21 @@ pub(crate) fn stages(stages: &mut Stages, root: &Path, target: &Path, backends: 
 
 #[cfg(test)]
 mod tests {
-    use super::rust_lines;
+    use super::{blocks, lines_in, rust_lines};
+
+    #[test]
+    fn annotated_blocks_are_found_and_checked_line_by_line() {
+        let page = "text\n<!-- file: a.rs -->\n```rust\nfn a() {}\n```\n\n```sh\nnot noted\n```\n";
+        let found = blocks(page);
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            (found[0].kind.as_str(), found[0].path.as_str()),
+            ("file", "a.rs")
+        );
+        assert_eq!(found[0].text, "fn a() {}\n");
+        assert!(lines_in("out", "b\na\n", "a\nb  \nc\n"));
+        assert!(!lines_in("out", "d\n", "a\n"));
+    }
 
     #[test]
     fn counts_code_not_comments_or_blank_lines() {

@@ -3,7 +3,7 @@
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let gpu = shoal::Gpu::blocking()?;
-    println!("outside crate on {}", gpu.adapter_details().name);
+    eprintln!("outside crate on {}", gpu.adapter_details().name);
 
     let values: Vec<u32> = (0..1000).map(|i| (i * 7919) % 1009).collect();
     let buffer = gpu.buffer_from(&values)?;
@@ -12,6 +12,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let doubled: Vec<u32> = values.iter().map(|v| 2 * v).collect();
     if buffer.read_blocking()? != doubled {
         return Err("double.wgsl: the GPU's result differs from the CPU's".into());
+    }
+
+    // A mistake is an `Err` that says what to change, never a panic.
+    match double.bind("value", &buffer).invocations(1).run() {
+        Err(mistake) => println!("{mistake}"),
+        Ok(_) => return Err("a misspelt binding name was not refused".into()),
     }
 
     let sort = shoal_kernels::RadixSort::new(&gpu)?;
