@@ -6,7 +6,10 @@
 // The size stays 16 x 16: the pattern is defined by work groups (256 invocations, which every
 // WebGPU device allows).
 
+// The image's format is a block, so a user can write another (examples/grid.rs: rgba8unorm).
+// #block image
 @group(0) @binding(0) var img_output: texture_storage_2d<rgba32float, write>;
+// #end image
 
 @compute @workgroup_size(16, 16)
 fn grid(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {

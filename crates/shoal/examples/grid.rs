@@ -6,7 +6,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let gpu = shoal::Gpu::blocking()?;
     let (w, h) = (200u32, 120u32);
     let image = gpu.image_zeroed(w, h, TextureFormat::Rgba8Unorm)?;
-    let kernel = gpu.kernel(shoal::wgsl!("../wgsl/examples/grid_rgba8.wgsl"))?;
+    let rgba8 = "@group(0) @binding(0) var img_output: texture_storage_2d<rgba8unorm, write>;";
+    let kernel = gpu.kernel(shoal::wgsl!("../wgsl/grid.wgsl").block("image", rgba8))?;
     kernel
         .bind("img_output", &image)
         .invocations_2d([w, h])

@@ -22,8 +22,6 @@
 
 use std::borrow::Cow;
 
-use crate::error::{Error, Result};
-
 mod compose;
 
 pub(crate) use compose::Composed;
@@ -66,9 +64,9 @@ impl Source {
 
     /// Reads a `.wgsl` file at run time (native), e.g. to reload an edited kernel.
     #[cfg(not(target_arch = "wasm32"))]
-    pub fn from_file(path: impl AsRef<std::path::Path>) -> Result<Self> {
+    pub fn from_file(path: impl AsRef<std::path::Path>) -> crate::Result<Self> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|e| Error::Io {
+        let text = std::fs::read_to_string(path).map_err(|e| crate::Error::Io {
             path: path.display().to_string(),
             message: e.to_string(),
         })?;
@@ -109,7 +107,7 @@ impl Source {
     /// snippet it imports) by `text`. The marker lines stay, so the lines after the region keep
     /// their numbers; diagnostics inside the replacement name its own lines, under its
     /// [`path`](Self::path) (`<block name of FILE>` for a bare string). A name with no region is
-    /// [`Error::Block`] when the kernel is built: the WGSL and the Rust disagree.
+    /// [`Error::Block`](crate::Error::Block) when the kernel is built: the WGSL and the Rust disagree.
     ///
     /// ```
     /// let sum = shoal::Source::from("
