@@ -1,5 +1,6 @@
 // In wasm32 these run in the browser through wasm-bindgen-test (plain `#[test]`s would not run).
 use super::*;
+use crate::error::Error;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
