@@ -23,6 +23,8 @@ pub struct Commands {
     gpu: Gpu,
     encoder: wgpu::CommandEncoder,
     profiler: Option<Profiler>,
+    /// A mistake found while recording by a call that returns no `Result`; `submit` returns it.
+    error: Option<Error>,
 }
 
 struct Profiler {
@@ -42,6 +44,7 @@ impl Gpu {
             gpu: self.clone(),
             encoder,
             profiler: None,
+            error: None,
         }
     }
 }
@@ -73,6 +76,10 @@ impl Commands {
 
     /// Records a copy of every element of `src` into `dst` (same length).
     pub fn copy<T: Element>(&mut self, src: &Buffer<T>, dst: &Buffer<T>) -> Result<&mut Self> {
+        for (buffer, role) in [(src, "source"), (dst, "destination")] {
+            self.gpu
+                .check_owner(|| format!("the {role} of a copy"), buffer.id().gpu())?;
+        }
         if src.len() != dst.len() {
             return Err(Error::Length {
                 what: "copying between buffers".into(),
@@ -92,10 +99,23 @@ impl Commands {
         Ok(self)
     }
 
-    /// Records zeroing every element of `buffer`.
+    /// Records zeroing every element of `buffer`. A buffer of another `Gpu` is not recorded;
+    /// [`submit`](Self::submit) returns [`Error::WrongGpu`].
     pub fn clear<T: Element>(&mut self, buffer: &Buffer<T>) -> &mut Self {
-        self.encoder.clear_buffer(buffer.raw(), 0, None);
+        match self
+            .gpu
+            .check_owner(|| "a buffer to clear".into(), buffer.id().gpu())
+        {
+            Ok(()) => self.encoder.clear_buffer(buffer.raw(), 0, None),
+            Err(e) => {
+                self.error.get_or_insert(e);
+            }
+        }
         self
+    }
+
+    pub(crate) fn gpu(&self) -> &Gpu {
+        &self.gpu
     }
 
     /// The underlying encoder, for render passes or hand-written work in the same batch.
@@ -135,7 +155,11 @@ impl Commands {
             gpu,
             mut encoder,
             profiler,
+            error,
         } = self;
+        if let Some(e) = error {
+            return Err(e);
+        }
         let mut resolve = None;
         let mut labels = Vec::new();
         if let Some(p) = profiler {
