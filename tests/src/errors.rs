@@ -361,3 +361,29 @@ crate::async_test! {
     assert_eq!(values.read().await.expect("reported once, then reads work"), [1, 2]);
     }
 }
+
+gpu_test! {
+    async fn reading_a_buffer_without_copy_src_is_a_readback_error(gpu) {
+    // Every buffer Shoal makes can be copied from; one made elsewhere and wrapped may not.
+    let raw = gpu.device().create_buffer(&wgpu::BufferDescriptor {
+        label: Some("no COPY_SRC"),
+        size: 16,
+        usage: wgpu::BufferUsages::STORAGE,
+        mapped_at_creation: false,
+    });
+    let b = shoal::Buffer::<u32>::from_raw(&gpu, raw, 4).expect("wrapped");
+    let e = b.read().await.expect_err("no COPY_SRC");
+    assert!(matches!(e, Error::Readback(_)), "{e}");
+    assert_names(&e, &["readback failed", "without COPY_SRC"]);
+    }
+}
+
+gpu_test! {
+    async fn an_image_usage_its_format_does_not_allow(gpu) {
+    let e = gpu
+        .image_zeroed_with(4, 4, wgpu::TextureFormat::Rgba8UnormSrgb, wgpu::TextureUsages::STORAGE_BINDING)
+        .expect_err("sRGB images are never storage images");
+    assert!(matches!(e, Error::ImageUsage { .. }), "{e}");
+    assert_names(&e, &["cannot have usage", "STORAGE_BINDING"]);
+    }
+}

@@ -36,6 +36,8 @@ mod commands;
 mod dispatch;
 mod element;
 mod error;
+#[cfg(test)]
+mod errors_page;
 mod gpu;
 mod identity;
 mod image;
