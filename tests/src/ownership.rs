@@ -98,3 +98,23 @@ crate::async_test! {
     is_wrong_gpu(&e, &["a buffer to clear"]);
     }
 }
+
+crate::async_test! {
+    /// `Commands::copy_image`: images of another device, and of another size.
+    async fn image_copies_check_the_gpu_and_the_size() {
+    let (a, b) = (Gpu::new().await.expect("first"), Gpu::new().await.expect("second"));
+    let texels = [[9u8, 8, 7, 6]; 4];
+    let src = a.image_from(2, 2, TextureFormat::Rgba8Unorm, &texels).expect("src");
+    let dst = a.image_zeroed(2, 2, TextureFormat::Rgba8Unorm).expect("dst");
+    let theirs = b.image_zeroed(2, 2, TextureFormat::Rgba8Unorm).expect("theirs");
+    let mut batch = a.commands();
+    let e = batch.copy_image(&src, &theirs).map(|_| ()).expect_err("their image");
+    is_wrong_gpu(&e, &["the destination image of a copy"]);
+    let small = a.image_zeroed(1, 2, TextureFormat::Rgba8Unorm).expect("small");
+    let e = batch.copy_image(&src, &small).map(|_| ()).expect_err("sizes differ");
+    assert!(matches!(e, Error::Length { expected: 2, got: 4, .. }), "{e}");
+    batch.copy_image(&src, &dst).expect("same device and size");
+    batch.submit().expect("submit");
+    assert_eq!(dst.read::<[u8; 4]>().await.expect("read"), texels);
+    }
+}

@@ -12,6 +12,7 @@ use crate::dispatch::Dispatch;
 use crate::element::Element;
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
+use crate::image::Image;
 use crate::profile::{Timing, TimingSource};
 use crate::readback;
 
@@ -114,8 +115,41 @@ impl Commands {
         self
     }
 
-    pub(crate) fn gpu(&self) -> &Gpu {
+    /// The `Gpu` whose device runs this batch.
+    pub fn gpu(&self) -> &Gpu {
         &self.gpu
+    }
+
+    /// Records a copy of every texel of `src` into `dst`, which must have its size (and a
+    /// format wgpu can copy between: the same, or its sRGB twin).
+    pub fn copy_image(&mut self, src: &Image, dst: &Image) -> Result<&mut Self> {
+        for (image, role) in [(src, "source"), (dst, "destination")] {
+            self.gpu
+                .check_same(image.gpu(), &format!("the {role} image of a copy"))?;
+        }
+        if src.size() != dst.size() {
+            return Err(Error::Length {
+                what: format!(
+                    "copying a {}x{} image into a {}x{} one (texels)",
+                    src.width(),
+                    src.height(),
+                    dst.width(),
+                    dst.height()
+                ),
+                expected: dst.texels() as u64,
+                got: src.texels() as u64,
+            });
+        }
+        self.encoder.copy_texture_to_texture(
+            src.raw().as_image_copy(),
+            dst.raw().as_image_copy(),
+            wgpu::Extent3d {
+                width: src.width(),
+                height: src.height(),
+                depth_or_array_layers: 1,
+            },
+        );
+        Ok(self)
     }
 
     /// The underlying encoder, for render passes or hand-written work in the same batch.

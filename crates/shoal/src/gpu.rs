@@ -228,6 +228,14 @@ impl Gpu {
         ResourceId::new(&self.inner.tag)
     }
 
+    /// Fails with [`Error::WrongGpu`] when `other` (the `Gpu` of a resource or batch:
+    /// `image.gpu()`, `buffer.gpu()`, `commands.gpu()`) is another device than this one; `what`
+    /// names it in the message. For code that records wgpu work by hand beside Shoal's checked
+    /// calls (render passes), where wgpu-core would panic on a foreign resource.
+    pub fn check_same(&self, other: &Gpu, what: &str) -> Result<()> {
+        self.check_owner(|| what.to_string(), &other.inner.tag)
+    }
+
     pub(crate) fn tag(&self) -> &GpuTag {
         &self.inner.tag
     }
