@@ -1,4 +1,4 @@
-//! Aliasing is an error on every backend: one buffer (or two views of its memory) bound to two
+//! Aliasing is an error on every backend: one buffer or image (or two views of its memory) bound to two
 //! bindings of one dispatch, one of them writable, is `Error::Aliasing` naming the kernel and
 //! both bindings; natively it would be a data race, and WebGPU refuses the dispatch. Two
 //! read-only bindings of one buffer stay allowed.
@@ -39,7 +39,7 @@ fn is_aliasing(e: &Error, parts: &[&str]) {
     let message = e.to_string();
     for part in parts
         .iter()
-        .chain(&["same buffer", "bind a separate buffer"])
+        .chain(&["same memory", "bind a separate buffer"])
     {
         assert!(message.contains(part), "`{message}` should name `{part}`");
     }
@@ -87,5 +87,24 @@ gpu_test! {
     let sum = gpu.buffer_zeroed::<u32>(3).expect("sum");
     k.bind("a", &x).bind("b", &x).bind("sum", &sum).invocations(3).run().expect("read-only twice");
     assert_eq!(sum.read().await.expect("read"), [2, 4, 6]);
+    }
+}
+
+gpu_test! {
+    /// An image written as a storage image and sampled in the same dispatch aliases too.
+    async fn one_image_written_and_sampled_is_an_error(gpu) {
+    let k = kernel(&gpu, "blit.wgsl", "
+        @group(0) @binding(0) var src: texture_2d<f32>;
+        @group(0) @binding(1) var dst: texture_storage_2d<rgba8unorm, write>;
+        @compute @workgroup_size(1)
+        fn blit() { textureStore(dst, vec2<i32>(0, 0), textureLoad(src, vec2<i32>(0, 0), 0)); }");
+    let texels = [[1u8, 2, 3, 4]; 4];
+    let image = gpu.image_from(2, 2, shoal::wgpu::TextureFormat::Rgba8Unorm, &texels).expect("image");
+    let e = k.bind("src", &image).bind("dst", &image).groups([1, 1, 1]).run().expect_err("aliased");
+    assert!(matches!(e, Error::Aliasing { .. }), "{e}");
+    assert!(e.to_string().contains("`src` (sampled) and `dst` (storage write)"), "{e}");
+    let other = gpu.image_zeroed(2, 2, shoal::wgpu::TextureFormat::Rgba8Unorm).expect("other");
+    k.bind("src", &image).bind("dst", &other).groups([1, 1, 1]).run().expect("separate images");
+    assert_eq!(other.read::<[u8; 4]>().await.expect("read")[0], [1, 2, 3, 4]);
     }
 }

@@ -135,6 +135,10 @@ impl Gpu {
 
 impl<T: Element> Buffer<T> {
     /// Wraps a wgpu buffer created elsewhere as `len` elements of `T`.
+    ///
+    /// `raw` must come from `gpu.device()`: the buffer takes `gpu`'s identity, and wgpu offers
+    /// no way to check which device made a buffer, so one from another device is only caught
+    /// by wgpu (as [`Error::Wgpu`] or a wgpu panic).
     pub fn from_raw(gpu: &Gpu, raw: wgpu::Buffer, len: u64) -> Result<Self> {
         if len * T::STRIDE > raw.size() {
             return Err(Error::Length {

@@ -436,10 +436,11 @@ pub enum Error {
         /// The `Gpu` it was used with.
         expected_gpu: String,
     },
-    /// One buffer (or two views of its memory) bound to two bindings of one dispatch, at least
-    /// one of them writable: a data race that WebGPU refuses, so Shoal refuses it everywhere.
+    /// One buffer or image (or two views of its memory) bound to two bindings of one dispatch,
+    /// at least one of them writable: a data race that WebGPU refuses, so Shoal refuses it
+    /// everywhere.
     #[error(
-        "kernel `{kernel}`: bindings `{first}` ({first_access}) and `{second}` ({second_access}) are the same buffer, and a writable binding may not alias another binding; bind a separate buffer (copy the input first with Buffer::copy_from, or gpu.buffer_zeroed for the output), or use one read_write binding in the WGSL"
+        "kernel `{kernel}`: bindings `{first}` ({first_access}) and `{second}` ({second_access}) are the same memory (one buffer or image, or views of it), and a writable binding may not alias another binding; bind a separate buffer or image (copy the input first, or make a zeroed output), or use one read_write binding in the WGSL"
     )]
     Aliasing {
         /// The kernel.
