@@ -14,6 +14,15 @@ fn sum() { total[0] = values[0]; }";
 /// A device of the test adapter whose storage bindings see at most `bytes`.
 async fn with_storage_binding_limit(bytes: u64) -> Gpu {
     let probe = Gpu::new().await.expect("device");
+    // A browser adapter gives one device only: ask the instance for a fresh one there.
+    #[cfg(target_arch = "wasm32")]
+    let adapter = probe
+        .instance()
+        .expect("Shoal's instance")
+        .request_adapter(&Default::default())
+        .await
+        .expect("a second adapter");
+    #[cfg(not(target_arch = "wasm32"))]
     let adapter = probe.adapter().expect("an adapter Shoal chose").clone();
     let required_limits = shoal::wgpu::Limits {
         max_storage_buffer_binding_size: bytes,
