@@ -50,18 +50,6 @@ impl BlurDemo {
     }
 }
 
-fn copy(commands: &mut Commands, src: &Image, dst: &Image) {
-    commands.encoder().copy_texture_to_texture(
-        src.raw().as_image_copy(),
-        dst.raw().as_image_copy(),
-        wgpu::Extent3d {
-            width: src.width(),
-            height: src.height(),
-            depth_or_array_layers: 1,
-        },
-    );
-}
-
 impl Demo for BlurDemo {
     const NAME: &'static str = "blur";
 
@@ -111,7 +99,7 @@ impl Demo for BlurDemo {
         // Every frame filters the original picture again: the cost shown is one filtering.
         match &self.filter {
             Filter::Gaussian(blur) => {
-                copy(commands, &self.input, &self.output);
+                commands.copy_image(&self.input, &self.output)?;
                 blur.record(commands, &self.output, PASSES)
             }
             Filter::Sobel(sobel) => sobel.record(commands, &self.input, &self.output),

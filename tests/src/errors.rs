@@ -143,19 +143,20 @@ gpu_test! {
     }
 }
 
-/// A texture bound through the public resource API, to check kind mismatches.
-struct RawTexture(wgpu::TextureView, wgpu::TextureUsages);
+/// A texture bound through the public resource API, to check kind mismatches; its identity
+/// comes from the `Gpu`, as every custom `Bindable`'s must.
+struct RawTexture(wgpu::TextureView, wgpu::TextureUsages, shoal::ResourceId);
 
 impl shoal::Bindable for RawTexture {
     fn resource(&self) -> shoal::Resource<'_> {
-        shoal::Resource::Texture(shoal::TextureResource {
-            view: &self.0,
-            id: 9_999_999,
-            format: wgpu::TextureFormat::Rgba8Unorm,
-            usage: self.1,
-            dimension: wgpu::TextureViewDimension::D2,
-            sample_count: 1,
-        })
+        shoal::Resource::Texture(shoal::TextureResource::new(
+            &self.2,
+            &self.0,
+            wgpu::TextureFormat::Rgba8Unorm,
+            self.1,
+            wgpu::TextureViewDimension::D2,
+            1,
+        ))
     }
 }
 
@@ -174,7 +175,7 @@ gpu_test! {
         usage,
         view_formats: &[],
     });
-    let view = RawTexture(texture.create_view(&Default::default()), usage);
+    let view = RawTexture(texture.create_view(&Default::default()), usage, gpu.resource_id());
     let b = gpu.buffer_zeroed::<u32>(4).expect("b");
     let e = copy_kernel(&gpu).bind("src", &view).bind("dst", &b).invocations(4).run().expect_err("texture as buffer");
     assert!(matches!(e, Error::BindingKind { .. }), "{e}");
@@ -308,8 +309,8 @@ gpu_test! {
 
 gpu_test! {
     async fn a_dispatch_without_a_size(gpu) {
-    let b = gpu.buffer_zeroed::<u32>(4).expect("b");
-    let e = copy_kernel(&gpu).bind("src", &b).bind("dst", &b).run().expect_err("no size");
+    let (a, b) = (gpu.buffer_zeroed::<u32>(4).expect("a"), gpu.buffer_zeroed::<u32>(4).expect("b"));
+    let e = copy_kernel(&gpu).bind("src", &a).bind("dst", &b).run().expect_err("no size");
     assert!(matches!(e, Error::NoSize { .. }), "{e}");
     assert_names(&e, &["copy.wgsl:copy", ".invocations(n)"]);
     }
@@ -373,5 +374,31 @@ crate::async_test! {
     assert!(matches!(e, Error::Wgpu { .. }), "{e}");
     assert_names(&e, &["readback", "wgpu reported"]);
     assert_eq!(values.read().await.expect("reported once, then reads work"), [1, 2]);
+    }
+}
+
+gpu_test! {
+    async fn reading_a_buffer_without_copy_src_is_a_readback_error(gpu) {
+    // Every buffer Shoal makes can be copied from; one made elsewhere and wrapped may not.
+    let raw = gpu.device().create_buffer(&wgpu::BufferDescriptor {
+        label: Some("no COPY_SRC"),
+        size: 16,
+        usage: wgpu::BufferUsages::STORAGE,
+        mapped_at_creation: false,
+    });
+    let b = shoal::Buffer::<u32>::from_raw(&gpu, raw, 4).expect("wrapped");
+    let e = b.read().await.expect_err("no COPY_SRC");
+    assert!(matches!(e, Error::Readback(_)), "{e}");
+    assert_names(&e, &["readback failed", "without COPY_SRC"]);
+    }
+}
+
+gpu_test! {
+    async fn an_image_usage_its_format_does_not_allow(gpu) {
+    let e = gpu
+        .image_zeroed_with(4, 4, wgpu::TextureFormat::Rgba8UnormSrgb, wgpu::TextureUsages::STORAGE_BINDING)
+        .expect_err("sRGB images are never storage images");
+    assert!(matches!(e, Error::ImageUsage { .. }), "{e}");
+    assert_names(&e, &["cannot have usage", "STORAGE_BINDING"]);
     }
 }

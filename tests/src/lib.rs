@@ -8,6 +8,8 @@ pub mod programs;
 pub mod rng;
 
 #[cfg(test)]
+mod aliasing;
+#[cfg(test)]
 mod atomics;
 #[cfg(test)]
 mod errors;
@@ -15,7 +17,11 @@ pub mod harness;
 #[cfg(test)]
 mod images;
 #[cfg(test)]
+mod memory;
+#[cfg(test)]
 mod model;
+#[cfg(test)]
+mod ownership;
 
 // This crate's suite needs WebGPU: in wasm32 it runs in a browser, not in Node.
 #[cfg(all(test, target_arch = "wasm32"))]

@@ -215,7 +215,7 @@ impl Cartoon {
     pub fn record(&self, commands: &mut Commands, src: &Image, dst: &Image) -> Result<()> {
         crate::same_size("Cartoon", src, dst)?;
         let (blurred, edges) = self.scratch(src)?;
-        copy_image(commands, src, &blurred);
+        commands.copy_image(src, &blurred)?;
         self.blur.record(commands, &blurred, self.passes)?;
         self.sobel.record(commands, &blurred, &edges)?;
         self.sobel.record_multiply(commands, &blurred, &edges, dst)
@@ -228,20 +228,6 @@ impl Cartoon {
         self.record(&mut commands, src, dst)?;
         commands.submit()
     }
-}
-
-/// Records a copy of `src` into `dst`, which has its size and format (made by the caller).
-fn copy_image(commands: &mut Commands, src: &Image, dst: &Image) {
-    let size = shoal::wgpu::Extent3d {
-        width: src.width(),
-        height: src.height(),
-        depth_or_array_layers: 1,
-    };
-    commands.encoder().copy_texture_to_texture(
-        src.raw().as_image_copy(),
-        dst.raw().as_image_copy(),
-        size,
-    );
 }
 
 #[cfg(test)]

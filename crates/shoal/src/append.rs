@@ -11,12 +11,13 @@ use std::marker::PhantomData;
 use std::sync::{Arc, OnceLock};
 
 use crate::binding::{Bindable, BufferResource, Resource};
-use crate::buffer::{Buffer, Usage, next_id};
+use crate::buffer::{Buffer, Usage};
 use crate::commands::Commands;
 use crate::dispatch::DispatchArgs;
 use crate::element::Element;
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
+use crate::identity::ResourceId;
 use crate::kernel::Kernel;
 use crate::readback;
 
@@ -51,7 +52,7 @@ pub struct AppendBuffer<T> {
     gpu: Gpu,
     raw: wgpu::Buffer,
     capacity: u64,
-    id: u64,
+    id: ResourceId,
     /// The header alone as `array<u32, 4>`, for the dispatch-arguments kernel.
     header: Buffer<u32>,
     args_kernel: Arc<OnceLock<Kernel>>,
@@ -64,7 +65,7 @@ impl<T> Clone for AppendBuffer<T> {
             gpu: self.gpu.clone(),
             raw: self.raw.clone(),
             capacity: self.capacity,
-            id: self.id,
+            id: self.id.share(),
             header: self.header.clone(),
             args_kernel: Arc::clone(&self.args_kernel),
             _item: PhantomData,
@@ -110,7 +111,7 @@ impl Gpu {
             gpu: self.clone(),
             raw,
             capacity,
-            id: next_id(),
+            id: header.id().view("append"),
             header,
             args_kernel: Arc::new(OnceLock::new()),
             _item: PhantomData,
@@ -255,7 +256,7 @@ impl<T: Element> Bindable for AppendBuffer<T> {
     fn resource(&self) -> Resource<'_> {
         Resource::Buffer(BufferResource {
             raw: &self.raw,
-            id: self.id,
+            id: &self.id,
             bytes: HEADER + self.capacity.max(1) * T::STRIDE,
             stride: T::STRIDE,
             size: T::SIZE,

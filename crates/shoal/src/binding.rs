@@ -1,9 +1,11 @@
 //! Resources bound to kernels, the layout entries derived from reflection, and the checks that a
 //! bound resource fits its binding.
 
+use crate::element::Element;
 use crate::element::LayoutKind;
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
+use crate::identity::{GpuTag, ResourceId};
 use crate::reflect::{BindingInfo, BindingKind, Reflection};
 
 /// Something that can be bound to a kernel's binding by name.
@@ -24,12 +26,14 @@ pub enum Resource<'a> {
 }
 
 /// A buffer and the Rust element type it was made for.
+///
+/// Made by Shoal's buffers, or by [`BufferResource::new`] for a custom [`Bindable`].
 #[derive(Debug, Clone, Copy)]
 pub struct BufferResource<'a> {
     /// The wgpu buffer.
     pub raw: &'a wgpu::Buffer,
-    /// Identity for the bind-group cache.
-    pub id: u64,
+    /// Identity for the bind-group cache and the `Gpu` that made the buffer (core-allocated).
+    pub(crate) id: &'a ResourceId,
     /// Bytes holding elements (bound range).
     pub bytes: u64,
     /// The Rust element stride.
@@ -47,12 +51,14 @@ pub struct BufferResource<'a> {
 }
 
 /// A texture view with what the checks need to know of its texture.
+///
+/// Made by [`Image`](crate::Image), or by [`TextureResource::new`] for a custom [`Bindable`].
 #[derive(Debug, Clone, Copy)]
 pub struct TextureResource<'a> {
     /// The view to bind.
     pub view: &'a wgpu::TextureView,
-    /// Identity for the bind-group cache.
-    pub id: u64,
+    /// Identity for the bind-group cache and the `Gpu` that made the texture (core-allocated).
+    pub(crate) id: &'a ResourceId,
     /// The texel format.
     pub format: wgpu::TextureFormat,
     /// The usages of the texture.
@@ -64,25 +70,98 @@ pub struct TextureResource<'a> {
 }
 
 /// A sampler.
+///
+/// Made by [`Sampler`](crate::Sampler), or by [`SamplerResource::new`] for a custom [`Bindable`].
 #[derive(Debug, Clone, Copy)]
 pub struct SamplerResource<'a> {
     /// The sampler.
     pub raw: &'a wgpu::Sampler,
-    /// Identity for the bind-group cache.
-    pub id: u64,
+    /// Identity for the bind-group cache and the `Gpu` that made the sampler (core-allocated).
+    pub(crate) id: &'a ResourceId,
     /// A comparison sampler.
     pub comparison: bool,
     /// Whether it filters (linear); a non-filtering sampler is nearest everywhere.
     pub filtering: bool,
 }
 
+impl<'a> BufferResource<'a> {
+    /// `bytes` of `raw` holding elements of `T`, from offset 0 (`header` 0). `id` comes from
+    /// [`Gpu::resource_id`] of the `Gpu` whose device made `raw`, kept with the buffer.
+    pub fn new<T: Element>(id: &'a ResourceId, raw: &'a wgpu::Buffer, bytes: u64) -> Self {
+        Self {
+            raw,
+            id,
+            bytes,
+            stride: T::STRIDE,
+            size: T::SIZE,
+            type_name: T::type_name(),
+            layout: T::LAYOUT,
+            header: 0,
+        }
+    }
+}
+
+impl<'a> TextureResource<'a> {
+    /// A view of a texture with these properties. `id` comes from [`Gpu::resource_id`] of the
+    /// `Gpu` whose device made the texture, kept with it.
+    pub fn new(
+        id: &'a ResourceId,
+        view: &'a wgpu::TextureView,
+        format: wgpu::TextureFormat,
+        usage: wgpu::TextureUsages,
+        dimension: wgpu::TextureViewDimension,
+        sample_count: u32,
+    ) -> Self {
+        Self {
+            view,
+            id,
+            format,
+            usage,
+            dimension,
+            sample_count,
+        }
+    }
+}
+
+impl<'a> SamplerResource<'a> {
+    /// A sampler. `id` comes from [`Gpu::resource_id`] of the `Gpu` whose device made it.
+    pub fn new(
+        id: &'a ResourceId,
+        raw: &'a wgpu::Sampler,
+        comparison: bool,
+        filtering: bool,
+    ) -> Self {
+        Self {
+            raw,
+            id,
+            comparison,
+            filtering,
+        }
+    }
+}
+
 impl Resource<'_> {
-    pub(crate) fn id(&self) -> u64 {
+    fn identity(&self) -> &ResourceId {
         match self {
             Self::Buffer(b) => b.id,
             Self::Texture(t) => t.id,
             Self::Sampler(s) => s.id,
         }
+    }
+
+    /// The key of this resource in the bind-group caches.
+    pub(crate) fn id(&self) -> u64 {
+        self.identity().serial()
+    }
+
+    /// The `Gpu` that made the resource.
+    pub(crate) fn gpu(&self) -> &GpuTag {
+        self.identity().gpu()
+    }
+
+    /// Whether both are the same GPU memory (one buffer bound twice, or a buffer and its view).
+    pub(crate) fn same_memory(&self, other: &Resource<'_>) -> bool {
+        self.identity().same_memory(other.identity())
     }
 
     fn describe(&self) -> String {
@@ -303,6 +382,41 @@ pub(crate) fn check(kernel: &str, info: &BindingInfo, res: &Resource<'_>) -> Res
         }
         _ => Err(kind_error()),
     }
+}
+
+/// Checks that a bound buffer is within what one binding may see on this device
+/// (`max_storage_buffer_binding_size`, `max_uniform_buffer_binding_size`).
+pub(crate) fn check_size(
+    limits: &crate::limits::Limits,
+    kernel: &str,
+    info: &BindingInfo,
+    res: &Resource<'_>,
+) -> Result<()> {
+    let Resource::Buffer(b) = res else {
+        return Ok(());
+    };
+    let (limit_name, limit) = match info.kind {
+        BindingKind::Uniform => (
+            "max_uniform_buffer_binding_size",
+            limits.max_uniform_buffer_binding_size,
+        ),
+        _ => (
+            "max_storage_buffer_binding_size",
+            limits.max_storage_buffer_binding_size,
+        ),
+    };
+    // What is bound: the elements rounded up to 4 bytes (see `binding_resource`).
+    let bytes = b.bytes.next_multiple_of(4);
+    if bytes > limit {
+        return Err(Error::BindingTooLarge {
+            kernel: kernel.to_string(),
+            binding: info.name.clone(),
+            bytes,
+            limit_name,
+            limit,
+        });
+    }
+    Ok(())
 }
 
 /// Which samplers of a dispatch must be laid out non-filtering (bit `i` for binding `i`, see

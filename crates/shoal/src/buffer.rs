@@ -1,20 +1,13 @@
 //! [`Buffer<T>`]: a typed storage (or uniform, or indirect) buffer.
 
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::binding::{Bindable, BufferResource, Resource};
 use crate::element::Element;
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
+use crate::identity::ResourceId;
 use crate::readback;
-
-static NEXT_ID: AtomicU64 = AtomicU64::new(1);
-
-/// A fresh identity for a GPU resource (keys of the bind-group cache).
-pub(crate) fn next_id() -> u64 {
-    NEXT_ID.fetch_add(1, Ordering::Relaxed)
-}
 
 /// What a buffer may be used for, beyond copies (every Shoal buffer can be copied from and to).
 pub type Usage = wgpu::BufferUsages;
@@ -40,7 +33,7 @@ pub struct Buffer<T> {
     gpu: Gpu,
     raw: wgpu::Buffer,
     len: u64,
-    id: u64,
+    id: ResourceId,
     _element: PhantomData<fn() -> T>,
 }
 
@@ -50,7 +43,7 @@ impl<T> Clone for Buffer<T> {
             gpu: self.gpu.clone(),
             raw: self.raw.clone(),
             len: self.len,
-            id: self.id,
+            id: self.id.share(),
             _element: PhantomData,
         }
     }
@@ -148,7 +141,7 @@ impl Gpu {
             gpu: self.clone(),
             raw,
             len,
-            id: next_id(),
+            id: self.resource_id(),
             _element: PhantomData,
         })
     }
@@ -156,6 +149,10 @@ impl Gpu {
 
 impl<T: Element> Buffer<T> {
     /// Wraps a wgpu buffer created elsewhere as `len` elements of `T`.
+    ///
+    /// `raw` must come from `gpu.device()`: the buffer takes `gpu`'s identity, and wgpu offers
+    /// no way to check which device made a buffer, so one from another device is only caught
+    /// by wgpu (as [`Error::Wgpu`] or a wgpu panic).
     pub fn from_raw(gpu: &Gpu, raw: wgpu::Buffer, len: u64) -> Result<Self> {
         if len * T::STRIDE > raw.size() {
             return Err(Error::Length {
@@ -168,7 +165,7 @@ impl<T: Element> Buffer<T> {
             gpu: gpu.clone(),
             raw,
             len,
-            id: next_id(),
+            id: gpu.resource_id(),
             _element: PhantomData,
         })
     }
@@ -193,16 +190,12 @@ impl<T: Element> Buffer<T> {
     /// `Buffer<u32>` read as `array<vec4<u32>>` four elements at a time. Views of the same buffer
     /// as the same type share one identity, so bind groups made for one serve the next.
     pub fn view_as<U: Element>(&self) -> Buffer<U> {
-        use std::hash::{Hash, Hasher};
         let len = self.byte_len() / U::STRIDE;
-        let mut hasher = std::hash::DefaultHasher::new();
-        (self.id, U::STRIDE, len).hash(&mut hasher);
         Buffer {
             gpu: self.gpu.clone(),
             raw: self.raw.clone(),
             len,
-            // Apart from the counter's identities, which never reach the top bit.
-            id: hasher.finish() | 1 << 63,
+            id: self.id.view((U::STRIDE, len)),
             _element: PhantomData,
         }
     }
@@ -215,6 +208,10 @@ impl<T: Element> Buffer<T> {
     /// The buffer's wgpu usages.
     pub fn usage(&self) -> Usage {
         self.raw.usage()
+    }
+
+    pub(crate) fn id(&self) -> &ResourceId {
+        &self.id
     }
 
     /// The device the buffer lives on.
@@ -292,7 +289,7 @@ impl<T: Element> Bindable for Buffer<T> {
     fn resource(&self) -> Resource<'_> {
         Resource::Buffer(BufferResource {
             raw: &self.raw,
-            id: self.id,
+            id: &self.id,
             bytes: self.len * T::STRIDE,
             stride: T::STRIDE,
             size: T::SIZE,

@@ -12,6 +12,7 @@ use crate::dispatch::Dispatch;
 use crate::element::Element;
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
+use crate::image::Image;
 use crate::profile::{Timing, TimingSource};
 use crate::readback;
 
@@ -43,6 +44,8 @@ pub struct Commands {
     gpu: Gpu,
     encoder: wgpu::CommandEncoder,
     profiler: Option<Profiler>,
+    /// A mistake found while recording by a call that returns no `Result`; `submit` returns it.
+    error: Option<Error>,
 }
 
 struct Profiler {
@@ -62,6 +65,7 @@ impl Gpu {
             gpu: self.clone(),
             encoder,
             profiler: None,
+            error: None,
         }
     }
 }
@@ -93,6 +97,10 @@ impl Commands {
 
     /// Records a copy of every element of `src` into `dst` (same length).
     pub fn copy<T: Element>(&mut self, src: &Buffer<T>, dst: &Buffer<T>) -> Result<&mut Self> {
+        for (buffer, role) in [(src, "source"), (dst, "destination")] {
+            self.gpu
+                .check_owner(|| format!("the {role} of a copy"), buffer.id().gpu())?;
+        }
         if src.len() != dst.len() {
             return Err(Error::Length {
                 what: "copying between buffers".into(),
@@ -112,10 +120,56 @@ impl Commands {
         Ok(self)
     }
 
-    /// Records zeroing every element of `buffer`.
+    /// Records zeroing every element of `buffer`. A buffer of another `Gpu` is not recorded;
+    /// [`submit`](Self::submit) returns [`Error::WrongGpu`].
     pub fn clear<T: Element>(&mut self, buffer: &Buffer<T>) -> &mut Self {
-        self.encoder.clear_buffer(buffer.raw(), 0, None);
+        match self
+            .gpu
+            .check_owner(|| "a buffer to clear".into(), buffer.id().gpu())
+        {
+            Ok(()) => self.encoder.clear_buffer(buffer.raw(), 0, None),
+            Err(e) => {
+                self.error.get_or_insert(e);
+            }
+        }
         self
+    }
+
+    /// The `Gpu` whose device runs this batch.
+    pub fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// Records a copy of every texel of `src` into `dst`, which must have its size (and a
+    /// format wgpu can copy between: the same, or its sRGB twin).
+    pub fn copy_image(&mut self, src: &Image, dst: &Image) -> Result<&mut Self> {
+        for (image, role) in [(src, "source"), (dst, "destination")] {
+            self.gpu
+                .check_same(image.gpu(), &format!("the {role} image of a copy"))?;
+        }
+        if src.size() != dst.size() {
+            return Err(Error::Length {
+                what: format!(
+                    "copying a {}x{} image into a {}x{} one (texels)",
+                    src.width(),
+                    src.height(),
+                    dst.width(),
+                    dst.height()
+                ),
+                expected: dst.texels() as u64,
+                got: src.texels() as u64,
+            });
+        }
+        self.encoder.copy_texture_to_texture(
+            src.raw().as_image_copy(),
+            dst.raw().as_image_copy(),
+            wgpu::Extent3d {
+                width: src.width(),
+                height: src.height(),
+                depth_or_array_layers: 1,
+            },
+        );
+        Ok(self)
     }
 
     /// The underlying encoder, for render passes or hand-written work in the same batch.
@@ -155,7 +209,11 @@ impl Commands {
             gpu,
             mut encoder,
             profiler,
+            error,
         } = self;
+        if let Some(e) = error {
+            return Err(e);
+        }
         let mut resolve = None;
         let mut labels = Vec::new();
         if let Some(p) = profiler {

@@ -1,10 +1,12 @@
 //! [`Dispatch`]: bind resources by their WGSL names, say how many work groups, run or record.
 
+use crate::aliasing;
 use crate::binding::{self, Bindable, Resource};
 use crate::buffer::Buffer;
 use crate::commands::Commands;
 use crate::element::Element;
 use crate::error::{Error, Result};
+use crate::identity::ResourceId;
 use crate::kernel::Kernel;
 use crate::profile::Timing;
 
@@ -47,6 +49,7 @@ pub(crate) enum Grid<'a> {
     Invocations([u32; 3]),
     Indirect {
         buffer: &'a wgpu::Buffer,
+        id: &'a ResourceId,
         offset: u64,
     },
 }
@@ -156,6 +159,7 @@ impl<'a> Dispatch<'a> {
     pub fn indirect<T: Element>(mut self, args: &'a Buffer<T>, offset: u64) -> Self {
         self.grid = Grid::Indirect {
             buffer: args.raw(),
+            id: args.id(),
             offset,
         };
         self
@@ -194,6 +198,10 @@ impl<'a> Dispatch<'a> {
             return Err(e);
         }
         let name = kernel.name();
+        let gpu = kernel.gpu();
+        commands
+            .gpu()
+            .check_owner(|| format!("kernel `{name}`"), gpu.tag())?;
         let r = &kernel.inner.reflection;
         let mut resources = Vec::with_capacity(bound.len());
         for (info, res) in r.bindings.iter().zip(bound) {
@@ -203,10 +211,22 @@ impl<'a> Dispatch<'a> {
                 group: info.group,
                 index: info.binding,
             })?;
+            gpu.check_owner(
+                || format!("the resource bound to `{}` of kernel `{name}`", info.name),
+                res.gpu(),
+            )?;
             binding::check(name, info, &res)?;
+            binding::check_size(gpu.limits(), name, info, &res)?;
             resources.push(res);
         }
-        let limits = kernel.gpu().limits();
+        aliasing::check(name, &r.bindings, &resources)?;
+        if let Grid::Indirect { id, .. } = grid {
+            gpu.check_owner(
+                || format!("the indirect arguments of kernel `{name}`"),
+                id.gpu(),
+            )?;
+        }
+        let limits = gpu.limits();
         let max = limits.max_compute_work_group_count;
         let size = r.workgroup_size;
         let groups = match grid {
@@ -227,7 +247,7 @@ impl<'a> Dispatch<'a> {
                 })?,
             ),
             Grid::Invocations(n) => Some([0, 1, 2].map(|i| n[i].div_ceil(size[i]))),
-            Grid::Indirect { buffer, offset } => {
+            Grid::Indirect { buffer, offset, .. } => {
                 check_indirect(name, buffer, offset)?;
                 None
             }
@@ -256,7 +276,7 @@ impl<'a> Dispatch<'a> {
             }
             match (groups, grid) {
                 (Some([x, y, z]), _) => pass.dispatch_workgroups(x, y, z),
-                (None, Grid::Indirect { buffer, offset }) => {
+                (None, Grid::Indirect { buffer, offset, .. }) => {
                     pass.dispatch_workgroups_indirect(buffer, offset)
                 }
                 (None, _) => {}

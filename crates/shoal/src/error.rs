@@ -423,6 +423,54 @@ pub enum Error {
         /// The system's message.
         message: String,
     },
+    /// A resource (buffer, image, sampler, append buffer, indirect arguments) or a kernel made
+    /// by one [`Gpu`](crate::Gpu) was used with another: each device only knows its own objects.
+    #[error(
+        "{what} was made by {resource_gpu} but is used with {expected_gpu}; resources and kernels work only on the Gpu that made them: create it with the same Gpu (clones of a Gpu are the same device)"
+    )]
+    WrongGpu {
+        /// The use: the kernel and binding, or the operation.
+        what: String,
+        /// The `Gpu` that made the resource (`Gpu #n (adapter)`).
+        resource_gpu: String,
+        /// The `Gpu` it was used with.
+        expected_gpu: String,
+    },
+    /// One buffer or image (or two views of its memory) bound to two bindings of one dispatch,
+    /// at least one of them writable: a data race that WebGPU refuses, so Shoal refuses it
+    /// everywhere.
+    #[error(
+        "kernel `{kernel}`: bindings `{first}` ({first_access}) and `{second}` ({second_access}) are the same memory (one buffer or image, or views of it), and a writable binding may not alias another binding; bind a separate buffer or image (copy the input first, or make a zeroed output), or use one read_write binding in the WGSL"
+    )]
+    Aliasing {
+        /// The kernel.
+        kernel: String,
+        /// The first binding.
+        first: String,
+        /// Its access (`read_write`, `read`, `uniform`).
+        first_access: &'static str,
+        /// The second binding.
+        second: String,
+        /// Its access.
+        second_access: &'static str,
+    },
+    /// A buffer bound with more bytes than the device lets one binding see
+    /// (`max_storage_buffer_binding_size` or `max_uniform_buffer_binding_size`).
+    #[error(
+        "kernel `{kernel}`: binding `{binding}` would see {bytes} bytes, more than {limit_name} = {limit} on this device; split the input into parts of at most {limit} bytes and dispatch once per part"
+    )]
+    BindingTooLarge {
+        /// The kernel.
+        kernel: String,
+        /// The binding.
+        binding: String,
+        /// The bytes bound.
+        bytes: u64,
+        /// The limit's name.
+        limit_name: &'static str,
+        /// The device's value of that limit.
+        limit: u64,
+    },
     /// A kernel family's parameter is outside what its algorithm allows (a blur radius larger
     /// than the workgroup cache, a wave time step that breaks the scheme's stability condition).
     #[error("{kernel}: {parameter} = {value} is not allowed: {rule}")]

@@ -4,8 +4,9 @@ use std::sync::{Arc, Mutex};
 
 use crate::backend::{self, BackendChoice};
 use crate::error::{Error, Result};
+use crate::identity::{GpuTag, ResourceId};
 use crate::limits::Limits;
-use crate::readback::StagingPool;
+use crate::staging::StagingPool;
 
 /// How to choose the adapter.
 #[derive(Debug, Clone, Default)]
@@ -136,6 +137,8 @@ struct GpuInner {
     device: wgpu::Device,
     queue: wgpu::Queue,
     limits: Limits,
+    /// This `Gpu`'s identity: resources carry it, dispatches compare it.
+    tag: GpuTag,
     staging: StagingPool,
     uncaptured: Arc<Mutex<Vec<String>>>,
 }
@@ -198,6 +201,7 @@ impl Gpu {
         queue: wgpu::Queue,
     ) -> Self {
         let details = AdapterDetails::from_device(&device);
+        let tag = GpuTag::new(&details.name);
         let limits = Limits::from_wgpu(&device.limits());
         let uncaptured = Arc::new(Mutex::new(Vec::new()));
         let sink = Arc::clone(&uncaptured);
@@ -216,10 +220,46 @@ impl Gpu {
                 device,
                 queue,
                 limits,
+                tag,
                 staging: StagingPool::default(),
                 uncaptured,
             }),
         }
+    }
+
+    /// A fresh identity for a resource this `Gpu`'s device made outside Shoal, for a custom
+    /// [`Bindable`](crate::Bindable): keep it with the resource and hand it to
+    /// [`BufferResource::new`](crate::BufferResource::new),
+    /// [`TextureResource::new`](crate::TextureResource::new) or
+    /// [`SamplerResource::new`](crate::SamplerResource::new). It is the resource's key in the
+    /// kernels' bind-group caches (no other resource has it) and names this `Gpu`, so binding
+    /// the resource to a kernel of another `Gpu` is [`Error::WrongGpu`].
+    pub fn resource_id(&self) -> ResourceId {
+        ResourceId::new(&self.inner.tag)
+    }
+
+    /// Fails with [`Error::WrongGpu`] when `other` (the `Gpu` of a resource or batch:
+    /// `image.gpu()`, `buffer.gpu()`, `commands.gpu()`) is another device than this one; `what`
+    /// names it in the message. For code that records wgpu work by hand beside Shoal's checked
+    /// calls (render passes), where wgpu-core would panic on a foreign resource.
+    pub fn check_same(&self, other: &Gpu, what: &str) -> Result<()> {
+        self.check_owner(|| what.to_string(), &other.inner.tag)
+    }
+
+    pub(crate) fn tag(&self) -> &GpuTag {
+        &self.inner.tag
+    }
+
+    /// Fails with [`Error::WrongGpu`] when `owner` is not this `Gpu`; `what` names the use.
+    pub(crate) fn check_owner(&self, what: impl FnOnce() -> String, owner: &GpuTag) -> Result<()> {
+        if *owner == self.inner.tag {
+            return Ok(());
+        }
+        Err(Error::WrongGpu {
+            what: what(),
+            resource_gpu: owner.to_string(),
+            expected_gpu: self.inner.tag.to_string(),
+        })
     }
 
     /// The wgpu device, for code that draws or computes beside Shoal.
@@ -313,6 +353,25 @@ impl Gpu {
 
     pub(crate) fn staging(&self) -> &StagingPool {
         &self.inner.staging
+    }
+
+    /// Caps the bytes of idle staging buffers this `Gpu` keeps for readbacks (default
+    /// [`DEFAULT_STAGING_CAP`](crate::DEFAULT_STAGING_CAP), 256 MiB), trimming the pool at once.
+    /// A read larger than the cap still works: its staging buffer is dropped afterwards. `0`
+    /// keeps none. Shared by the clones of this `Gpu`.
+    pub fn set_staging_cap(&self, bytes: u64) {
+        self.inner.staging.set_cap(bytes);
+    }
+
+    /// The byte cap of the staging pool (see [`set_staging_cap`](Self::set_staging_cap)).
+    pub fn staging_cap(&self) -> u64 {
+        self.inner.staging.cap()
+    }
+
+    /// Bytes of idle staging buffers kept for readbacks now: at most
+    /// [`staging_cap`](Self::staging_cap).
+    pub fn staging_bytes(&self) -> u64 {
+        self.inner.staging.bytes()
     }
 
     /// Runs `f` inside a validation error scope and returns what wgpu reported as an error.

@@ -16,9 +16,9 @@
 use std::sync::{Arc, OnceLock};
 
 use crate::binding::{Bindable, Resource, TextureResource};
-use crate::buffer::next_id;
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
+use crate::identity::ResourceId;
 use crate::kernel::Kernel;
 use crate::readback;
 
@@ -121,7 +121,7 @@ pub struct Image {
     gpu: Gpu,
     raw: wgpu::Texture,
     view: wgpu::TextureView,
-    id: u64,
+    id: Arc<ResourceId>,
     /// The kernel that reads a depth image back, compiled on the first read (clones share it).
     read_depth: Arc<OnceLock<Kernel>>,
 }
@@ -260,7 +260,7 @@ impl Gpu {
             gpu: self.clone(),
             raw,
             view,
-            id: next_id(),
+            id: Arc::new(self.resource_id()),
             read_depth: Arc::default(),
         })
     }
@@ -463,7 +463,7 @@ impl Bindable for Image {
     fn resource(&self) -> Resource<'_> {
         Resource::Texture(TextureResource {
             view: &self.view,
-            id: self.id,
+            id: &self.id,
             format: self.format(),
             usage: self.usage(),
             dimension: wgpu::TextureViewDimension::D2,

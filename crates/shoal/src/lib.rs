@@ -27,6 +27,7 @@
 //! [`AppendBuffer`] (append/consume with atomic counters), [`PrintLog`] (GPU printf),
 //! [`Commands`] (batches), [`Timing`] (profiling), and [`Error`].
 
+mod aliasing;
 mod append;
 mod backend;
 mod binding;
@@ -35,7 +36,10 @@ mod commands;
 mod dispatch;
 mod element;
 mod error;
+#[cfg(test)]
+mod errors_page;
 mod gpu;
+mod identity;
 mod image;
 mod kernel;
 mod limits;
@@ -45,6 +49,7 @@ mod readback;
 mod reflect;
 mod sampler;
 mod source;
+mod staging;
 
 pub use append::AppendBuffer;
 pub use backend::BackendChoice;
@@ -55,6 +60,7 @@ pub use dispatch::{Dispatch, DispatchArgs};
 pub use element::{Element, LayoutKind};
 pub use error::{Error, Result};
 pub use gpu::{AdapterDetails, Gpu, GpuOptions};
+pub use identity::ResourceId;
 pub use image::{Image, Texel};
 pub use kernel::{Kernel, KernelBuilder};
 pub use limits::{LimitRow, Limits};
@@ -63,6 +69,7 @@ pub use profile::{Timing, TimingSource};
 pub use reflect::{BindingInfo, BindingKind, BufferShape, NeededFeatures, Reflection, validate};
 pub use sampler::Sampler;
 pub use source::{SNIPPETS, Source};
+pub use staging::DEFAULT_STAGING_CAP;
 
 pub use {bytemuck, encase, glam, half, naga, wgpu};
 

@@ -1,59 +1,10 @@
-//! Reading GPU buffers back: pooled staging buffers, `map_async` answered through a
+//! Reading GPU buffers back: staging buffers from the pool (`staging.rs`), `map_async` answered through a
 //! futures-intrusive channel, and a poll of the device natively (the browser polls by itself).
-
-use std::sync::Mutex;
 
 use futures_intrusive::channel::shared::oneshot_channel;
 
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
-
-/// Staging buffers kept for reuse, so a loop of reads does not allocate each time.
-#[derive(Default)]
-pub(crate) struct StagingPool {
-    free: Mutex<Vec<wgpu::Buffer>>,
-}
-
-/// How many idle staging buffers to keep.
-const KEEP: usize = 8;
-
-impl StagingPool {
-    fn take(&self, device: &wgpu::Device, size: u64) -> wgpu::Buffer {
-        if let Ok(mut free) = self.free.lock() {
-            let best = free
-                .iter()
-                .enumerate()
-                .filter(|(_, b)| b.size() >= size)
-                .min_by_key(|(_, b)| b.size())
-                .map(|(i, _)| i);
-            if let Some(i) = best {
-                return free.swap_remove(i);
-            }
-        }
-        device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("shoal staging"),
-            size: size.next_power_of_two().max(256),
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        })
-    }
-
-    fn give(&self, buffer: wgpu::Buffer) {
-        if let Ok(mut free) = self.free.lock() {
-            if free.len() >= KEEP {
-                // Keep the larger buffers: small ones are cheap to make again.
-                if let Some((i, _)) = free.iter().enumerate().min_by_key(|(_, b)| b.size()) {
-                    if free[i].size() < buffer.size() {
-                        free.swap_remove(i);
-                    } else {
-                        return;
-                    }
-                }
-            }
-            free.push(buffer);
-        }
-    }
-}
 
 /// Copies `size` bytes at `offset` of `src` into host memory.
 pub(crate) async fn read_bytes(

@@ -7,14 +7,14 @@
 //! `rgba8unorm` image linearly and an `r32float` image with a nearest sampler.
 
 use crate::binding::{Bindable, Resource, SamplerResource};
-use crate::buffer::next_id;
 use crate::gpu::Gpu;
+use crate::identity::ResourceId;
 
 /// A texture sampler. Cheap to clone.
 #[derive(Debug, Clone)]
 pub struct Sampler {
     raw: wgpu::Sampler,
-    id: u64,
+    id: std::sync::Arc<ResourceId>,
     filtering: bool,
     comparison: bool,
 }
@@ -45,7 +45,7 @@ impl Gpu {
             || desc.mipmap_filter == wgpu::MipmapFilterMode::Linear;
         Sampler {
             raw: self.device().create_sampler(desc),
-            id: next_id(),
+            id: std::sync::Arc::new(self.resource_id()),
             filtering,
             comparison: desc.compare.is_some(),
         }
@@ -68,7 +68,7 @@ impl Bindable for Sampler {
     fn resource(&self) -> Resource<'_> {
         Resource::Sampler(SamplerResource {
             raw: &self.raw,
-            id: self.id,
+            id: &self.id,
             comparison: self.comparison,
             filtering: self.filtering,
         })

@@ -85,7 +85,13 @@ impl Splat {
         Scene::new(&self.gpu, scene)
     }
 
-    fn check(target: &SplatTarget, scene: &Scene) -> Result<()> {
+    /// The batch, target and scene belong to this splatter's `Gpu` (render passes are recorded
+    /// by hand, where wgpu-core would panic on another device's resources) and fit each other.
+    fn check(&self, commands: &Commands, target: &SplatTarget, scene: &Scene) -> Result<()> {
+        self.gpu
+            .check_same(commands.gpu(), "the batch a splat is recorded into")?;
+        self.gpu.check_same(target.hdr.gpu(), "the splat target")?;
+        self.gpu.check_same(scene.params.gpu(), "the splat scene")?;
         let (w, h) = (scene.camera.width, scene.camera.height);
         if (w, h) != (target.width, target.height) {
             return Err(Error::Length {
@@ -107,7 +113,7 @@ impl Splat {
         target: &SplatTarget,
         scene: &Scene,
     ) -> Result<()> {
-        Self::check(target, scene)?;
+        self.check(commands, target, scene)?;
         self.kernels
             .raster
             .geometry_pass(&self.gpu, commands.encoder(), target, scene);
@@ -124,7 +130,7 @@ impl Splat {
         scene: &Scene,
         composite_timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
     ) -> Result<()> {
-        Self::check(target, scene)?;
+        self.check(commands, target, scene)?;
         self.kernels
             .clear
             .bind("accum_words", &target.accum)
@@ -168,7 +174,7 @@ impl Splat {
         scene: &Scene,
         timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
     ) -> Result<()> {
-        Self::check(target, scene)?;
+        self.check(commands, target, scene)?;
         self.kernels
             .raster
             .particle_pass(&self.gpu, commands.encoder(), target, scene, timestamps);
@@ -185,7 +191,7 @@ impl Splat {
         scene: &Scene,
         out: &Buffer<[u32; 4]>,
     ) -> Result<()> {
-        Self::check(target, scene)?;
+        self.check(commands, target, scene)?;
         if scene.particles.is_empty() {
             return Ok(());
         }

@@ -379,3 +379,25 @@ gpu_test! {
         assert!(target.hdr().usage().contains(wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::RENDER_ATTACHMENT));
     }
 }
+
+shoal_conformance::async_test! {
+    /// The render passes are recorded by hand: a target, scene or batch of another `Gpu` is
+    /// `Error::WrongGpu` before anything is recorded, not a panic inside wgpu-core.
+    async fn targets_scenes_and_batches_of_another_gpu_are_typed_errors() {
+        let (gpu, other) = (Gpu::new().await.expect("first"), Gpu::new().await.expect("second"));
+        let splat = Splat::new(&gpu, None).expect("splat");
+        let theirs = Splat::new(&other, None).expect("other splat");
+        let data = SceneData::generate(SceneKind::ALL[0], W, H, 64, 3);
+        let (target, scene) = (splat.target(W, H).expect("target"), splat.upload(&data).expect("scene"));
+        let (their_target, their_scene) = (theirs.target(W, H).expect("target"), theirs.upload(&data).expect("scene"));
+        let wrong = |e: Error, what: &str| {
+            assert!(matches!(e, Error::WrongGpu { .. }), "{e}");
+            assert!(e.to_string().contains(what), "{e} should name {what}");
+        };
+        wrong(splat.run_raster(&their_target, &scene).expect_err("target"), "the splat target");
+        wrong(splat.run(&target, &their_scene).expect_err("scene"), "the splat scene");
+        let mut batch = other.commands();
+        wrong(splat.record_geometry(&mut batch, &target, &scene).expect_err("batch"), "the batch");
+        splat.run_raster(&target, &scene).expect("its own").wait().await.expect("wait");
+    }
+}

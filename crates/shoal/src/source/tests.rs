@@ -178,3 +178,15 @@ fn printf_calls_are_tagged_with_their_site_keeping_columns() {
     let plain = Composed::new(&Source::new("k.wgsl", &text[22..])).expect("composes");
     assert!(plain.print_sites.is_empty() && plain.text.contains("shoal_print_u32"));
 }
+
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn a_file_that_cannot_be_read_is_an_io_error() {
+    let e = Source::from_file("no/such/kernel.wgsl").expect_err("missing file");
+    assert!(matches!(e, crate::Error::Io { .. }), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("cannot read no/such/kernel.wgsl: "),
+        "{e}"
+    );
+}
