@@ -182,9 +182,62 @@ pub(crate) fn getting_started(root: &Path) -> bool {
     ok
 }
 
+/// The crates `cargo package` packs and verifies.
+const PACKAGED: [&str; 2] = ["shoal", "shoal-kernels"];
+
+/// Removes the sources Cargo unpacked from earlier runs' packages of [`PACKAGED`]; true if there
+/// were any.
+///
+/// Verification builds `shoal-kernels` against the `shoal` just packed, served from a temporary
+/// local registry; Cargo unpacks a registry crate into `$CARGO_HOME/registry/src/…/NAME-VERSION`
+/// once and never again for the same version (and keeps what it compiled from it), so a second
+/// run would verify against the first run's `shoal`. Only directories whose manifest carries the
+/// workspace crate's own description are removed (Shoal is not on crates.io, so nothing else
+/// has them).
+fn forget_unpacked_packages(root: &Path) -> bool {
+    let mut found = false;
+    let home = std::env::var_os("CARGO_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")));
+    let Some(sources) = home.map(|h| h.join("registry").join("src")) else {
+        return false;
+    };
+    let registries = std::fs::read_dir(&sources).into_iter().flatten().flatten();
+    for registry in registries {
+        for name in PACKAGED {
+            let ours = std::fs::read_to_string(root.join("crates").join(name).join("Cargo.toml"));
+            let description = ours.ok().and_then(|m| {
+                m.lines()
+                    .find(|l| l.starts_with("description"))
+                    .map(str::to_string)
+            });
+            let version = env!("CARGO_PKG_VERSION");
+            let unpacked = registry.path().join(format!("{name}-{version}"));
+            let manifest = std::fs::read_to_string(unpacked.join("Cargo.toml")).unwrap_or_default();
+            if description.is_some_and(|d| manifest.contains(&d)) {
+                found = true;
+                if let Err(e) = std::fs::remove_dir_all(&unpacked) {
+                    eprintln!("cannot remove {}: {e}", unpacked.display());
+                }
+            }
+        }
+    }
+    found
+}
+
 /// `cargo package` of both published crates, with verification (each builds from its `.crate`).
-pub(crate) fn package() -> bool {
-    let mut args = vec!["package", "-p", "shoal", "-p", "shoal-kernels"];
+pub(crate) fn package(root: &Path) -> bool {
+    // A run after an earlier one: what was compiled from the old packages goes too (a fresh
+    // clone, as in CI, has none and skips this).
+    if forget_unpacked_packages(root) {
+        let mut clean = vec!["clean"];
+        clean.extend(PACKAGED.iter().flat_map(|p| ["-p", p]));
+        if !cargo(&clean, &[]) {
+            return false;
+        }
+    }
+    let mut args = vec!["package"];
+    args.extend(PACKAGED.iter().flat_map(|p| ["-p", p]));
     // What is checked is what the crates carry, committed or not.
     args.push("--allow-dirty");
     args.extend(PROFILE.iter().flat_map(|p| ["--config", p]));
@@ -260,7 +313,7 @@ pub(crate) fn stages(stages: &mut Stages, root: &Path, target: &Path, backends: 
     );
     stages.run(
         "package shoal and shoal-kernels (cargo package, verified)",
-        package,
+        || package(root),
     );
     for backend in backends {
         stages.run(&format!("outside crate ({OUTSIDE}) on {backend}"), || {
