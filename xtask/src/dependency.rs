@@ -26,6 +26,8 @@ const OUTSIDE: &str = "tests/outside";
 
 /// The examples `cargo xtask test` runs: (package, example, arguments relative to the
 /// workspace's root). Each checks its own result against the CPU and exits non-zero on a mismatch.
+/// (`adapters`, which prints the adapter and its limits, runs first of all as the stage "adapter
+/// for BACKEND".)
 pub(crate) const EXAMPLES: &[(&str, &str, &[&str])] = &[
     ("shoal", "vecadd", &[]),
     ("shoal", "multiply", &[]),

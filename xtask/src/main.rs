@@ -103,7 +103,7 @@ fn test(extra: &[String]) -> bool {
     for backend in BACKENDS {
         stages.run(&format!("adapter for {backend}"), || {
             cargo(
-                &["run", "-q", "-p", "shoal-demos", "--bin", "adapters"],
+                &["run", "-q", "-p", "shoal", "--example", "adapters"],
                 &[("SHOAL_BACKEND", backend)],
             )
         });
