@@ -230,8 +230,10 @@ fn web_pages(stages: &mut Stages, tools: &web::BrowserTools) {
     let root = workspace_root();
     let target = target_dir(&root);
     let mut site = None;
-    stages.run("build the web site (wasm32, release)", || {
-        site = site::build(&root, &target, &tools.wasm.wasm_bindgen)
+    // The dev profile: its dependencies are the browser suites' (opt-level 2, as natively), so
+    // this compiles the demos and a few wasm32 crates instead of everything again in release.
+    stages.run("build the web site (wasm32, dev profile)", || {
+        site = site::build(&root, &target, &tools.wasm.wasm_bindgen, false)
             .map_err(|e| eprintln!("{e}"))
             .ok();
         site.is_some()
@@ -280,7 +282,7 @@ fn web(args: &[String]) -> bool {
     };
     let mut site = None;
     stages.run("build the web site (wasm32, release)", || {
-        site = site::build(&root, &target_dir(&root), &tools.wasm_bindgen)
+        site = site::build(&root, &target_dir(&root), &tools.wasm_bindgen, true)
             .map_err(|e| eprintln!("{e}"))
             .ok();
         site.is_some()

@@ -1,5 +1,6 @@
 //! `cargo xtask web`: the demos' web site. The `shoal-demos` library is built for wasm32 as a
-//! cdylib (release), bound with `wasm-bindgen --target web` into `target/shoal/site/` beside the
+//! cdylib (release for `cargo xtask web`; the page test of `cargo xtask test` builds it in the dev
+//! profile, on the wasm32 dependencies its browser suites already compiled), bound with `wasm-bindgen --target web` into `target/shoal/site/` beside the
 //! checked-in pages of `demos/web/`, and served by tiny_http.
 //!
 //! The file server's few lines stay here: mapping a URL path to a file inside the site (never
@@ -27,30 +28,35 @@ pub(crate) fn site_dir(target: &Path) -> PathBuf {
     target.join("shoal").join("site")
 }
 
-/// Builds the site into [`site_dir`]; returns that directory.
-pub(crate) fn build(root: &Path, target: &Path, wasm_bindgen: &Path) -> Result<PathBuf, String> {
+/// Builds the site into [`site_dir`], optimised when `release` (what `cargo xtask web` serves)
+/// or in the dev profile (the page test: the same code, minutes sooner); returns that directory.
+pub(crate) fn build(
+    root: &Path,
+    target: &Path,
+    wasm_bindgen: &Path,
+    release: bool,
+) -> Result<PathBuf, String> {
     // `--crate-type cdylib` here, not in the manifest: natively the library stays an rlib, so
     // the native builds do not link a shared library nobody loads.
-    let built = cargo(
-        &[
-            "rustc",
-            "-p",
-            "shoal-demos",
-            "--lib",
-            "--release",
-            "--target",
-            WASM_TARGET,
-            "--crate-type",
-            "cdylib",
-        ],
-        &[],
-    );
-    if !built {
+    let mut args = vec![
+        "rustc",
+        "-p",
+        "shoal-demos",
+        "--lib",
+        "--target",
+        WASM_TARGET,
+    ];
+    if release {
+        args.push("--release");
+    }
+    args.extend(["--crate-type", "cdylib"]);
+    if !cargo(&args, &[]) {
         return Err("the wasm32 build of shoal-demos failed".into());
     }
+    let profile = if release { "release" } else { "debug" };
     let wasm = target
         .join(WASM_TARGET)
-        .join("release")
+        .join(profile)
         .join("shoal_demos.wasm");
     let out = site_dir(target);
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
