@@ -79,26 +79,65 @@ pub(crate) fn example_lengths(root: &Path) -> bool {
     ok
 }
 
+/// `text` without its `//!` header lines, as the pages show a file.
+fn without_header(text: &str) -> String {
+    text.lines()
+        .filter(|l| !l.starts_with("//!"))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+/// The first ```rust block of `page`.
+fn first_rust_block(page: &str) -> &str {
+    page.split("```rust\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .unwrap_or_default()
+}
+
 /// The README's first Rust block is `crates/shoal/examples/vecadd.rs` without its `//!` header,
 /// so the example the README shows is the one `cargo xtask test` runs.
 pub(crate) fn readme_example(root: &Path) -> bool {
     let read = |p: &str| std::fs::read_to_string(root.join(p)).unwrap_or_default();
-    let readme = read("README.md");
-    let shown = readme
-        .split("```rust\n")
-        .nth(1)
-        .and_then(|rest| rest.split("```").next())
-        .unwrap_or_default();
-    let example: String = read("crates/shoal/examples/vecadd.rs")
-        .lines()
-        .filter(|l| !l.starts_with("//!"))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    let same = !example.is_empty() && shown == example;
+    let example = without_header(&read(VECADD));
+    let same = !example.is_empty() && first_rust_block(&read("README.md")) == example;
     if !same {
-        eprintln!("README.md's first ```rust block differs from crates/shoal/examples/vecadd.rs");
+        eprintln!("README.md's first ```rust block differs from {VECADD}");
     }
     same
+}
+
+/// Shoal's VecAdd: the README's example.
+const VECADD: &str = "crates/shoal/examples/vecadd.rs";
+
+/// The same VecAdd in wgpu alone, (package, example), run with the examples.
+const RAW_WGPU: (&str, &str) = ("shoal-conformance", "vecadd_raw_wgpu");
+
+/// The page that shows [`RAW_WGPU`] beside Shoal's VecAdd.
+const RAW_WGPU_PAGE: &str = "docs/raw-wgpu.md";
+
+/// [`RAW_WGPU_PAGE`]'s first Rust block is the raw-wgpu example without its header, and the page
+/// states both programs' lines of Rust as [`EXAMPLE_LINES`] counts them.
+pub(crate) fn raw_wgpu_page(root: &Path) -> bool {
+    let read = |p: &str| std::fs::read_to_string(root.join(p)).unwrap_or_default();
+    let raw = read("tests/examples/vecadd_raw_wgpu.rs");
+    let page = read(RAW_WGPU_PAGE);
+    let mut ok = !raw.is_empty() && first_rust_block(&page) == without_header(&raw);
+    if !ok {
+        eprintln!(
+            "{RAW_WGPU_PAGE}'s first ```rust block differs from tests/examples/vecadd_raw_wgpu.rs"
+        );
+    }
+    let counts = format!(
+        "{} lines of Rust against {}",
+        rust_lines(&read(VECADD)),
+        rust_lines(&raw)
+    );
+    if !page.contains(&counts) {
+        eprintln!("{RAW_WGPU_PAGE} does not say \"{counts}\" (the counts today)");
+        ok = false;
+    }
+    ok
 }
 
 /// The page whose code blocks are the crate in [`OUTSIDE`].
@@ -281,7 +320,8 @@ pub(crate) fn examples(root: &Path, target: &Path, backend: &str) -> bool {
     }
     let manifest = root.join("Cargo.toml");
     let mut ok = true;
-    for (package, example, args) in EXAMPLES {
+    let raw: (&str, &str, &[&str]) = (RAW_WGPU.0, RAW_WGPU.1, &[]);
+    for &(package, example, args) in EXAMPLES.iter().chain([&raw]) {
         eprintln!("-- example {package}/{example} on {backend}");
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let mut cmd = Command::new(cargo);
@@ -309,6 +349,10 @@ pub(crate) fn stages(stages: &mut Stages, root: &Path, target: &Path, backends: 
     stages.run("the README's example is examples/vecadd.rs", || {
         readme_example(root)
     });
+    stages.run(
+        &format!("{RAW_WGPU_PAGE} shows the raw-wgpu VecAdd and both line counts"),
+        || raw_wgpu_page(root),
+    );
     stages.run(
         &format!("{GETTING_STARTED}'s code is the crate {OUTSIDE}"),
         || getting_started(root),
