@@ -1,0 +1,178 @@
+//! GLSL compute kernels for Shoal: GLSL → SPIR-V with glslang (the system's shaderc) → naga's
+//! SPIR-V front end → WGSL, which Shoal then reflects, binds and dispatches like any kernel.
+//!
+//! One function, [`to_wgsl`], serves both routes: the `glsl!` macro runs it at compile time (so
+//! the browser gets WGSL and needs nothing at run time) and `shoal::Source::glsl` runs it at run
+//! time on native targets (hot reload).
+//!
+//! Names: a block with an instance name is bound by that name; an anonymous block with one
+//! member by the member's name (what the GLSL code calls it); an anonymous block with several
+//! members by the block's name. Images, samplers and `shared` variables keep their own names,
+//! and `constant_id` constants become WGSL `override` constants set by their GLSL name.
+
+use naga::{AddressSpace, TypeInner};
+
+mod unsupported;
+
+pub use unsupported::UNSUPPORTED;
+
+/// Why a GLSL kernel was not translated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// glslang rejected the text. `message` has one `file:line: error: …` line per error,
+    /// each followed by the source line it names.
+    Compile {
+        /// The rendered errors.
+        message: String,
+    },
+    /// The kernel uses a construct Shoal cannot translate (see [`UNSUPPORTED`]).
+    Unsupported {
+        /// The GLSL construct.
+        construct: &'static str,
+        /// What to write instead, in WGSL.
+        wgsl: &'static str,
+        /// `file:line` of its first use.
+        location: String,
+    },
+    /// naga rejected the SPIR-V glslang made of the kernel.
+    Translate {
+        /// naga's error.
+        message: String,
+    },
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Compile { message } | Self::Translate { message } => f.write_str(message),
+            Self::Unsupported {
+                construct,
+                wgsl,
+                location,
+            } => write!(
+                f,
+                "{location}: {construct} cannot be translated to WGSL; in WGSL: {wgsl}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Translates the GLSL compute kernel `text` (named `path` in messages) to WGSL.
+pub fn to_wgsl(path: &str, text: &str) -> Result<String, Error> {
+    unsupported::scan(path, text)?;
+    let spirv = compile(path, text)?;
+    let mut module =
+        naga::front::spv::parse_u8_slice(&spirv, &naga::front::spv::Options::default())
+            .map_err(|e| unsupported::from_spirv(path, text, &e))?;
+    unsupported::check_module(path, text, &module)?;
+    name_blocks(&mut module);
+    for (_, var) in module.global_variables.iter_mut() {
+        // WGSL has no write-only storage buffers: a `writeonly` block is `read_write`.
+        if let AddressSpace::Storage { access } = &mut var.space
+            && access.contains(naga::StorageAccess::STORE)
+        {
+            *access |= naga::StorageAccess::LOAD;
+        }
+    }
+    for (_, o) in module.overrides.iter_mut() {
+        // Shoal sets overrides by name; an `@id` would make the id the only key.
+        o.id = None;
+    }
+    let info = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::all(),
+    )
+    .validate(&module)
+    .map_err(|e| unsupported::from_validation(path, text, &e.into_inner()))?;
+    naga::back::wgsl::write_string(&module, &info, naga::back::wgsl::WriterFlags::empty()).map_err(
+        |e| Error::Translate {
+            message: format!("{path}: naga could not write WGSL: {e}"),
+        },
+    )
+}
+
+/// GLSL → SPIR-V with glslang, under Vulkan semantics (explicit bindings, `set = N`).
+fn compile(path: &str, text: &str) -> Result<Vec<u8>, Error> {
+    let internal = |e: shaderc::Error| Error::Compile {
+        message: format!("{path}: shaderc: {e}"),
+    };
+    let compiler = shaderc::Compiler::new().map_err(internal)?;
+    let mut options = shaderc::CompileOptions::new().map_err(internal)?;
+    options.set_target_env(
+        shaderc::TargetEnv::Vulkan,
+        shaderc::EnvVersion::Vulkan1_0 as u32,
+    );
+    match compiler.compile_into_spirv(
+        text,
+        shaderc::ShaderKind::Compute,
+        path,
+        "main",
+        Some(&options),
+    ) {
+        Ok(artifact) => Ok(artifact.as_binary_u8().to_vec()),
+        Err(shaderc::Error::CompilationError(_, log)) => Err(Error::Compile {
+            message: render_log(text, &log),
+        }),
+        Err(e) => Err(internal(e)),
+    }
+}
+
+/// glslang's log with the source line under each `file:line:` message.
+fn render_log(text: &str, log: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = String::new();
+    for message in log.lines().filter(|l| !l.trim().is_empty()) {
+        out.push_str(message.trim_end());
+        out.push('\n');
+        let line = message
+            .split(':')
+            .nth(1)
+            .and_then(|n| n.trim().parse::<usize>().ok());
+        if let Some(source) = line.and_then(|n| lines.get(n.wrapping_sub(1))) {
+            out.push_str(&format!("    | {}\n", source.trim_end()));
+        }
+    }
+    out.trim_end().to_string()
+}
+
+/// Names each block's variable by the rule in the crate's documentation.
+fn name_blocks(module: &mut naga::Module) {
+    let mut renamed_types = Vec::new();
+    for (_, var) in module.global_variables.iter_mut() {
+        let anonymous = var.name.as_deref().is_none_or(str::is_empty);
+        if var.binding.is_none()
+            || !anonymous
+            || !matches!(
+                var.space,
+                AddressSpace::Storage { .. } | AddressSpace::Uniform
+            )
+        {
+            continue;
+        }
+        let ty = &module.types[var.ty];
+        let TypeInner::Struct { members, .. } = &ty.inner else {
+            continue;
+        };
+        match (members.as_slice(), &ty.name) {
+            ([only], _) if only.name.is_some() => var.name = only.name.clone(),
+            (_, Some(block)) => {
+                var.name = Some(block.clone());
+                if !renamed_types.contains(&var.ty) {
+                    renamed_types.push(var.ty);
+                }
+            }
+            _ => {}
+        }
+    }
+    // The type keeps the block's name otherwise, and WGSL's namer would rename the variable.
+    for handle in renamed_types {
+        let mut ty = module.types[handle].clone();
+        ty.name = ty.name.map(|n| format!("{n}_block"));
+        module.types.replace(handle, ty);
+    }
+}
+
+#[cfg(test)]
+mod tests;
