@@ -86,11 +86,63 @@ pub fn to_wgsl(path: &str, text: &str) -> Result<String, Error> {
     )
     .validate(&module)
     .map_err(|e| unsupported::from_validation(path, text, &e.into_inner()))?;
-    naga::back::wgsl::write_string(&module, &info, naga::back::wgsl::WriterFlags::empty()).map_err(
-        |e| Error::Translate {
+    let wgsl = naga::back::wgsl::write_string(&module, &info, naga::back::wgsl::WriterFlags::empty())
+        .map_err(|e| Error::Translate {
             message: format!("{path}: naga could not write WGSL: {e}"),
-        },
-    )
+        })?;
+    let bound = module
+        .global_variables
+        .iter()
+        .filter(|(_, v)| v.binding.is_some())
+        .filter_map(|(_, v)| v.name.clone());
+    Ok(bound.fold(wgsl, |text, name| restore_name(text, &name)))
+}
+
+/// naga's namer appends `_` to a name that ends in a digit (`input_data0` → `input_data0_`); the
+/// binding keeps its GLSL name when nothing else in the module is called that.
+fn restore_name(text: String, name: &str) -> String {
+    if !name.ends_with(|c: char| c.is_ascii_digit()) {
+        return text;
+    }
+    let renamed = format!("{name}_");
+    let words = identifiers(&text);
+    if words.iter().any(|w| *w == name) || !words.iter().any(|w| *w == renamed) {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(at) = find_identifier(rest, &renamed) {
+        out.push_str(&rest[..at]);
+        out.push_str(name);
+        rest = &rest[at + renamed.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn is_ident(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// Every identifier-like word of `text`.
+fn identifiers(text: &str) -> Vec<&str> {
+    text.split(|c: char| !is_ident(c)).filter(|w| !w.is_empty()).collect()
+}
+
+/// The byte offset of the first whole-word `word` in `text`.
+fn find_identifier(text: &str, word: &str) -> Option<usize> {
+    let mut from = 0;
+    while let Some(at) = text[from..].find(word) {
+        let start = from + at;
+        let end = start + word.len();
+        let before = text[..start].chars().next_back().is_none_or(|c| !is_ident(c));
+        let after = text[end..].chars().next().is_none_or(|c| !is_ident(c));
+        if before && after {
+            return Some(start);
+        }
+        from = end;
+    }
+    None
 }
 
 /// GLSL → SPIR-V with glslang, under Vulkan semantics (explicit bindings, `set = N`).
