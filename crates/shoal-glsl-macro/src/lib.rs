@@ -23,15 +23,27 @@ pub fn glsl_wgsl(input: TokenStream) -> TokenStream {
         }
     }
     let (Some(TokenTree::Literal(literal)), None) = (first, tokens.next()) else {
-        return error(Span::call_site(), "expected one string literal: glsl!(\"kernel.comp\")");
+        return error(
+            Span::call_site(),
+            "expected one string literal: glsl!(\"kernel.comp\")",
+        );
     };
     let span = literal.span();
     let written = literal.to_string();
     let Some(path) = written.strip_prefix('"').and_then(|p| p.strip_suffix('"')) else {
-        return error(span, "expected a plain string literal: glsl!(\"kernel.comp\")");
+        return error(
+            span,
+            "expected a plain string literal: glsl!(\"kernel.comp\")",
+        );
     };
-    let Some(base) = span.local_file().and_then(|f| f.parent().map(|p| p.to_path_buf())) else {
-        return error(span, "glsl!: the invoking file is not on disk, so the path has no base");
+    let Some(base) = span
+        .local_file()
+        .and_then(|f| f.parent().map(|p| p.to_path_buf()))
+    else {
+        return error(
+            span,
+            "glsl!: the invoking file is not on disk, so the path has no base",
+        );
     };
     let file = base.join(path);
     let text = match std::fs::read_to_string(&file) {

@@ -86,10 +86,11 @@ pub fn to_wgsl(path: &str, text: &str) -> Result<String, Error> {
     )
     .validate(&module)
     .map_err(|e| unsupported::from_validation(path, text, &e.into_inner()))?;
-    let wgsl = naga::back::wgsl::write_string(&module, &info, naga::back::wgsl::WriterFlags::empty())
-        .map_err(|e| Error::Translate {
-            message: format!("{path}: naga could not write WGSL: {e}"),
-        })?;
+    let wgsl =
+        naga::back::wgsl::write_string(&module, &info, naga::back::wgsl::WriterFlags::empty())
+            .map_err(|e| Error::Translate {
+                message: format!("{path}: naga could not write WGSL: {e}"),
+            })?;
     let bound = module
         .global_variables
         .iter()
@@ -126,7 +127,9 @@ fn is_ident(c: char) -> bool {
 
 /// Every identifier-like word of `text`.
 fn identifiers(text: &str) -> Vec<&str> {
-    text.split(|c: char| !is_ident(c)).filter(|w| !w.is_empty()).collect()
+    text.split(|c: char| !is_ident(c))
+        .filter(|w| !w.is_empty())
+        .collect()
 }
 
 /// The byte offset of the first whole-word `word` in `text`.
@@ -135,7 +138,10 @@ fn find_identifier(text: &str, word: &str) -> Option<usize> {
     while let Some(at) = text[from..].find(word) {
         let start = from + at;
         let end = start + word.len();
-        let before = text[..start].chars().next_back().is_none_or(|c| !is_ident(c));
+        let before = text[..start]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !is_ident(c));
         let after = text[end..].chars().next().is_none_or(|c| !is_ident(c));
         if before && after {
             return Some(start);

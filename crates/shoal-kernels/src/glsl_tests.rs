@@ -135,7 +135,12 @@ fn glsl_errors_are_typed_with_file_and_line() {
     match Source::glsl("k.comp", combined) {
         Err(e @ shoal::Error::GlslUnsupported { .. }) => {
             let text = e.to_string();
-            assert!(text.contains("k.comp:3") && text.contains("sampler2D") && text.contains("texture_2d<f32>"), "{text}");
+            assert!(
+                text.contains("k.comp:3")
+                    && text.contains("sampler2D")
+                    && text.contains("texture_2d<f32>"),
+                "{text}"
+            );
         }
         other => panic!("{other:?}"),
     }

@@ -58,7 +58,9 @@ pub enum Error {
     },
     /// A GLSL kernel uses a construct Shoal cannot translate to WGSL or run on WebGPU
     /// (docs/porting.md lists them): what it is, where, and what to write in WGSL instead.
-    #[error("kernel `{kernel}`: {location}: {construct} cannot be translated from GLSL; in WGSL: {wgsl}")]
+    #[error(
+        "kernel `{kernel}`: {location}: {construct} cannot be translated from GLSL; in WGSL: {wgsl}"
+    )]
     GlslUnsupported {
         /// The kernel (GLSL file path or label).
         kernel: String,
