@@ -107,7 +107,7 @@ fn restore_name(text: String, name: &str) -> String {
     }
     let renamed = format!("{name}_");
     let words = identifiers(&text);
-    if words.iter().any(|w| *w == name) || !words.iter().any(|w| *w == renamed) {
+    if words.contains(&name) || !words.contains(&renamed.as_str()) {
         return text;
     }
     let mut out = String::with_capacity(text.len());

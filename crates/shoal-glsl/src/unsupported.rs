@@ -125,11 +125,18 @@ fn unsupported(
     }
 }
 
+/// Words that mark a construct, which of their uses count, and the construct.
+type Check<'a> = (
+    &'a [&'a str],
+    &'a dyn Fn(&str) -> bool,
+    (&'static str, &'static str),
+);
+
 /// Refuses, before compiling, the constructs that can be seen in the text.
 pub(crate) fn scan(path: &str, text: &str) -> Result<(), Error> {
     let lines = code_lines(text);
     let any = |_: &str| true;
-    let checks: [(&[&str], &dyn Fn(&str) -> bool, (&'static str, &'static str)); 5] = [
+    let checks: [Check<'_>; 5] = [
         (
             &["local_size_x_id", "local_size_y_id", "local_size_z_id"],
             &any,
