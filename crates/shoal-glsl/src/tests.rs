@@ -156,3 +156,22 @@ fn comments_do_not_trigger_refusals() {
     let text = "#version 450\n// a sampler2D in a comment, /* atomic_uint */\nlayout(local_size_x = 1) in;\nlayout(std430, binding = 0) buffer B { uint v[]; };\nvoid main() { v[0] = 1u; }\n";
     to_wgsl("c.comp", text).expect("translates");
 }
+
+#[test]
+fn every_barrier_function_translates_to_a_wgsl_barrier() {
+    for call in [
+        "barrier()",
+        "memoryBarrier()",
+        "memoryBarrierShared()",
+        "memoryBarrierBuffer()",
+        "memoryBarrierImage()",
+        "groupMemoryBarrier()",
+    ] {
+        let text = format!(
+            "#version 450\nlayout(local_size_x = 64) in;\nshared uint s[64];\nlayout(std430, binding = 0) buffer B {{ uint v[]; }};\nvoid main() {{\n    s[gl_LocalInvocationIndex] = v[gl_LocalInvocationIndex];\n    {call};\n    barrier();\n    v[gl_LocalInvocationIndex] = s[63u - gl_LocalInvocationIndex];\n}}\n"
+        );
+        let wgsl = to_wgsl("b.comp", &text).unwrap_or_else(|e| panic!("{call}: {e}"));
+        assert!(wgsl.contains("workgroupBarrier()"), "{call}: {wgsl}");
+        assert!(!wgsl.contains("subgroupBarrier"), "{call}: {wgsl}");
+    }
+}

@@ -19,6 +19,7 @@ const GRID: Source = shoal::glsl!("../wgsl/glsl/grid.comp");
 const INVERT: Source = shoal::glsl!("../wgsl/glsl/invert.comp");
 const MULTIPLY: Source = shoal::glsl!("../wgsl/glsl/multiply.comp");
 const ATOMICS: Source = shoal::glsl!("../wgsl/glsl/atomics.comp");
+const BARRIERS: Source = shoal::glsl!("../wgsl/glsl/barriers.comp");
 
 gpu_test! {
     /// 000's shift with `barrier(); memoryBarrierShared();` in place: exact over three groups.
@@ -95,6 +96,15 @@ gpu_test! {
                 assert!(g.iter().copied().eq((0..wg).map(|i| i * 42)), "old values {g:?}");
             }
         }
+    }
+
+    /// Every GLSL barrier function (`memoryBarrier()`, `groupMemoryBarrier()`, … beside
+    /// `barrier()`) reaches WGSL as barriers the device accepts: the kernel builds and runs.
+    async fn glsl_barrier_functions_run(gpu) {
+        let kernel = gpu.kernel(BARRIERS).expect("kernel");
+        let v = gpu.buffer_from(&(0..64u32).collect::<Vec<_>>()).expect("buffer");
+        kernel.bind("v", &v).groups([1, 1, 1]).run().expect("run");
+        assert_eq!(v.read().await.expect("read"), (0..64u32).rev().collect::<Vec<_>>());
     }
 
     /// The same mistakes as in WGSL give the same errors: an unknown name, a wrong element type.
