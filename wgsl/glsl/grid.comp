@@ -1,16 +1,15 @@
 // The orange and blue grid of the OpenGL lesson (000, "Drawing a grid"), as GLSL, drawn with
 // imageStore. Repairs against the seed text:
 // - a bounds check against imageSize, so any image size works (the seed draws 1280 x 720, a
-//   multiple of 16); outside the image WebGPU leaves stores undefined;
-// - `img_output` is `writeonly`: unqualified it is read_write, which WebGPU allows for r32
-//   formats only (the browser refuses rgba32f read_write with Error::StorageAccess).
+//   multiple of 16); outside the image WebGPU leaves stores undefined.
+// `img_output` stays unqualified: Shoal gives an image the access its code uses (here write).
 #version 450
 
 // We will draw patches of 16*16 pixels, 80*45 times for a final 1280*720 image
 layout (local_size_x = 16, local_size_y = 16) in;
 
 // No data input: the compute shader will create the image output.
-layout (rgba32f, binding = 0) writeonly uniform image2D img_output;
+layout (rgba32f, binding = 0) uniform image2D img_output;
 
 void main() {
     // gl_LocalInvocationID.xy * gl_WorkGroupID.xy == gl_GlobalInvocationID

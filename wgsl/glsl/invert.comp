@@ -1,7 +1,7 @@
 // The image invert of the OpenGL lesson (000, "Outputs"): `1 - texel` from one rgba32f image
 // into another, as GLSL. Repairs against the seed text:
-// - `img_output` has its format, `rgba32f` (the seed declares none; WebGPU needs one), and the
-//   images are `readonly` / `writeonly` as they are used (WebGPU's access modes);
+// - `img_output` has its format, `rgba32f` (the seed declares none; WebGPU needs one); the
+//   images stay unqualified: Shoal gives each the access its code uses (read, write);
 // - 32 x 32 invocations are 16 x 16, within WebGPU's default limit of 256 per work group;
 // - a bounds check against imageSize, so any image size works (the seed assumes multiples of 32).
 #version 450 core
@@ -9,8 +9,8 @@
 layout (local_size_x = 16,
         local_size_y = 16) in;
 
-layout (binding = 0, rgba32f) readonly uniform image2D img_input;
-layout (binding = 1, rgba32f) writeonly uniform image2D img_output;
+layout (binding = 0, rgba32f) uniform image2D img_input;
+layout (binding = 1, rgba32f) uniform image2D img_output;
 
 void main(void)
 {

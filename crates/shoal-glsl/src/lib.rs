@@ -76,6 +76,7 @@ pub fn to_wgsl(path: &str, text: &str) -> Result<String, Error> {
             *access |= naga::StorageAccess::LOAD;
         }
     }
+    narrow_image_access(&mut module);
     for (_, o) in module.overrides.iter_mut() {
         // Shoal sets overrides by name; an `@id` would make the id the only key.
         o.id = None;
@@ -193,6 +194,100 @@ fn render_log(text: &str, log: &str) -> String {
         }
     }
     out.trim_end().to_string()
+}
+
+/// Gives each storage image the access its code uses: GLSL's unqualified `image2D` is read-write,
+/// which WebGPU allows for `r32` formats only, while the seed's output images are only stored to
+/// and its input images only loaded. An image reached through a function argument, or by an
+/// atomic, keeps what it was declared with.
+fn narrow_image_access(module: &mut naga::Module) {
+    use naga::{Expression, ImageClass, StorageAccess};
+    let mut loaded = Vec::new();
+    let mut stored = Vec::new();
+    let functions = module
+        .functions
+        .iter()
+        .map(|(_, f)| f)
+        .chain(module.entry_points.iter().map(|ep| &ep.function));
+    for function in functions {
+        let global = |e: naga::Handle<Expression>| match function.expressions[e] {
+            Expression::GlobalVariable(h) => Some(h),
+            _ => None,
+        };
+        for (_, expr) in function.expressions.iter() {
+            if let Expression::ImageLoad { image, .. } = *expr {
+                match global(image) {
+                    Some(h) => loaded.push(h),
+                    None => return,
+                }
+            }
+        }
+        let mut uses = Vec::new();
+        image_statements(&function.body, &mut uses);
+        for (image, atomic) in uses {
+            match global(image) {
+                Some(h) if !atomic => stored.push(h),
+                _ => return,
+            }
+        }
+    }
+    for (handle, var) in module.global_variables.iter_mut() {
+        let ty = &module.types[var.ty];
+        let TypeInner::Image {
+            dim,
+            arrayed,
+            class: ImageClass::Storage { format, access },
+        } = ty.inner
+        else {
+            continue;
+        };
+        let mut used = StorageAccess::empty();
+        if loaded.contains(&handle) {
+            used |= StorageAccess::LOAD;
+        }
+        if stored.contains(&handle) {
+            used |= StorageAccess::STORE;
+        }
+        if used.is_empty() || used == access || !access.contains(used) {
+            continue;
+        }
+        let narrowed = naga::Type {
+            name: ty.name.clone(),
+            inner: TypeInner::Image {
+                dim,
+                arrayed,
+                class: ImageClass::Storage {
+                    format,
+                    access: used,
+                },
+            },
+        };
+        var.ty = module.types.insert(narrowed, naga::Span::UNDEFINED);
+    }
+}
+
+/// The image operand of every `ImageStore` (false) and `ImageAtomic` (true) in `block`.
+fn image_statements(block: &naga::Block, out: &mut Vec<(naga::Handle<naga::Expression>, bool)>) {
+    use naga::Statement as S;
+    for statement in block.iter() {
+        match statement {
+            S::ImageStore { image, .. } => out.push((*image, false)),
+            S::ImageAtomic { image, .. } => out.push((*image, true)),
+            S::Block(b) => image_statements(b, out),
+            S::If { accept, reject, .. } => {
+                image_statements(accept, out);
+                image_statements(reject, out);
+            }
+            S::Loop {
+                body, continuing, ..
+            } => {
+                image_statements(body, out);
+                image_statements(continuing, out);
+            }
+            S::Switch { cases, .. } => cases.iter().for_each(|c| image_statements(&c.body, out)),
+            _ => {}
+        }
+    }
 }
 
 /// Names each block's variable by the rule in the crate's documentation.

@@ -175,3 +175,26 @@ fn every_barrier_function_translates_to_a_wgsl_barrier() {
         assert!(!wgsl.contains("subgroupBarrier"), "{call}: {wgsl}");
     }
 }
+
+#[test]
+fn unqualified_images_get_the_access_their_code_uses() {
+    let text = "#version 450
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(binding = 0, rgba32f) uniform image2D img_input;
+layout(binding = 1, rgba32f) uniform image2D img_output;
+layout(binding = 2, r32f) uniform image2D both;
+void main() {
+    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+    imageStore(img_output, p, vec4(1.0) - imageLoad(img_input, p));
+    imageStore(both, p, imageLoad(both, p) + vec4(1.0));
+}
+";
+    let wgsl = to_wgsl("images.comp", text).expect("translates");
+    for var in [
+        "img_input: texture_storage_2d<rgba32float,read>",
+        "img_output: texture_storage_2d<rgba32float,write>",
+        "both: texture_storage_2d<r32float,read_write>",
+    ] {
+        assert!(wgsl.contains(var), "{var} in {wgsl}");
+    }
+}
