@@ -125,6 +125,14 @@ pub async fn shift(gpu: &Gpu) -> Outcome {
         .kernel_builder(shoal::wgsl!("../../wgsl/conformance/shift.wgsl"))
         .constant("N", n)
         .build()?;
+    shift_with(gpu, &kernel).await
+}
+
+/// The shift of 000 by `kernel` (the WGSL above, or its GLSL twin `wgsl/glsl/shift.comp`), which
+/// binds `values` and `shifted` and shifts within work groups of its reflected size, checked
+/// over three work groups.
+pub async fn shift_with(gpu: &Gpu, kernel: &shoal::Kernel) -> Outcome {
+    let n = kernel.workgroup_size()[0];
     let groups = 3u32;
     let mut rng = Rng::new(7);
     let values: Vec<u32> = (0..n * groups).map(|_| rng.next_u32()).collect();
@@ -254,6 +262,12 @@ pub async fn vecadd(gpu: &Gpu) -> Outcome {
 /// The multiply of 004 over vec4 arrays of many lengths (the kernel bounds itself with arrayLength).
 pub async fn multiply(gpu: &Gpu) -> Outcome {
     let kernel = gpu.kernel(shoal::wgsl!("../../wgsl/conformance/multiply.wgsl"))?;
+    multiply_with(gpu, &kernel).await
+}
+
+/// The multiply of 004 by `kernel` (the WGSL above, or its GLSL twin `wgsl/glsl/multiply.comp`),
+/// which binds `output_data`, `input_data0` and `input_data1`.
+pub async fn multiply_with(gpu: &Gpu, kernel: &shoal::Kernel) -> Outcome {
     let mut rng = Rng::new(4);
     let lengths = [1u64, 127, 128, 129, 1000, 4099, 65537];
     for &n in &lengths {

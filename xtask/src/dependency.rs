@@ -31,6 +31,7 @@ const OUTSIDE: &str = "tests/outside";
 pub(crate) const EXAMPLES: &[(&str, &str, &[&str])] = &[
     ("shoal", "vecadd", &[]),
     ("shoal", "multiply", &[]),
+    ("shoal", "multiply_glsl", &[]),
     ("shoal", "vector_lengths", &[]),
     ("shoal", "prefix_sum", &[]),
     ("shoal", "grid", &[]),
@@ -42,6 +43,9 @@ pub(crate) const EXAMPLES: &[(&str, &str, &[&str])] = &[
     ("shoal-kernels", "histogram", &["docs/images/demo-blur.png"]),
     ("shoal-kernels", "blur", &["docs/images/demo-blur.png"]),
 ];
+
+/// The examples of [`EXAMPLES`] that need a feature of their package (`required-features`).
+const EXAMPLE_FEATURES: &[(&str, &str)] = &[("multiply_glsl", "glsl")];
 
 /// The most lines of Rust an example may have: lines that are neither blank nor comments, after
 /// rustfmt (its kernel file is not counted).
@@ -224,7 +228,9 @@ pub(crate) fn getting_started(root: &Path) -> bool {
 }
 
 /// The crates `cargo package` packs and verifies.
-const PACKAGED: [&str; 2] = ["shoal", "shoal-kernels"];
+/// shoal-glsl and its macro come first: shoal's `glsl` feature depends on them, so verifying
+/// shoal resolves them from the packages just made.
+const PACKAGED: [&str; 4] = ["shoal-glsl", "shoal-glsl-macro", "shoal", "shoal-kernels"];
 
 /// Removes the sources Cargo unpacked from earlier runs' packages of [`PACKAGED`]; true if there
 /// were any.
@@ -327,7 +333,14 @@ pub(crate) fn examples(root: &Path, target: &Path, backend: &str) -> bool {
         let mut cmd = Command::new(cargo);
         cmd.args(["run", "-q", "--manifest-path"])
             .arg(&manifest)
-            .args(["-p", package, "--example", example, "--"])
+            .args(["-p", package, "--example", example])
+            .args(
+                EXAMPLE_FEATURES
+                    .iter()
+                    .filter(|(e, _)| e == example)
+                    .flat_map(|(_, f)| ["--features", f]),
+            )
+            .arg("--")
             .args(args.iter().map(|a| root.join(a)))
             .env("SHOAL_BACKEND", backend)
             .current_dir(&dir);
@@ -358,7 +371,7 @@ pub(crate) fn stages(stages: &mut Stages, root: &Path, target: &Path, backends: 
         || getting_started(root),
     );
     stages.run(
-        "package shoal and shoal-kernels (cargo package, verified)",
+        "package shoal-glsl, shoal-glsl-macro, shoal and shoal-kernels (cargo package, verified)",
         || package(root),
     );
     for backend in backends {

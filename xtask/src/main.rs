@@ -81,6 +81,9 @@ fn main() -> ExitCode {
     }
 }
 
+/// The feature that adds the GLSL kernels' tests (and with them shoal's `glsl`).
+const GLSL: &str = "shoal-kernels/glsl";
+
 /// The native backends every run covers.
 const BACKENDS: [&str; 2] = ["vulkan", "gl"];
 
@@ -92,13 +95,16 @@ fn test(extra: &[String]) -> bool {
     stages.run(&lines_stage(), || lines::check(&workspace_root()));
     stages.run(LINKS_STAGE, || links::check(&workspace_root()));
     if !stages.run(
-        "software adapters (lavapipe, llvmpipe)",
+        "software adapters (lavapipe, llvmpipe), GLSL compiler (shaderc)",
         setup::ensure_adapters,
     ) {
         return stages.finish();
     }
     stages.run("build the test suites", || {
-        cargo(&["test", "--workspace", "--no-run"], &[])
+        cargo(
+            &["test", "--workspace", "--features", GLSL, "--no-run"],
+            &[],
+        )
     });
     for backend in BACKENDS {
         stages.run(&format!("adapter for {backend}"), || {
@@ -107,7 +113,7 @@ fn test(extra: &[String]) -> bool {
                 &[("SHOAL_BACKEND", backend)],
             )
         });
-        let mut args = vec!["test", "--workspace"];
+        let mut args = vec!["test", "--workspace", "--features", GLSL];
         args.extend(extra.iter().map(String::as_str));
         stages.run(&format!("tests on {backend}"), || {
             cargo(&args, &[("SHOAL_BACKEND", backend)])
@@ -203,6 +209,8 @@ fn browser_suites(stages: &mut Stages, tools: &web::BrowserTools, extra: &[Strin
     let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let mut suites = vec!["test", "--target", web::WASM_TARGET, "--tests"];
     suites.extend(BROWSER_SUITES.iter().flat_map(|p| ["-p", p]));
+    // The GLSL kernels' tests: `glsl!` translated them at compile time, so they run here too.
+    suites.extend(["--features", GLSL]);
     let mut build = suites.clone();
     build.push("--no-run");
     if !stages.run("build the test suites for wasm32", || cargo(&build, &env)) {
@@ -311,7 +319,7 @@ fn target_dir(root: &Path) -> PathBuf {
 fn run(extra: &[String]) -> bool {
     let mut stages = Stages::new("cargo xtask run");
     if !stages.run(
-        "software adapters (lavapipe, llvmpipe)",
+        "software adapters (lavapipe, llvmpipe), GLSL compiler (shaderc)",
         setup::ensure_adapters,
     ) {
         return stages.finish();
@@ -330,7 +338,7 @@ fn run(extra: &[String]) -> bool {
 fn bench(extra: &[String]) -> bool {
     let mut stages = Stages::new("cargo xtask bench");
     if !stages.run(
-        "software adapters (lavapipe, llvmpipe)",
+        "software adapters (lavapipe, llvmpipe), GLSL compiler (shaderc)",
         setup::ensure_adapters,
     ) {
         return stages.finish();

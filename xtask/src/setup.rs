@@ -36,7 +36,7 @@ fn any_exists(paths: &[&str]) -> bool {
     paths.iter().any(|p| Path::new(p).exists())
 }
 
-/// The software adapters the native runs need.
+/// The software adapters the native runs need, and the GLSL compiler the `glsl` feature links.
 const ADAPTERS: &[Component] = &[
     Component {
         name: "Vulkan software adapter (lavapipe)",
@@ -59,6 +59,23 @@ const ADAPTERS: &[Component] = &[
                 ])
         },
         packages: &["libegl1", "libgl1-mesa-dri"],
+    },
+    // Not an adapter: the `glsl` feature's compiler. shoal-glsl links Debian's static shaderc,
+    // glslang and SPIRV-Tools archives (never shaderc built from source: minutes of C++).
+    Component {
+        name: "GLSL compiler libraries (shaderc, glslang, SPIRV-Tools)",
+        present: || {
+            ["x86_64", "aarch64"].iter().any(|arch| {
+                [
+                    "libshaderc_combined.a",
+                    "libglslang.a",
+                    "libSPIRV-Tools-opt.a",
+                ]
+                .iter()
+                .all(|lib| Path::new(&format!("/usr/lib/{arch}-linux-gnu/{lib}")).exists())
+            })
+        },
+        packages: &["libshaderc-dev", "glslang-dev", "spirv-tools"],
     },
 ];
 
@@ -91,7 +108,8 @@ pub(crate) fn apt_install(what: &str, packages: &[&str]) -> bool {
         )
 }
 
-/// Makes sure both software adapters exist; a run that skips one is a failure.
+/// Makes sure both software adapters and the GLSL compiler libraries exist; a run that skips
+/// one is a failure.
 pub(crate) fn ensure_adapters() -> bool {
     if std::env::consts::OS != "linux" {
         eprintln!("not Linux: using the platform's own adapters");

@@ -34,6 +34,15 @@ impl Invert {
         Ok(Self { kernel })
     }
 
+    /// An invert whose kernel is compiled from `source`: an edited `wgsl/invert.wgsl`, or its GLSL
+    /// twin (`shoal::glsl!("…/wgsl/glsl/invert.comp")`), binding `img_input` and `img_output`.
+    /// Its work-group size is the source's (no override constants are set).
+    pub fn from_source(gpu: &Gpu, source: impl Into<shoal::Source>) -> Result<Self> {
+        Ok(Self {
+            kernel: gpu.kernel(source)?,
+        })
+    }
+
     /// Records `output = 1 - input` (two rgba32float images of the same size).
     pub fn record(&self, commands: &mut Commands, input: &Image, output: &Image) -> Result<()> {
         crate::same_size(self.kernel.name(), input, output)?;

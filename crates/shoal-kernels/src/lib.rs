@@ -97,5 +97,7 @@ pub mod particles;
 mod contract;
 #[cfg(test)]
 mod from_source_tests;
+#[cfg(all(test, feature = "glsl"))]
+mod glsl_tests;
 #[cfg(test)]
 mod test_support;

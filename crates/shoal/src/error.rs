@@ -47,6 +47,30 @@ pub enum Error {
         /// The rendered diagnostic.
         message: String,
     },
+    /// A GLSL kernel failed to compile (glslang) or to translate (naga): the message names the
+    /// file and line (`kernel.comp:4: error: …`) with the source line under it.
+    #[error("kernel `{kernel}`: GLSL error\n{message}")]
+    Glsl {
+        /// The kernel (GLSL file path or label).
+        kernel: String,
+        /// The rendered diagnostic.
+        message: String,
+    },
+    /// A GLSL kernel uses a construct Shoal cannot translate to WGSL or run on WebGPU
+    /// (docs/porting.md lists them): what it is, where, and what to write in WGSL instead.
+    #[error(
+        "kernel `{kernel}`: {location}: {construct} cannot be translated from GLSL; in WGSL: {wgsl}"
+    )]
+    GlslUnsupported {
+        /// The kernel (GLSL file path or label).
+        kernel: String,
+        /// The GLSL construct.
+        construct: String,
+        /// Its WGSL equivalent.
+        wgsl: String,
+        /// `file:line` of its first use.
+        location: String,
+    },
     /// `#import` names a snippet that does not exist.
     #[error("kernel `{kernel}`: `#import {name}` names no snippet; known snippets: {}", available.join(", "))]
     UnknownSnippet {

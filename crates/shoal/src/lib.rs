@@ -82,6 +82,19 @@ macro_rules! wgsl {
     };
 }
 
+/// Compiles a GLSL compute kernel (`.comp`) into the binary as a [`Source`] named after the GLSL
+/// file: glslang and naga translate it to WGSL at compile time, so it runs on every target, the
+/// browser included. The path is relative to the invoking file, as with `include_str!`. A GLSL
+/// error, or a construct docs/porting.md lists as untranslatable, is a compile error naming the
+/// file and line. Blocks are bound by name as [`Source::glsl`] says.
+#[cfg(feature = "glsl")]
+#[macro_export]
+macro_rules! glsl {
+    ($path:literal) => {
+        $crate::Source::from_static($path, $crate::__private::glsl_wgsl!($path))
+    };
+}
+
 // wasm32 unit tests run in the browser, where `cargo xtask test` runs every suite (no Node.js).
 #[cfg(all(test, target_arch = "wasm32"))]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
@@ -90,4 +103,6 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 pub mod __private {
     pub use crate::element::check_whole;
     pub use bytemuck;
+    #[cfg(feature = "glsl")]
+    pub use shoal_glsl_macro::glsl_wgsl;
 }

@@ -73,6 +73,57 @@ impl Source {
         Ok(Self::new(path.display().to_string(), text))
     }
 
+    /// A GLSL compute kernel (`#version 450` or `310 es`, entry point `main`), translated to
+    /// WGSL now (native only: for the browser use [`glsl!`](crate::glsl), which translates at
+    /// compile time). Messages name `path`. Bindings are bound by name: a block's instance name
+    /// if it has one, else its single member's name (`buffer Data { float data[]; };` is
+    /// `data`), else the block's name; `constant_id` constants are override constants set by
+    /// their GLSL name. A glslang error is [`Error::Glsl`](crate::Error::Glsl) with
+    /// `path:line`; a construct WGSL or WebGPU cannot take is
+    /// [`Error::GlslUnsupported`](crate::Error::GlslUnsupported) naming its WGSL equivalent.
+    ///
+    /// ```
+    /// let source = shoal::Source::glsl("double.comp", "#version 450
+    /// layout(local_size_x = 64) in;
+    /// layout(std430, binding = 0) buffer Data { float data[]; };
+    /// void main() { data[gl_GlobalInvocationID.x] *= 2.0; }")?;
+    /// assert_eq!(shoal::validate(&source)?[0].bindings[0].name, "data");
+    /// # Ok::<(), shoal::Error>(())
+    /// ```
+    #[cfg(all(feature = "glsl", not(target_arch = "wasm32")))]
+    pub fn glsl(path: impl Into<String>, text: &str) -> crate::Result<Self> {
+        let path = path.into();
+        match shoal_glsl::to_wgsl(&path, text) {
+            Ok(wgsl) => Ok(Self::new(path, wgsl)),
+            Err(shoal_glsl::Error::Unsupported {
+                construct,
+                wgsl,
+                location,
+            }) => Err(crate::Error::GlslUnsupported {
+                kernel: path,
+                construct: construct.to_string(),
+                wgsl: wgsl.to_string(),
+                location,
+            }),
+            Err(e) => Err(crate::Error::Glsl {
+                kernel: path,
+                message: e.to_string(),
+            }),
+        }
+    }
+
+    /// Reads a GLSL compute kernel from disk and translates it ([`Source::glsl`]), e.g. to
+    /// reload an edited kernel.
+    #[cfg(all(feature = "glsl", not(target_arch = "wasm32")))]
+    pub fn glsl_file(path: impl AsRef<std::path::Path>) -> crate::Result<Self> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|e| crate::Error::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        Self::glsl(path.display().to_string(), &text)
+    }
+
     /// Where the source came from.
     pub fn path(&self) -> &str {
         &self.path
