@@ -337,7 +337,7 @@ pub(crate) fn examples(root: &Path, target: &Path, backend: &str) -> bool {
             .args(
                 EXAMPLE_FEATURES
                     .iter()
-                    .filter(|(e, _)| e == example)
+                    .filter(|(e, _)| *e == example)
                     .flat_map(|(_, f)| ["--features", f]),
             )
             .arg("--")
