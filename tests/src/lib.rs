@@ -22,6 +22,10 @@ mod memory;
 mod model;
 #[cfg(test)]
 mod ownership;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod properties;
+#[cfg(test)]
+mod robustness;
 
 // This crate's suite needs WebGPU: in wasm32 it runs in a browser, not in Node.
 #[cfg(all(test, target_arch = "wasm32"))]
