@@ -5,6 +5,8 @@
 //! The programs are public so `cargo xtask run` can show them; the tests call the same code.
 
 pub mod programs;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod property;
 pub mod rng;
 
 #[cfg(test)]

@@ -97,5 +97,7 @@ pub mod particles;
 mod contract;
 #[cfg(test)]
 mod from_source_tests;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod properties_tests;
 #[cfg(test)]
 mod test_support;

@@ -1,0 +1,80 @@
+//! `cargo xtask fuzz [--minutes N]`: the property tests of `tests/src/properties/` with fresh
+//! random seeds for `N` minutes in all (default 5), shared between Vulkan and GL and between
+//! the properties, then how many inputs each tried.
+
+use crate::BACKENDS;
+use crate::stage::{Stages, cargo, cargo_output};
+
+/// The test filter that selects the properties.
+const FILTER: &str = "properties::";
+
+/// Runs the command; true when every property held.
+pub(crate) fn run(args: &[String]) -> bool {
+    let minutes = match args {
+        [] => 5.0,
+        [flag, n] if flag == "--minutes" => match n.parse::<f64>() {
+            Ok(n) if n > 0.0 => n,
+            _ => {
+                eprintln!("--minutes takes a positive number of minutes");
+                return false;
+            }
+        },
+        _ => {
+            eprintln!("usage: cargo xtask fuzz [--minutes N]");
+            return false;
+        }
+    };
+    let mut stages = Stages::new("cargo xtask fuzz");
+    // The test profile `cargo xtask test` builds (dependencies optimised): nothing new to build.
+    let suite = ["test", "-p", "shoal-conformance", "--lib"];
+    let mut build = suite.to_vec();
+    build.push("--no-run");
+    if !stages.run("build the properties", || cargo(&build, &[])) {
+        return stages.finish();
+    }
+    let mut list = suite.to_vec();
+    list.extend(["--", FILTER, "--list"]);
+    let properties = cargo_output(&list, &[])
+        .map(|out| out.lines().filter(|l| l.ends_with(": test")).count())
+        .unwrap_or(0);
+    if properties == 0 {
+        eprintln!("no tests match `{FILTER}` in shoal-conformance");
+        return false;
+    }
+    let seconds = minutes * 60.0 / (BACKENDS.len() * properties) as f64;
+    let seconds = format!("{seconds:.1}");
+    let mut total = 0u64;
+    for backend in BACKENDS {
+        let mut args = suite.to_vec();
+        args.extend(["--", FILTER, "--test-threads=1", "--nocapture"]);
+        let env = [
+            ("SHOAL_BACKEND", backend),
+            ("SHOAL_FUZZ_SECONDS", seconds.as_str()),
+        ];
+        let mut tried = 0u64;
+        stages.run(
+            &format!("{properties} properties on {backend}, {seconds} s each"),
+            || {
+                let Some(out) = cargo_output(&args, &env) else {
+                    return false;
+                };
+                for line in out.lines().filter_map(|l| l.strip_prefix("fuzz: ")) {
+                    let n = line
+                        .rsplit(": ")
+                        .next()
+                        .and_then(|n| n.strip_suffix(" inputs"));
+                    tried += n.and_then(|n| n.parse::<u64>().ok()).unwrap_or(0);
+                }
+                true
+            },
+        );
+        eprintln!("{backend}: {tried} inputs tried");
+        total += tried;
+    }
+    let ok = stages.finish();
+    eprintln!(
+        "fuzz: {total} inputs tried in {minutes} minutes ({properties} properties, {} backends)",
+        BACKENDS.len()
+    );
+    ok
+}
