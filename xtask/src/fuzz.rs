@@ -5,8 +5,11 @@
 use crate::BACKENDS;
 use crate::stage::{Stages, cargo, cargo_output};
 
-/// The test filter that selects the properties.
-const FILTER: &str = "properties::";
+/// The crates with properties, and the test filter that selects them in each.
+const SUITES: [(&str, &str); 2] = [
+    ("shoal-conformance", "properties::"),
+    ("shoal-kernels", "properties_tests::"),
+];
 
 /// Runs the command; true when every property held.
 pub(crate) fn run(args: &[String]) -> bool {
@@ -26,48 +29,53 @@ pub(crate) fn run(args: &[String]) -> bool {
     };
     let mut stages = Stages::new("cargo xtask fuzz");
     // The test profile `cargo xtask test` builds (dependencies optimised): nothing new to build.
-    let suite = ["test", "-p", "shoal-conformance", "--lib"];
-    let mut build = suite.to_vec();
-    build.push("--no-run");
+    let suite = |package| vec!["test", "-p", package, "--lib"];
+    let mut build = vec!["test", "--lib", "--no-run"];
+    build.extend(SUITES.iter().flat_map(|(p, _)| ["-p", p]));
     if !stages.run("build the properties", || cargo(&build, &[])) {
         return stages.finish();
     }
-    let mut list = suite.to_vec();
-    list.extend(["--", FILTER, "--list"]);
-    let properties = cargo_output(&list, &[])
-        .map(|out| out.lines().filter(|l| l.ends_with(": test")).count())
-        .unwrap_or(0);
+    let mut properties = 0;
+    for (package, filter) in SUITES {
+        let mut list = suite(package);
+        list.extend(["--", filter, "--list"]);
+        properties += cargo_output(&list, &[])
+            .map(|out| out.lines().filter(|l| l.ends_with(": test")).count())
+            .unwrap_or(0);
+    }
     if properties == 0 {
-        eprintln!("no tests match `{FILTER}` in shoal-conformance");
+        eprintln!("no property tests found");
         return false;
     }
     let seconds = minutes * 60.0 / (BACKENDS.len() * properties) as f64;
     let seconds = format!("{seconds:.1}");
     let mut total = 0u64;
     for backend in BACKENDS {
-        let mut args = suite.to_vec();
-        args.extend(["--", FILTER, "--test-threads=1", "--nocapture"]);
         let env = [
             ("SHOAL_BACKEND", backend),
             ("SHOAL_FUZZ_SECONDS", seconds.as_str()),
         ];
         let mut tried = 0u64;
-        stages.run(
-            &format!("{properties} properties on {backend}, {seconds} s each"),
-            || {
-                let Some(out) = cargo_output(&args, &env) else {
-                    return false;
-                };
-                for line in out.lines().filter_map(|l| l.strip_prefix("fuzz: ")) {
-                    let n = line
-                        .rsplit(": ")
-                        .next()
-                        .and_then(|n| n.strip_suffix(" inputs"));
-                    tried += n.and_then(|n| n.parse::<u64>().ok()).unwrap_or(0);
-                }
-                true
-            },
-        );
+        for (package, filter) in SUITES {
+            let mut args = suite(package);
+            args.extend(["--", filter, "--test-threads=1", "--nocapture"]);
+            stages.run(
+                &format!("{package} properties on {backend}, {seconds} s each"),
+                || {
+                    let Some(out) = cargo_output(&args, &env) else {
+                        return false;
+                    };
+                    for line in out.lines().filter_map(|l| l.strip_prefix("fuzz: ")) {
+                        let n = line
+                            .rsplit(": ")
+                            .next()
+                            .and_then(|n| n.strip_suffix(" inputs"));
+                        tried += n.and_then(|n| n.parse::<u64>().ok()).unwrap_or(0);
+                    }
+                    true
+                },
+            );
+        }
         eprintln!("{backend}: {tried} inputs tried");
         total += tried;
     }
