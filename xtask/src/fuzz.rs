@@ -65,7 +65,8 @@ pub(crate) fn run(args: &[String]) -> bool {
                     let Some(out) = cargo_output(&args, &env) else {
                         return false;
                     };
-                    for line in out.lines().filter_map(|l| l.strip_prefix("fuzz: ")) {
+                    // libtest prints `test name ... ` before the test's own output, on one line.
+                    for line in out.lines().filter_map(|l| Some(l.split_once("fuzz: ")?.1)) {
                         let n = line
                             .rsplit(": ")
                             .next()

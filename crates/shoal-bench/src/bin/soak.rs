@@ -155,7 +155,7 @@ fn main() -> Result<(), shoal::Error> {
         while read < READBACKS && read * 10 < dispatched {
             read += 1;
             readback(&gpu, &kernels, &pool, &mut rng, read)?;
-            if read % 500 == 0 {
+            if read.is_multiple_of(500) {
                 transient_kernel(&gpu, &pool)?;
             }
         }
@@ -207,7 +207,7 @@ fn readback(
     rng: &mut Rng,
     n: u64,
 ) -> Result<(), shoal::Error> {
-    if n % 10 == 0 {
+    if n.is_multiple_of(10) {
         let len = SIZES[rng.below(SIZES.len() as u64) as usize] as usize;
         let data: Vec<u32> = (0..len as u32).map(|i| i ^ n as u32).collect();
         let got = gpu.buffer_from(&data)?.read_blocking()?;
