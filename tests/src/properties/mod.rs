@@ -3,15 +3,11 @@
 //! parameters, and mutated WGSL. Each input must give a correct result or a typed error, never
 //! a panic.
 //!
-//! `cargo xtask test` runs them with a fixed seed and [`DEFAULT_CASES`](crate::property::DEFAULT_CASES) inputs each;
-//! `cargo xtask fuzz [--minutes N]` runs them for a while with random seeds and reports how
-//! many inputs were tried. The knobs are environment variables:
-//!
-//! - `SHOAL_FUZZ_CASES`: inputs per run of a property (default [`DEFAULT_CASES`](crate::property::DEFAULT_CASES));
-//! - `SHOAL_FUZZ_SEED`: the first run's seed (default [`DEFAULT_SEED`]);
-//! - `SHOAL_FUZZ_SECONDS`: when set, each property runs again with fresh random seeds until
-//!   that many seconds have passed, and prints `fuzz: <property>: <n> inputs`;
-//! - `SHOAL_FUZZ_SHOW`: when set, the WGSL property prints what each mutant gave.
+//! `cargo xtask test` runs them with a fixed seed and a few inputs each; `cargo xtask fuzz
+//! [--minutes N]` runs them for a while with random seeds and reports how many inputs were
+//! tried. The runner and its knobs (`SHOAL_FUZZ_CASES`, `SHOAL_FUZZ_SEED`,
+//! `SHOAL_FUZZ_SECONDS`) are [`crate::property`]'s; `SHOAL_FUZZ_SHOW`, when set, makes the WGSL
+//! property print what each mutant gave.
 //!
 //! The properties run on a device with small limits ([`small_gpu`]), so the limits' boundaries
 //! are reached with buffers and images of a few hundred KiB.
