@@ -345,8 +345,24 @@ gpu_test! {
 }
 
 crate::async_test! {
+    /// Limits above the adapter's: the adapter refuses the device, and says which limit.
+    async fn limits_above_the_adapters_are_a_request_device_error() {
+    let adapter_limits = Gpu::new().await.expect("device").device().limits();
+    let limits = shoal::wgpu::Limits {
+        max_compute_workgroup_size_x: adapter_limits.max_compute_workgroup_size_x.saturating_mul(2).max(1 << 20),
+        ..adapter_limits
+    };
+    let e = Gpu::with_options(shoal::GpuOptions { limits: Some(limits), ..Default::default() })
+        .await
+        .expect_err("more than the adapter has");
+    assert!(matches!(e, Error::RequestDevice { .. }), "{e}");
+    assert_names(&e, &["could not create a device on"]);
+    }
+}
+
+crate::async_test! {
     async fn a_backend_without_an_adapter_lists_what_was_found() {
-    let options = shoal::GpuOptions { backend: Some(shoal::BackendChoice::Metal) };
+    let options = shoal::GpuOptions { backend: Some(shoal::BackendChoice::Metal), ..Default::default() };
     let opened = Gpu::with_options(options).await;
     // In the browser there is only WebGPU: asking for Metal by name must fail there too.
     if cfg!(target_arch = "wasm32") || !cfg!(target_vendor = "apple") {

@@ -5,6 +5,8 @@
 //! The programs are public so `cargo xtask run` can show them; the tests call the same code.
 
 pub mod programs;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod property;
 pub mod rng;
 
 #[cfg(test)]
@@ -22,6 +24,10 @@ mod memory;
 mod model;
 #[cfg(test)]
 mod ownership;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod properties;
+#[cfg(test)]
+mod robustness;
 
 // This crate's suite needs WebGPU: in wasm32 it runs in a browser, not in Node.
 #[cfg(all(test, target_arch = "wasm32"))]

@@ -1,4 +1,4 @@
-//! `cargo xtask run | test | bench | web | check-wgsl | lines`: the project's commands.
+//! `cargo xtask run | test | bench | web | fuzz | soak | check-wgsl | lines`: the project's commands.
 //!
 //! Each command first makes sure the software adapters it needs exist (and `test` and `web` the
 //! browser and the wasm tools), installing them on Debian as root, or says exactly what to
@@ -9,11 +9,13 @@
 //! help it would generate is the one [`USAGE`] text.
 
 mod dependency;
+mod fuzz;
 mod lines;
 mod links;
 mod pages;
 mod setup;
 mod site;
+mod soak;
 mod stage;
 mod web;
 mod webdriver;
@@ -40,6 +42,10 @@ commands:
   web           build the web site (the demos and the kernel checks on WebGPU, wasm32) into
                 target/shoal/site/ and serve it on http://localhost:8000
                   [--port N] [--no-serve: only build]
+  fuzz          the property tests (sizes, mutated WGSL) with random seeds on Vulkan and GL
+                for N minutes in all, then how many inputs they tried  [--minutes N: default 5]
+  soak          100,000 dispatches and 10,000 readbacks on Vulkan and on GL (release): wgpu's
+                resource counts back at their baseline, resident memory within its bound
   check-wgsl    parse and validate every .wgsl file under wgsl/ with naga (no device needed)
   lines         fail when a *.rs file under crates/, demos/ or xtask/ has more than 600 lines
   links         fail when a relative link in README.md, CHANGELOG.md or docs/ names no file";
@@ -61,6 +67,8 @@ fn main() -> ExitCode {
         "bench" => bench(rest),
         "web" => web(rest),
         "check-wgsl" => check_wgsl(),
+        "fuzz" => fuzz::run(rest),
+        "soak" => soak::run(rest),
         "lines" => lines(),
         "links" => links(),
         // Not for people: cargo's runner for wasm32 test binaries during `cargo xtask test`.

@@ -99,5 +99,7 @@ mod contract;
 mod from_source_tests;
 #[cfg(all(test, feature = "glsl"))]
 mod glsl_tests;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod properties_tests;
 #[cfg(test)]
 mod test_support;

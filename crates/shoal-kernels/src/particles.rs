@@ -104,6 +104,13 @@ pub struct ParticleSettings {
     pub emitters: Vec<Emitter>,
 }
 
+impl ParticleSettings {
+    /// Particles one step emits: emitters × `emit_per_emitter` (without overflow).
+    pub fn emitted(&self) -> u64 {
+        (self.emitters.len() as u64).saturating_mul(self.emit_per_emitter as u64)
+    }
+}
+
 impl Default for ParticleSettings {
     fn default() -> Self {
         Self {
@@ -160,6 +167,21 @@ impl Particles {
                 parameter: "dt".into(),
                 value: settings.dt.to_string(),
                 rule: "must be a finite number > 0".into(),
+            });
+        }
+        // One step's emissions must fit: more could never be kept, and near u32::MAX per
+        // emitter they would be a dispatch of billions of invocations.
+        let emitted = settings.emitted();
+        if emitted > capacity {
+            return Err(Error::InvalidParameter {
+                kernel: "Particles".into(),
+                parameter: "emit_per_emitter".into(),
+                value: settings.emit_per_emitter.to_string(),
+                rule: format!(
+                    "{} emitters x {} particles = {emitted} per step, more than the capacity of {capacity}: emit fewer or make the buffers larger",
+                    settings.emitters.len(),
+                    settings.emit_per_emitter
+                ),
             });
         }
         let wg = gpu.max_workgroup_1d(64);
@@ -234,7 +256,8 @@ impl Particles {
     /// The step's [`Step`] goes into a small uniform of its own, so many steps recorded into one
     /// batch each keep their first id; the batch runs without a readback.
     pub fn record_step(&mut self, commands: &mut Commands) -> Result<()> {
-        let emitted = self.settings.emitters.len() as u32 * self.settings.emit_per_emitter;
+        // At most the capacity (checked in `new`), which a u32 holds.
+        let emitted = u32::try_from(self.settings.emitted()).unwrap_or(u32::MAX);
         let step = self.gpu.uniform(&self.next_step())?;
         let (input, output) = (&self.buffers[self.current], &self.buffers[1 - self.current]);
         input.record_dispatch_args(commands, &self.args, self.wg)?;

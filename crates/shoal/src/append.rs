@@ -20,6 +20,7 @@ use crate::gpu::Gpu;
 use crate::identity::ResourceId;
 use crate::kernel::Kernel;
 use crate::readback;
+use crate::size;
 
 /// Bytes before the items: `count: atomic<i32>`, `capacity: u32` and two padding words, so the
 /// items start at byte 16 whatever their type (vec4 and vec3 items are 16-aligned).
@@ -85,19 +86,25 @@ impl<T> std::fmt::Debug for AppendBuffer<T> {
 impl Gpu {
     /// An empty append buffer for `capacity` items.
     pub fn append_buffer<T: Element>(&self, capacity: u64) -> Result<AppendBuffer<T>> {
-        let bytes = HEADER + capacity.max(1) * T::STRIDE;
-        let limit = self.limits().max_storage_buffer_binding_size;
-        if bytes > limit {
-            return Err(Error::Wgpu {
-                context: format!(
-                    "creating an AppendBuffer<{}> of {capacity} items",
-                    T::type_name()
-                ),
-                message: format!(
-                    "{bytes} bytes exceed the device's max_storage_buffer_binding_size of {limit}"
-                ),
-            });
-        }
+        let what = || {
+            format!(
+                "creating an AppendBuffer<{}> of {capacity} items",
+                T::type_name()
+            )
+        };
+        let limits = self.limits();
+        // One binding sees the whole buffer, so the binding limit bounds it, and the buffer limit
+        // too where a device has it lower.
+        let (limit_name, limit) = if limits.max_buffer_size < limits.max_storage_buffer_binding_size
+        {
+            ("max_buffer_size", limits.max_buffer_size)
+        } else {
+            (
+                "max_storage_buffer_binding_size",
+                limits.max_storage_buffer_binding_size,
+            )
+        };
+        let bytes = size::within(what, capacity.max(1), T::STRIDE, HEADER, limit_name, limit)?;
         let raw = self.scoped("creating an append buffer", || {
             self.device().create_buffer(&wgpu::BufferDescriptor {
                 label: Some(T::type_name()),
@@ -158,7 +165,7 @@ impl<T: Element> AppendBuffer<T> {
             });
         }
         if !items.is_empty() {
-            let mut bytes = Vec::with_capacity(items.len() * T::STRIDE as usize);
+            let mut bytes = Vec::new();
             T::encode(items, &mut bytes)?;
             self.gpu.scoped("filling an append buffer", || {
                 self.gpu.queue().write_buffer(&self.raw, HEADER, &bytes)

@@ -8,6 +8,7 @@ use crate::error::{Error, Result};
 use crate::gpu::Gpu;
 use crate::identity::ResourceId;
 use crate::readback;
+use crate::size;
 
 /// What a buffer may be used for, beyond copies (every Shoal buffer can be copied from and to).
 pub type Usage = wgpu::BufferUsages;
@@ -73,7 +74,16 @@ impl Gpu {
     /// A buffer holding `data` with the given usage (plus copies), e.g.
     /// `Usage::STORAGE | Usage::INDIRECT` for indirect arguments a kernel writes.
     pub fn buffer_from_with<T: Element>(&self, data: &[T], usage: Usage) -> Result<Buffer<T>> {
-        let mut bytes = Vec::with_capacity(data.len() * T::STRIDE as usize);
+        // Refused before the host copy is made: a slice too large for the device never doubles.
+        size::within(
+            || format!("creating a buffer of {} x {}", data.len(), T::type_name()),
+            data.len() as u64,
+            T::STRIDE,
+            0,
+            "max_buffer_size",
+            self.limits().max_buffer_size,
+        )?;
+        let mut bytes = Vec::new();
         T::encode(data, &mut bytes)?;
         self.create_buffer::<T>(data.len() as u64, usage, Some(&bytes))
     }
@@ -94,14 +104,14 @@ impl Gpu {
         usage: Usage,
         init: Option<&[u8]>,
     ) -> Result<Buffer<T>> {
-        let bytes = len * T::STRIDE;
-        let limit = self.limits().max_buffer_size;
-        if bytes > limit {
-            return Err(Error::Wgpu {
-                context: format!("creating a buffer of {len} x {}", T::type_name()),
-                message: format!("{bytes} bytes exceed the device's max_buffer_size of {limit}"),
-            });
-        }
+        let bytes = size::within(
+            || format!("creating a buffer of {len} x {}", T::type_name()),
+            len,
+            T::STRIDE,
+            0,
+            "max_buffer_size",
+            self.limits().max_buffer_size,
+        )?;
         // wgpu copies and maps in multiples of 4 and cannot bind an empty buffer.
         let size = bytes.next_multiple_of(4).max(4);
         // Nothing to copy for an empty slice: a zeroed buffer is the same thing.
@@ -154,7 +164,7 @@ impl<T: Element> Buffer<T> {
     /// no way to check which device made a buffer, so one from another device is only caught
     /// by wgpu (as [`Error::Wgpu`] or a wgpu panic).
     pub fn from_raw(gpu: &Gpu, raw: wgpu::Buffer, len: u64) -> Result<Self> {
-        if len * T::STRIDE > raw.size() {
+        if size::bytes(len, T::STRIDE, 0).is_none_or(|b| b > raw.size()) {
             return Err(Error::Length {
                 what: "Buffer::from_raw".into(),
                 expected: raw.size() / T::STRIDE,
@@ -226,7 +236,10 @@ impl<T: Element> Buffer<T> {
 
     /// Overwrites elements `first..first + data.len()`.
     pub fn write_at(&self, first: u64, data: &[T]) -> Result<()> {
-        if first + data.len() as u64 > self.len {
+        if first
+            .checked_add(data.len() as u64)
+            .is_none_or(|end| end > self.len)
+        {
             return Err(Error::Length {
                 what: format!("writing at element {first} of a Buffer<{}>", T::type_name()),
                 expected: self.len - first.min(self.len),
@@ -236,7 +249,7 @@ impl<T: Element> Buffer<T> {
         if data.is_empty() {
             return Ok(());
         }
-        let mut bytes = Vec::with_capacity(data.len() * T::STRIDE as usize);
+        let mut bytes = Vec::new();
         T::encode(data, &mut bytes)?;
         // write_buffer needs a multiple of 4 bytes; every WGSL stride is one.
         self.gpu.scoped("writing a buffer", || {

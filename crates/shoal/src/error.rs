@@ -495,6 +495,40 @@ pub enum Error {
         /// The device's value of that limit.
         limit: u64,
     },
+    /// A binding's `@group` or `@binding` number at or above what the device allows
+    /// (`max_bind_groups`, `max_bindings_per_bind_group`); found at kernel creation.
+    #[error(
+        "kernel `{kernel}`: binding `{binding}` is @group({group}) @binding({index}), but {limit_name} = {limit} on this device allows numbers 0 to {}; renumber it", limit.saturating_sub(1)
+    )]
+    BindingNumber {
+        /// The kernel.
+        kernel: String,
+        /// The binding.
+        binding: String,
+        /// Its group.
+        group: u32,
+        /// Its binding number.
+        index: u32,
+        /// The limit broken.
+        limit_name: &'static str,
+        /// The device's value of that limit.
+        limit: u32,
+    },
+    /// A buffer, append buffer or image asked for with more bytes than the device allows in one
+    /// resource (or than a `u64` counts): refused before wgpu sees it.
+    #[error(
+        "{what}: {bytes} bytes exceed {limit_name} = {limit} on this device; use fewer elements, or split the data into parts of at most {limit} bytes"
+    )]
+    ResourceTooLarge {
+        /// The resource and its size as asked (`a buffer of 5 x u32`).
+        what: String,
+        /// The bytes it would need (exact, even past `u64::MAX`).
+        bytes: u128,
+        /// The limit's name (`max_buffer_size`, `max_storage_buffer_binding_size`).
+        limit_name: &'static str,
+        /// The device's value of that limit.
+        limit: u64,
+    },
     /// A kernel family's parameter is outside what its algorithm allows (a blur radius larger
     /// than the workgroup cache, a wave time step that breaks the scheme's stability condition).
     #[error("{kernel}: {parameter} = {value} is not allowed: {rule}")]

@@ -80,6 +80,8 @@ fn name(e: &crate::Error) -> &'static str {
         E::WrongGpu { .. } => "WrongGpu",
         E::Aliasing { .. } => "Aliasing",
         E::BindingTooLarge { .. } => "BindingTooLarge",
+        E::BindingNumber { .. } => "BindingNumber",
+        E::ResourceTooLarge { .. } => "ResourceTooLarge",
         E::InvalidParameter { .. } => "InvalidParameter",
     }
 }
@@ -158,6 +160,8 @@ fn the_source_reading_matches_the_enum() {
         "WrongGpu",
         "Aliasing",
         "BindingTooLarge",
+        "BindingNumber",
+        "ResourceTooLarge",
         "InvalidParameter",
     ];
     assert_eq!(

@@ -13,6 +13,9 @@ use crate::staging::StagingPool;
 pub struct GpuOptions {
     /// The backend; `None` reads `SHOAL_BACKEND` (unset means [`BackendChoice::Auto`]).
     pub backend: Option<BackendChoice>,
+    /// The limits to require instead of the adapter's own: lower ones to try a smaller device;
+    /// ones the adapter does not have are [`Error::RequestDevice`]. `None`: the adapter's.
+    pub limits: Option<wgpu::Limits>,
 }
 
 /// What the adapter is.
@@ -167,7 +170,7 @@ impl Gpu {
         desc.backends = choice.backends();
         let instance = wgpu::Instance::new(desc);
         let adapter = pick_adapter(&instance, choice).await?;
-        let (device, queue) = request_device(&adapter).await?;
+        let (device, queue) = request_device(&adapter, options.limits).await?;
         Ok(Self::assemble(Some(instance), Some(adapter), device, queue))
     }
 
@@ -190,7 +193,7 @@ impl Gpu {
         instance: Option<wgpu::Instance>,
         adapter: wgpu::Adapter,
     ) -> Result<Self> {
-        let (device, queue) = request_device(&adapter).await?;
+        let (device, queue) = request_device(&adapter, None).await?;
         Ok(Self::assemble(instance, Some(adapter), device, queue))
     }
 
@@ -482,13 +485,16 @@ async fn pick_adapter(instance: &wgpu::Instance, choice: BackendChoice) -> Resul
     }
 }
 
-async fn request_device(adapter: &wgpu::Adapter) -> Result<(wgpu::Device, wgpu::Queue)> {
+async fn request_device(
+    adapter: &wgpu::Adapter,
+    limits: Option<wgpu::Limits>,
+) -> Result<(wgpu::Device, wgpu::Queue)> {
     let desc = wgpu::DeviceDescriptor {
         label: Some("shoal"),
         required_features: adapter.features() & WANTED_FEATURES,
         // wgpu's defaults cap a work group at 256 invocations and 16 KiB of shared memory:
         // ask for everything the adapter has instead.
-        required_limits: adapter.limits(),
+        required_limits: limits.unwrap_or_else(|| adapter.limits()),
         ..Default::default()
     };
     adapter

@@ -228,6 +228,7 @@ impl Gpu {
                 limit,
             });
         }
+        check_format(self, width, height, format)?;
         let mut usage = usage | wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::COPY_DST;
         if format.is_depth_stencil_format() {
             usage |= wgpu::TextureUsages::TEXTURE_BINDING;
@@ -264,6 +265,39 @@ impl Gpu {
             read_depth: Arc::default(),
         })
     }
+}
+
+/// A format the device has not enabled (compressed, multi-planar) or a size that is not a
+/// multiple of the format's blocks: refused before wgpu, whose validation would say it later.
+fn check_format(gpu: &Gpu, width: u32, height: u32, format: wgpu::TextureFormat) -> Result<()> {
+    let invalid = |parameter: &str, value: String, rule: String| Error::InvalidParameter {
+        kernel: "an image".into(),
+        parameter: parameter.into(),
+        value,
+        rule,
+    };
+    let missing = format.required_features() - gpu.features();
+    if !missing.is_empty() {
+        return Err(invalid(
+            "format",
+            format_name(format),
+            format!(
+                "it needs the device feature {missing}, which this device was not created with"
+            ),
+        ));
+    }
+    let (w, h) = format.size_multiple_requirement();
+    if !width.is_multiple_of(w) || !height.is_multiple_of(h) {
+        return Err(invalid(
+            "size",
+            format!("{width}x{height}"),
+            format!(
+                "{} images need sides that are multiples of {w}x{h}",
+                format_name(format)
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn check_texel<T: Texel>(format: wgpu::TextureFormat) -> Result<()> {

@@ -259,6 +259,26 @@ fn check_device(gpu: &Gpu, name: &str, r: &Reflection) -> Result<()> {
             limit: limits.max_compute_work_group_invocations,
         });
     }
+    // Before any layout is made: layouts are made for every group up to the highest one.
+    let per_group = gpu.device().limits().max_bindings_per_bind_group;
+    for b in &r.bindings {
+        let over = [
+            (b.group, limits.max_bind_groups, "max_bind_groups"),
+            (b.binding, per_group, "max_bindings_per_bind_group"),
+        ]
+        .into_iter()
+        .find(|&(value, limit, _)| value >= limit);
+        if let Some((_, limit, limit_name)) = over {
+            return Err(Error::BindingNumber {
+                kernel: name.to_string(),
+                binding: b.name.clone(),
+                group: b.group,
+                index: b.binding,
+                limit_name,
+                limit,
+            });
+        }
+    }
     if r.workgroup_memory > limits.max_compute_shared_memory_size {
         return Err(Error::WorkgroupMemory {
             kernel: name.to_string(),

@@ -48,6 +48,7 @@ mod profile;
 mod readback;
 mod reflect;
 mod sampler;
+mod size;
 mod source;
 mod staging;
 

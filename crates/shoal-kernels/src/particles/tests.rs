@@ -119,4 +119,16 @@ gpu_test! {
             other => panic!("expected AppendOverflow, got {other:?}"),
         }
     }
+
+    /// Two emitters of `u32::MAX` particles each: the per-step count overflowed a u32 (a panic
+    /// in debug) and would have been a dispatch of billions of invocations. More than the
+    /// capacity per step is refused when the system is made.
+    async fn emission_counts_near_u32_max_are_refused(gpu) {
+        for (emitters, per) in [(2, u32::MAX), (1, u32::MAX), (3, 30)] {
+            let settings = ParticleSettings { emit_per_emitter: per, emitters: vec![Emitter::fountain(Vec3::ZERO); emitters], ..ParticleSettings::default() };
+            let e = Particles::new(&gpu, &[], 64, settings).expect_err("more than the capacity per step");
+            assert!(matches!(&e, Error::InvalidParameter { parameter, .. } if parameter == "emit_per_emitter"), "{e}");
+            assert!(e.to_string().contains("capacity of 64"), "{e}");
+        }
+    }
 }

@@ -180,8 +180,11 @@ pub struct Reflection {
 }
 
 impl Reflection {
-    /// Invocations in one work group.
+    /// Invocations in one work group (saturating at `u32::MAX`: a work group that large is
+    /// refused anyway, and naming it must not overflow).
     pub fn workgroup_invocations(&self) -> u32 {
-        self.workgroup_size.iter().product()
+        self.workgroup_size
+            .iter()
+            .fold(1u32, |n, &d| n.saturating_mul(d))
     }
 }
