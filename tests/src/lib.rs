@@ -22,6 +22,8 @@ mod memory;
 mod model;
 #[cfg(test)]
 mod ownership;
+#[cfg(test)]
+mod runtime;
 
 // This crate's suite needs WebGPU: in wasm32 it runs in a browser, not in Node.
 #[cfg(all(test, target_arch = "wasm32"))]

@@ -169,7 +169,14 @@ impl Gpu {
         let instance = wgpu::Instance::new(desc);
         let adapter = pick_adapter(&instance, choice).await?;
         let (device, queue) = request_device(&adapter).await?;
-        Ok(Self::assemble(Some(instance), Some(adapter), device, queue, None, None))
+        Ok(Self::assemble(
+            Some(instance),
+            Some(adapter),
+            device,
+            queue,
+            None,
+            None,
+        ))
     }
 
     /// Blocks on [`Gpu::new`] (native only).
@@ -218,7 +225,14 @@ impl Gpu {
         adapter: wgpu::Adapter,
     ) -> Result<Self> {
         let (device, queue) = request_device(&adapter).await?;
-        Ok(Self::assemble(instance, Some(adapter), device, queue, None, None))
+        Ok(Self::assemble(
+            instance,
+            Some(adapter),
+            device,
+            queue,
+            None,
+            None,
+        ))
     }
 
     fn assemble(

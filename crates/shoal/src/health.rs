@@ -28,6 +28,10 @@ pub(crate) struct Health {
     timeout_nanos: AtomicU64,
     /// Taken around wgpu calls on GL (`wait.rs`); `None` on other backends.
     turn: Option<Arc<TurnLock>>,
+    /// Taken around polls on other backends: wgpu-core 30 asserts (and panics) when two
+    /// threads poll one device at once and one retires the other's submission between its
+    /// fence read and its queue check.
+    polling: Arc<TurnLock>,
     /// Error scopes popped in the browser whose answer has not arrived yet.
     #[cfg(target_arch = "wasm32")]
     pending: Arc<std::sync::atomic::AtomicUsize>,
@@ -71,6 +75,7 @@ impl Health {
             lost,
             timeout_nanos: AtomicU64::new(DEFAULT_TIMEOUT.as_nanos() as u64),
             turn: gl.then(Arc::default),
+            polling: Arc::default(),
             #[cfg(target_arch = "wasm32")]
             pending: Arc::default(),
         }
@@ -108,7 +113,15 @@ impl Gpu {
         self.device().destroy();
         // wgpu runs the device-lost callbacks (the application's, when chained) at a poll.
         #[cfg(not(target_arch = "wasm32"))]
-        let _ = self.device().poll(wgpu::PollType::Poll);
+        {
+            let health = self.health();
+            if health.turn.is_none() {
+                let _polling = TurnLock::take(&health.polling);
+                let _ = self.device().poll(wgpu::PollType::Poll);
+            } else {
+                let _ = self.device().poll(wgpu::PollType::Poll);
+            }
+        }
     }
 
     /// Sets the deadline of waits and readbacks on this `Gpu` and its clones (default
@@ -149,13 +162,11 @@ impl Gpu {
         }
     }
 
-    /// The GL turn if free now (or nothing to take on other backends).
+    /// The turn to poll the device, if free now: the GL turn on GL, the polling lock elsewhere.
     #[cfg(not(target_arch = "wasm32"))]
-    pub(crate) fn try_turn(&self) -> Option<Turn> {
-        match &self.health().turn {
-            Some(lock) => TurnLock::try_take(lock),
-            None => Some(Turn::none()),
-        }
+    pub(crate) fn try_poll_turn(&self) -> Option<Turn> {
+        let health = self.health();
+        TurnLock::try_take(health.turn.as_ref().unwrap_or(&health.polling))
     }
 
     /// Errors wgpu reported outside any Shoal check since the last call, emptied.

@@ -95,7 +95,7 @@ pub(crate) async fn until_done(
     loop {
         gpu.check_alive(what)?;
         // Another thread's GL call may hold the turn (a long llvmpipe submit): poll later.
-        if let Some(_turn) = gpu.try_turn() {
+        if let Some(_turn) = gpu.try_poll_turn() {
             let polled = gpu.device().poll(wgpu::PollType::Wait {
                 submission_index: Some(index.clone()),
                 timeout: Some(Duration::ZERO),
