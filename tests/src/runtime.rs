@@ -132,15 +132,15 @@ fn a_wait_and_a_read_awaited_together_on_one_thread_do_not_block_it() {
         ra = Some(r);
     }
     pollster::block_on(std::future::poll_fn(|cx| {
-        if ra.is_none() {
-            if let Poll::Ready(r) = a.as_mut().poll(cx) {
-                ra = Some(r);
-            }
+        if ra.is_none()
+            && let Poll::Ready(r) = a.as_mut().poll(cx)
+        {
+            ra = Some(r);
         }
-        if rb.is_none() {
-            if let Poll::Ready(r) = b.as_mut().poll(cx) {
-                rb = Some(r);
-            }
+        if rb.is_none()
+            && let Poll::Ready(r) = b.as_mut().poll(cx)
+        {
+            rb = Some(r);
         }
         if ra.is_some() && rb.is_some() {
             Poll::Ready(())

@@ -30,7 +30,8 @@ pub(crate) struct Health {
     turn: Option<Arc<TurnLock>>,
     /// Taken around polls on other backends: wgpu-core 30 asserts (and panics) when two
     /// threads poll one device at once and one retires the other's submission between its
-    /// fence read and its queue check.
+    /// fence read and its queue check. (The browser polls by itself.)
+    #[cfg(not(target_arch = "wasm32"))]
     polling: Arc<TurnLock>,
     /// Error scopes popped in the browser whose answer has not arrived yet.
     #[cfg(target_arch = "wasm32")]
@@ -75,6 +76,7 @@ impl Health {
             lost,
             timeout_nanos: AtomicU64::new(DEFAULT_TIMEOUT.as_nanos() as u64),
             turn: gl.then(Arc::default),
+            #[cfg(not(target_arch = "wasm32"))]
             polling: Arc::default(),
             #[cfg(target_arch = "wasm32")]
             pending: Arc::default(),

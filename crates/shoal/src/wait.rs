@@ -19,7 +19,9 @@
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
+#[cfg(not(target_arch = "wasm32"))]
 use crate::error::{Error, Result};
+#[cfg(not(target_arch = "wasm32"))]
 use crate::gpu::Gpu;
 
 /// The default deadline of waits and readbacks: 60 s, well above the slowest wait measured in
