@@ -28,9 +28,10 @@ pub(crate) struct Health {
     timeout_nanos: AtomicU64,
     /// Taken around wgpu calls on GL (`wait.rs`); `None` on other backends.
     turn: Option<Arc<TurnLock>>,
-    /// Taken around polls on other backends: wgpu-core 30 asserts (and panics) when two
-    /// threads poll one device at once and one retires the other's submission between its
-    /// fence read and its queue check. (The browser polls by itself.)
+    /// Taken around polls and Shoal's calls on other backends: wgpu-core 30 asserts (and
+    /// panics) when two threads poll one device at once (`queue.submit` polls too) and one
+    /// retires the other's submission between its fence read and its queue check. (The
+    /// browser polls by itself.)
     #[cfg(not(target_arch = "wasm32"))]
     polling: Arc<TurnLock>,
     /// Error scopes popped in the browser whose answer has not arrived yet.
@@ -111,19 +112,11 @@ impl Gpu {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .get_or_insert_with(|| "destroyed by Gpu::destroy".into());
-        let _turn = self.turn();
+        let _turn = self.call_turn();
         self.device().destroy();
         // wgpu runs the device-lost callbacks (the application's, when chained) at a poll.
         #[cfg(not(target_arch = "wasm32"))]
-        {
-            let health = self.health();
-            if health.turn.is_none() {
-                let _polling = TurnLock::take(&health.polling);
-                let _ = self.device().poll(wgpu::PollType::Poll);
-            } else {
-                let _ = self.device().poll(wgpu::PollType::Poll);
-            }
-        }
+        let _ = self.device().poll(wgpu::PollType::Poll);
     }
 
     /// Sets the deadline of waits and readbacks on this `Gpu` and its clones (default
@@ -162,6 +155,18 @@ impl Gpu {
             Some(lock) => TurnLock::take(lock),
             None => Turn::none(),
         }
+    }
+
+    /// The turn for a call that may submit (and so poll): the GL turn on GL, the polling lock
+    /// elsewhere.
+    fn call_turn(&self) -> Turn {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let health = self.health();
+            TurnLock::take(health.turn.as_ref().unwrap_or(&health.polling))
+        }
+        #[cfg(target_arch = "wasm32")]
+        self.turn()
     }
 
     /// The turn to poll the device, if free now: the GL turn on GL, the polling lock elsewhere.
@@ -211,7 +216,7 @@ impl Gpu {
     /// wait or readback returns the error, still naming `context`.
     pub(crate) fn scoped<R>(&self, context: &str, f: impl FnOnce() -> R) -> Result<R> {
         self.check_alive(context)?;
-        let _turn = self.turn();
+        let _turn = self.call_turn();
         let device = self.device();
         // Internal catches what a back end refuses after validation passed (a GLSL program that
         // does not link on GL, say); without it those errors reach the uncaptured sink later.

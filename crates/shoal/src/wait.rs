@@ -14,7 +14,9 @@
 //!   panics when a thread waits more than 6 s for it; on llvmpipe a submission runs the
 //!   kernels inside `submit`, holding that lock the whole time. So on GL every Shoal call that
 //!   reaches wgpu takes the `Gpu`'s [`TurnLock`] first (a plain lock with no time limit), and
-//!   waits take it only for each short poll.
+//!   waits take it only for each short poll. On other backends a lighter lock serialises the
+//!   calls that may poll the device (submits and polls), because wgpu-core 30 panics on an
+//!   assertion when two threads poll one device at once.
 
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
