@@ -34,9 +34,12 @@ pub(crate) struct Health {
     /// browser polls by itself.)
     #[cfg(not(target_arch = "wasm32"))]
     polling: Arc<TurnLock>,
-    /// Error scopes popped in the browser whose answer has not arrived yet.
+    /// Error scopes popped in the browser: the number of the next, and those whose answer has
+    /// not arrived yet.
     #[cfg(target_arch = "wasm32")]
-    pending: Arc<std::sync::atomic::AtomicUsize>,
+    popped: AtomicU64,
+    #[cfg(target_arch = "wasm32")]
+    unanswered: Arc<Mutex<std::collections::BTreeSet<u64>>>,
 }
 
 impl Health {
@@ -80,7 +83,9 @@ impl Health {
             #[cfg(not(target_arch = "wasm32"))]
             polling: Arc::default(),
             #[cfg(target_arch = "wasm32")]
-            pending: Arc::default(),
+            popped: AtomicU64::new(0),
+            #[cfg(target_arch = "wasm32")]
+            unanswered: Arc::default(),
         }
     }
 }
@@ -250,9 +255,16 @@ impl Gpu {
         pops: [impl std::future::Future<Output = Option<wgpu::Error>> + 'static; 3],
     ) {
         let health = self.health();
-        let (sink, pending) = (Arc::clone(&health.uncaptured), Arc::clone(&health.pending));
+        let (sink, unanswered) = (
+            Arc::clone(&health.uncaptured),
+            Arc::clone(&health.unanswered),
+        );
         let context = context.to_string();
-        pending.fetch_add(1, Ordering::SeqCst);
+        let number = health.popped.fetch_add(1, Ordering::SeqCst);
+        unanswered
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(number);
         wasm_bindgen_futures::spawn_local(async move {
             for pop in pops {
                 if let Some(e) = pop.await {
@@ -261,15 +273,26 @@ impl Gpu {
                         .push(format!("{context}: {e}"));
                 }
             }
-            pending.fetch_sub(1, Ordering::SeqCst);
+            unanswered
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(&number);
         });
     }
 
-    /// Waits until every popped scope has answered (each answer is a browser promise that
-    /// settles after the work before it; yields to the browser's event loop between looks).
+    /// Waits until every scope popped before this call has answered (each answer is a browser
+    /// promise that settles after the work before it; yields to the browser's event loop
+    /// between looks). Scopes popped meanwhile, by calls after this one, are not waited for:
+    /// a page that submits every frame would otherwise never settle.
     #[cfg(target_arch = "wasm32")]
     async fn settle_scopes(&self) {
-        while self.health().pending.load(Ordering::SeqCst) > 0 {
+        let health = self.health();
+        let before = health.popped.load(Ordering::SeqCst);
+        let earliest = || {
+            let unanswered = health.unanswered.lock().unwrap_or_else(|p| p.into_inner());
+            unanswered.first().copied()
+        };
+        while earliest().is_some_and(|n| n < before) {
             let tick = js_sys::Promise::new(&mut |resolve, _| {
                 let _ = web_sys_set_timeout(&resolve);
             });
