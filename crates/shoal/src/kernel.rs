@@ -57,15 +57,6 @@ pub(crate) struct KernelInner {
     pub(crate) printf: Option<PrintRing>,
     /// `file:line:column` of each printf call site (see `source.rs`).
     pub(crate) print_sites: Vec<String>,
-    /// Held while the fields above drop: on GL, destroying a pipeline takes wgpu's context
-    /// lock, so it waits for the GL turn like every other call (`wait.rs`). Declared last.
-    dropping: Option<crate::wait::Turn>,
-}
-
-impl Drop for KernelInner {
-    fn drop(&mut self) {
-        self.dropping = Some(self.gpu.turn());
-    }
 }
 
 /// A pipeline and its derived layouts for one choice of filtering.
@@ -164,7 +155,6 @@ impl KernelBuilder {
                 cache: Mutex::new(HashMap::new()),
                 printf,
                 print_sites: composed.print_sites,
-                dropping: None,
             }),
         })
     }
