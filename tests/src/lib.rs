@@ -28,6 +28,8 @@ mod ownership;
 mod properties;
 #[cfg(test)]
 mod robustness;
+#[cfg(test)]
+mod runtime;
 
 // This crate's suite needs WebGPU: in wasm32 it runs in a browser, not in Node.
 #[cfg(all(test, target_arch = "wasm32"))]

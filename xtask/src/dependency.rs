@@ -38,6 +38,7 @@ pub(crate) const EXAMPLES: &[(&str, &str, &[&str])] = &[
     ("shoal", "invert", &["docs/images/demo-blur.png"]),
     ("shoal", "indirect", &[]),
     ("shoal", "printf", &[]),
+    ("shoal", "recover", &[]),
     ("shoal-kernels", "sort", &[]),
     ("shoal-kernels", "scan", &[]),
     ("shoal-kernels", "histogram", &["docs/images/demo-blur.png"]),

@@ -9,6 +9,7 @@ use crate::gpu::Gpu;
 use crate::identity::ResourceId;
 use crate::readback;
 use crate::size;
+use crate::wait::Turn;
 
 /// What a buffer may be used for, beyond copies (every Shoal buffer can be copied from and to).
 pub type Usage = wgpu::BufferUsages;
@@ -36,6 +37,16 @@ pub struct Buffer<T> {
     len: u64,
     id: ResourceId,
     _element: PhantomData<fn() -> T>,
+    /// Held while the fields above drop: on GL, dropping the last handle of a buffer takes
+    /// wgpu's context lock, so it waits for the GL turn like every other call (`wait.rs`).
+    /// Declared last, so it is released last.
+    dropping: Option<Turn>,
+}
+
+impl<T> Drop for Buffer<T> {
+    fn drop(&mut self) {
+        self.dropping = Some(self.gpu.turn());
+    }
 }
 
 impl<T> Clone for Buffer<T> {
@@ -46,6 +57,7 @@ impl<T> Clone for Buffer<T> {
             len: self.len,
             id: self.id.share(),
             _element: PhantomData,
+            dropping: None,
         }
     }
 }
@@ -135,6 +147,7 @@ impl Gpu {
             })
         })?;
         if let Some(init) = init {
+            let _turn = self.turn();
             {
                 let mut view = raw
                     .slice(..)
@@ -153,6 +166,7 @@ impl Gpu {
             len,
             id: self.resource_id(),
             _element: PhantomData,
+            dropping: None,
         })
     }
 }
@@ -177,6 +191,7 @@ impl<T: Element> Buffer<T> {
             len,
             id: gpu.resource_id(),
             _element: PhantomData,
+            dropping: None,
         })
     }
 
@@ -207,6 +222,7 @@ impl<T: Element> Buffer<T> {
             len,
             id: self.id.view((U::STRIDE, len)),
             _element: PhantomData,
+            dropping: None,
         }
     }
 

@@ -5,6 +5,7 @@
 //! there is nothing for the caller to call. Inside one dispatch, WGSL's `workgroupBarrier()` and
 //! `storageBarrier()` remain the kernel's business.
 
+#[cfg(target_arch = "wasm32")]
 use futures_intrusive::channel::shared::oneshot_channel;
 
 use crate::buffer::Buffer;
@@ -56,6 +57,7 @@ struct Profiler {
 impl Gpu {
     /// Starts a batch.
     pub fn commands(&self) -> Commands {
+        let _turn = self.turn();
         let encoder = self
             .device()
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
@@ -74,6 +76,7 @@ impl Commands {
     /// Times each dispatch of this batch (read with [`Submission::timings`]).
     pub fn profiled(mut self) -> Self {
         let queries = self.gpu.has_timestamps().then(|| {
+            let _turn = self.gpu.turn();
             self.gpu
                 .device()
                 .create_query_set(&wgpu::QuerySetDescriptor {
@@ -219,6 +222,7 @@ impl Commands {
         if let Some(p) = profiler {
             let timed = (p.labels.len() as u32).min(MAX_TIMED);
             if let (Some(q), true) = (&p.queries, timed > 0) {
+                let _turn = gpu.turn();
                 let buffer = gpu.device().create_buffer(&wgpu::BufferDescriptor {
                     label: Some("shoal timestamps"),
                     size: timed as u64 * 16,
@@ -261,29 +265,25 @@ pub struct Submission {
 
 impl Submission {
     /// Waits until the GPU has finished the batch.
+    ///
+    /// Natively the wait polls the device without blocking the thread (an executor runs other
+    /// futures meanwhile) and fails with [`Error::Timeout`] after the `Gpu`'s
+    /// [`timeout`](Gpu::timeout); the batch still runs then, and a later wait sees it finish.
+    /// Errors wgpu reported for the batch are returned by [`Commands::submit`] natively; in the
+    /// browser they arrive later and are returned here.
     pub async fn wait(&self) -> Result<()> {
         #[cfg(not(target_arch = "wasm32"))]
-        self.gpu
-            .device()
-            .poll(wgpu::PollType::Wait {
-                submission_index: Some(self.index.clone()),
-                timeout: None,
-            })
-            .map_err(|e| Error::Wgpu {
-                context: "waiting for the GPU".into(),
-                message: e.to_string(),
-            })?;
+        crate::wait::until_done(&self.gpu, &self.index, "waiting for the GPU", || true).await?;
         #[cfg(target_arch = "wasm32")]
         {
+            self.gpu.check_alive("waiting for the GPU")?;
             let (sender, receiver) = oneshot_channel();
             self.gpu.queue().on_submitted_work_done(move || {
                 let _ = sender.send(());
             });
             receiver.receive().await;
         }
-        #[cfg(not(target_arch = "wasm32"))]
-        let _ = oneshot_channel::<()>;
-        self.gpu.check_uncaptured("running commands")
+        self.gpu.check_settled("running commands").await
     }
 
     /// Waits, blocking the thread (native only).

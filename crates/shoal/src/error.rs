@@ -431,6 +431,31 @@ pub enum Error {
     /// Reading a buffer back failed (mapping refused, device lost).
     #[error("readback failed: {0}")]
     Readback(String),
+    /// A wait or readback did not see the GPU finish within the `Gpu`'s deadline
+    /// ([`Gpu::set_timeout`](crate::Gpu::set_timeout)). The work is not cancelled: it still
+    /// runs, and a later wait or read sees its result.
+    #[error(
+        "{what}: the GPU had not finished after {waited:?} (the deadline, Gpu::timeout, is {limit:?}); the work still runs: wait again, or raise the deadline with Gpu::set_timeout"
+    )]
+    Timeout {
+        /// The call that waited.
+        what: String,
+        /// How long it waited.
+        waited: std::time::Duration,
+        /// The deadline it had.
+        limit: std::time::Duration,
+    },
+    /// The device is lost (destroyed, or lost by the driver): every call on its `Gpu` fails so.
+    /// Make a new `Gpu` and re-create the resources and kernels on it.
+    #[error(
+        "{what}: the device is lost ({reason}); make a new Gpu and re-create the buffers, images and kernels on it"
+    )]
+    DeviceLost {
+        /// The call that found the device lost.
+        what: String,
+        /// Why it was lost, as wgpu said (or `destroyed by Gpu::destroy`).
+        reason: String,
+    },
     /// wgpu reported an error that Shoal's own checks did not anticipate.
     #[error("{context}: wgpu reported: {message}")]
     Wgpu {

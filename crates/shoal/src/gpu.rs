@@ -1,9 +1,10 @@
 //! [`Gpu`]: an adapter, its device and queue, and what Shoal keeps beside them.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use crate::backend::{self, BackendChoice};
 use crate::error::{Error, Result};
+use crate::health::{ErrorHandler, Health, LostHandler};
 use crate::identity::{GpuTag, ResourceId};
 use crate::limits::Limits;
 use crate::staging::StagingPool;
@@ -143,7 +144,7 @@ struct GpuInner {
     /// This `Gpu`'s identity: resources carry it, dispatches compare it.
     tag: GpuTag,
     staging: StagingPool,
-    uncaptured: Arc<Mutex<Vec<String>>>,
+    health: Health,
 }
 
 impl std::fmt::Debug for Gpu {
@@ -171,7 +172,14 @@ impl Gpu {
         let instance = wgpu::Instance::new(desc);
         let adapter = pick_adapter(&instance, choice).await?;
         let (device, queue) = request_device(&adapter, options.limits).await?;
-        Ok(Self::assemble(Some(instance), Some(adapter), device, queue))
+        Ok(Self::assemble(
+            Some(instance),
+            Some(adapter),
+            device,
+            queue,
+            None,
+            None,
+        ))
     }
 
     /// Blocks on [`Gpu::new`] (native only).
@@ -182,8 +190,34 @@ impl Gpu {
 
     /// Wraps a device and queue created elsewhere (a renderer, another library), so Shoal's
     /// kernels and the caller's code share one device.
+    ///
+    /// Shoal installs its own uncaptured-error handler and device-lost callback on `device`,
+    /// and wgpu keeps one of each per device and cannot hand back the one it had: an
+    /// application with its own handlers passes them to [`Gpu::from_wgpu_chained`] instead,
+    /// which keeps them called.
     pub fn from_wgpu(adapter: &wgpu::Adapter, device: wgpu::Device, queue: wgpu::Queue) -> Self {
-        Self::assemble(None, Some(adapter.clone()), device, queue)
+        Self::assemble(None, Some(adapter.clone()), device, queue, None, None)
+    }
+
+    /// [`Gpu::from_wgpu`] for an application with its own error handlers: Shoal's handlers
+    /// replace whatever `device` had (wgpu allows one of each) and call these.
+    ///
+    /// - `errors` receives every error no error scope captured. Shoal's own calls run inside
+    ///   error scopes natively and return their errors themselves, so what reaches `errors` is
+    ///   the application's (its own wgpu calls outside Shoal). In the browser, errors of Shoal's
+    ///   calls are still returned by Shoal (scopes, answered at the next wait or readback).
+    /// - `lost` is called when the device is lost, after Shoal marks the `Gpu` lost.
+    ///
+    /// Install the application's handlers through here only, not on the device afterwards:
+    /// that would replace Shoal's, and Shoal would no longer see a loss.
+    pub fn from_wgpu_chained(
+        adapter: &wgpu::Adapter,
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        errors: Option<ErrorHandler>,
+        lost: Option<LostHandler>,
+    ) -> Self {
+        Self::assemble(None, Some(adapter.clone()), device, queue, errors, lost)
     }
 
     /// Requests a device from `adapter` with the adapter's own limits and the features Shoal
@@ -194,7 +228,14 @@ impl Gpu {
         adapter: wgpu::Adapter,
     ) -> Result<Self> {
         let (device, queue) = request_device(&adapter, None).await?;
-        Ok(Self::assemble(instance, Some(adapter), device, queue))
+        Ok(Self::assemble(
+            instance,
+            Some(adapter),
+            device,
+            queue,
+            None,
+            None,
+        ))
     }
 
     fn assemble(
@@ -202,19 +243,13 @@ impl Gpu {
         adapter: Option<wgpu::Adapter>,
         device: wgpu::Device,
         queue: wgpu::Queue,
+        errors: Option<ErrorHandler>,
+        lost: Option<LostHandler>,
     ) -> Self {
         let details = AdapterDetails::from_device(&device);
         let tag = GpuTag::new(&details.name);
         let limits = Limits::from_wgpu(&device.limits());
-        let uncaptured = Arc::new(Mutex::new(Vec::new()));
-        let sink = Arc::clone(&uncaptured);
-        // wgpu's default handler panics; Shoal turns what slips past its checks into errors.
-        device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
-            log::error!("wgpu: {e}");
-            if let Ok(mut v) = sink.lock() {
-                v.push(e.to_string());
-            }
-        }));
+        let health = Health::install(&device, errors, lost);
         Self {
             inner: Arc::new(GpuInner {
                 instance,
@@ -225,7 +260,7 @@ impl Gpu {
                 limits,
                 tag,
                 staging: StagingPool::default(),
-                uncaptured,
+                health,
             }),
         }
     }
@@ -333,25 +368,8 @@ impl Gpu {
             .min(cap)
     }
 
-    /// Errors wgpu reported outside any Shoal check since the last call, emptied.
-    pub(crate) fn take_uncaptured(&self) -> Option<String> {
-        let mut v = self.inner.uncaptured.lock().ok()?;
-        if v.is_empty() {
-            None
-        } else {
-            Some(std::mem::take(&mut *v).join("; "))
-        }
-    }
-
-    /// Fails with what wgpu reported since the last check, if anything.
-    pub(crate) fn check_uncaptured(&self, context: &str) -> Result<()> {
-        match self.take_uncaptured() {
-            Some(message) => Err(Error::Wgpu {
-                context: context.to_string(),
-                message,
-            }),
-            None => Ok(()),
-        }
+    pub(crate) fn health(&self) -> &Health {
+        &self.inner.health
     }
 
     pub(crate) fn staging(&self) -> &StagingPool {
@@ -375,56 +393,6 @@ impl Gpu {
     /// [`staging_cap`](Self::staging_cap).
     pub fn staging_bytes(&self) -> u64 {
         self.inner.staging.bytes()
-    }
-
-    /// Runs `f` inside a validation error scope and returns what wgpu reported as an error.
-    ///
-    /// Natively the scope resolves at once. In the browser it would resolve only later, and an
-    /// error captured by a scope whose answer is not awaited is lost: so there no scope is
-    /// pushed, the error reaches the uncaptured-error sink and the next readback or wait
-    /// returns it.
-    pub(crate) fn scoped<R>(&self, context: &str, f: impl FnOnce() -> R) -> Result<R> {
-        #[cfg(target_arch = "wasm32")]
-        {
-            let _ = context;
-            Ok(f())
-        }
-        #[cfg(not(target_arch = "wasm32"))]
-        self.scoped_now(context, f)
-    }
-
-    #[cfg(not(target_arch = "wasm32"))]
-    fn scoped_now<R>(&self, context: &str, f: impl FnOnce() -> R) -> Result<R> {
-        let device = &self.inner.device;
-        // Internal catches what a back end refuses after validation passed (a GLSL program that
-        // does not link on GL, say); without it those errors reach the uncaptured sink later.
-        let internal = device.push_error_scope(wgpu::ErrorFilter::Internal);
-        let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-        let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let out = f();
-        let v = now_or_later(validation.pop());
-        let o = now_or_later(oom.pop());
-        let i = now_or_later(internal.pop());
-        match v.or(o).or(i) {
-            Some(e) => Err(Error::Wgpu {
-                context: context.to_string(),
-                message: e.to_string(),
-            }),
-            None => Ok(out),
-        }
-    }
-}
-
-/// Polls a future once; wgpu-core resolves error scopes immediately.
-#[cfg(not(target_arch = "wasm32"))]
-fn now_or_later<F: std::future::Future<Output = Option<wgpu::Error>>>(
-    fut: F,
-) -> Option<wgpu::Error> {
-    let mut fut = std::pin::pin!(fut);
-    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
-    match fut.as_mut().poll(&mut cx) {
-        std::task::Poll::Ready(e) => e,
-        std::task::Poll::Pending => None,
     }
 }
 

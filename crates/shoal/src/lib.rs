@@ -39,6 +39,7 @@ mod error;
 #[cfg(test)]
 mod errors_page;
 mod gpu;
+mod health;
 mod identity;
 mod image;
 mod kernel;
@@ -51,6 +52,7 @@ mod sampler;
 mod size;
 mod source;
 mod staging;
+mod wait;
 
 pub use append::AppendBuffer;
 pub use backend::BackendChoice;
@@ -61,6 +63,7 @@ pub use dispatch::{Dispatch, DispatchArgs};
 pub use element::{Element, LayoutKind};
 pub use error::{Error, Result};
 pub use gpu::{AdapterDetails, Gpu, GpuOptions};
+pub use health::{ErrorHandler, LostHandler};
 pub use identity::ResourceId;
 pub use image::{Image, Texel};
 pub use kernel::{Kernel, KernelBuilder};
@@ -71,6 +74,7 @@ pub use reflect::{BindingInfo, BindingKind, BufferShape, NeededFeatures, Reflect
 pub use sampler::Sampler;
 pub use source::{SNIPPETS, Source};
 pub use staging::DEFAULT_STAGING_CAP;
+pub use wait::DEFAULT_TIMEOUT;
 
 pub use {bytemuck, encase, glam, half, naga, wgpu};
 

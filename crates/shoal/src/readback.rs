@@ -1,10 +1,16 @@
-//! Reading GPU buffers back: staging buffers from the pool (`staging.rs`), `map_async` answered through a
-//! futures-intrusive channel, and a poll of the device natively (the browser polls by itself).
+//! Reading GPU buffers back: staging buffers from the pool (`staging.rs`), `map_async`, and
+//! natively non-blocking polls of the device with a deadline (`wait.rs`); the browser polls by
+//! itself and answers through a futures-intrusive channel.
 
+use std::sync::{Arc, Mutex};
+
+#[cfg(target_arch = "wasm32")]
 use futures_intrusive::channel::shared::oneshot_channel;
 
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
+#[cfg(not(target_arch = "wasm32"))]
+use crate::wait;
 
 /// Copies `size` bytes at `offset` of `src` into host memory.
 pub(crate) async fn read_bytes(
@@ -41,36 +47,54 @@ pub(crate) async fn read_bytes(
 /// Records `copy` (which fills the first `size` bytes of a staging buffer) into its own
 /// submission, maps the staging buffer and returns those bytes. Buffers and textures are read
 /// through here, so the staging pool and the mapping logic exist once.
+///
+/// Natively the wait polls without blocking and has the `Gpu`'s deadline (`wait.rs`). After a
+/// [`Error::Timeout`] the buffer read is unchanged (the copy still runs, into a staging buffer
+/// that is then dropped, not pooled); reading it again returns its contents once the GPU is done.
 pub(crate) async fn read_staged(
     gpu: &Gpu,
     size: u64,
     copy: impl FnOnce(&mut wgpu::CommandEncoder, &wgpu::Buffer),
 ) -> Result<Vec<u8>> {
     let device = gpu.device();
-    let staging = gpu.staging().take(device, size);
-    let index = gpu.scoped("readback copy", || {
+    let answer = Arc::new(Mutex::new(None));
+    let slot = Arc::clone(&answer);
+    #[cfg(target_arch = "wasm32")]
+    let (sender, receiver) = oneshot_channel();
+    let (staging, index) = gpu.scoped("readback", || {
+        let staging = gpu.staging().take(device, size);
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("shoal readback"),
         });
         copy(&mut encoder, &staging);
-        gpu.queue().submit([encoder.finish()])
+        let index = gpu.queue().submit([encoder.finish()]);
+        staging
+            .slice(..size)
+            .map_async(wgpu::MapMode::Read, move |r| {
+                *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(r);
+                #[cfg(target_arch = "wasm32")]
+                let _ = sender.send(());
+            });
+        (staging, index)
     })?;
-    let (sender, receiver) = oneshot_channel();
-    staging
-        .slice(..size)
-        .map_async(wgpu::MapMode::Read, move |r| {
-            let _ = sender.send(r);
-        });
     #[cfg(not(target_arch = "wasm32"))]
-    device
-        .poll(wgpu::PollType::Wait {
-            submission_index: Some(index),
-            timeout: None,
-        })
-        .map_err(|e| Error::Readback(e.to_string()))?;
+    {
+        let mapped = || answer.lock().map(|a| a.is_some()).unwrap_or(true);
+        let waited = wait::until_done(gpu, &index, "readback", mapped).await;
+        if let Err(e) = waited {
+            let _turn = gpu.turn();
+            drop(staging);
+            return Err(e);
+        }
+    }
     #[cfg(target_arch = "wasm32")]
-    let _ = index;
-    match receiver.receive().await {
+    {
+        let _ = index;
+        receiver.receive().await;
+    }
+    gpu.check_alive("readback")?;
+    let answer = answer.lock().unwrap_or_else(|p| p.into_inner()).take();
+    match answer {
         Some(Ok(())) => {}
         Some(Err(e)) => return Err(Error::Readback(format!("mapping refused: {e}"))),
         None => {
@@ -80,14 +104,16 @@ pub(crate) async fn read_staged(
         }
     }
     let bytes = {
-        let view = staging
+        let _turn = gpu.turn();
+        let bytes = staging
             .slice(..size)
             .get_mapped_range()
-            .map_err(|e| Error::Readback(e.to_string()))?;
-        view.to_vec()
+            .map(|view| view.to_vec())
+            .map_err(|e| Error::Readback(e.to_string()));
+        staging.unmap();
+        gpu.staging().give(staging);
+        bytes?
     };
-    staging.unmap();
-    gpu.staging().give(staging);
-    gpu.check_uncaptured("readback")?;
+    gpu.check_settled("readback").await?;
     Ok(bytes)
 }

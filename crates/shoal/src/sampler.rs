@@ -43,8 +43,12 @@ impl Gpu {
         let filtering = desc.mag_filter == wgpu::FilterMode::Linear
             || desc.min_filter == wgpu::FilterMode::Linear
             || desc.mipmap_filter == wgpu::MipmapFilterMode::Linear;
+        let raw = {
+            let _turn = self.turn();
+            self.device().create_sampler(desc)
+        };
         Sampler {
-            raw: self.device().create_sampler(desc),
+            raw,
             id: std::sync::Arc::new(self.resource_id()),
             filtering,
             comparison: desc.compare.is_some(),

@@ -1,0 +1,215 @@
+//! Waiting for the GPU without hanging, without blocking an executor, and without wgpu's GL
+//! context-lock panic.
+//!
+//! - **Deadline.** A wait or readback gives up with [`Error::Timeout`] after the `Gpu`'s
+//!   [`timeout`](crate::Gpu::timeout) (default [`DEFAULT_TIMEOUT`]). Natively the device is
+//!   polled without blocking (`PollType::Wait` with a zero timeout), so the deadline is checked
+//!   between polls. In the browser nothing can block or poll: there the wait is the browser's
+//!   promise, and the deadline is not applied (see [`crate::Gpu::set_timeout`]).
+//! - **No blocked executor.** Between two polls a native wait returns `Pending` and is woken
+//!   again by a small timer thread ([`later`]), so two reads awaited together on one thread
+//!   both progress; the blocking conveniences (`read_blocking`, `wait_blocking`) park the thread
+//!   meanwhile instead of spinning.
+//! - **One GL caller at a time.** wgpu's GL backend holds one context lock for every call and
+//!   panics when a thread waits more than 6 s for it; on llvmpipe a submission runs the
+//!   kernels inside `submit`, holding that lock the whole time. So on GL every Shoal call that
+//!   reaches wgpu takes the `Gpu`'s [`TurnLock`] first (a plain lock with no time limit), and
+//!   waits take it only for each short poll. On other backends a lighter lock serialises the
+//!   calls that may poll the device (submits and polls), because wgpu-core 30 panics on an
+//!   assertion when two threads poll one device at once.
+
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+
+#[cfg(not(target_arch = "wasm32"))]
+use crate::error::{Error, Result};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::gpu::Gpu;
+
+/// The default deadline of waits and readbacks: 60 s. Measured on llvmpipe in the kernels'
+/// suite (`SHOAL_BACKEND=gl cargo test -p shoal-kernels`, test threads sharing one `Gpu`, two
+/// busy cores): the slowest wait took 8.2 s (most of it waiting for the GL turn while other
+/// threads' submissions ran), the slowest submission 20.3 s (llvmpipe runs the kernels inside
+/// `submit`, which no deadline can interrupt).
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How long a native wait sleeps between two polls of the device.
+#[cfg(not(target_arch = "wasm32"))]
+const SLICE: Duration = Duration::from_micros(250);
+
+/// The lock GL calls take turns on (see the module's documentation).
+#[derive(Default)]
+pub(crate) struct TurnLock {
+    busy: Mutex<bool>,
+    free: Condvar,
+}
+
+/// Holding the turn; it passes on when dropped.
+pub(crate) struct Turn(Option<Arc<TurnLock>>);
+
+impl TurnLock {
+    /// Waits for the turn.
+    pub(crate) fn take(lock: &Arc<TurnLock>) -> Turn {
+        let mut busy = lock.busy.lock().unwrap_or_else(|e| e.into_inner());
+        while *busy {
+            busy = lock.free.wait(busy).unwrap_or_else(|e| e.into_inner());
+        }
+        *busy = true;
+        Turn(Some(Arc::clone(lock)))
+    }
+
+    /// The turn if nobody holds it now.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn try_take(lock: &Arc<TurnLock>) -> Option<Turn> {
+        let mut busy = lock.busy.lock().unwrap_or_else(|e| e.into_inner());
+        if *busy {
+            return None;
+        }
+        *busy = true;
+        Some(Turn(Some(Arc::clone(lock))))
+    }
+}
+
+impl Turn {
+    /// No turn to hold (backends other than GL).
+    pub(crate) fn none() -> Self {
+        Turn(None)
+    }
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        if let Some(lock) = self.0.take() {
+            *lock.busy.lock().unwrap_or_else(|e| e.into_inner()) = false;
+            lock.free.notify_one();
+        }
+    }
+}
+
+/// Natively: polls the device until submission `index` has finished and `done()` holds (a map
+/// callback has run, say), yielding to the executor between polls; fails with
+/// [`Error::Timeout`] after the `Gpu`'s deadline and [`Error::DeviceLost`] once the device is
+/// lost. `what` names the call in errors.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) async fn until_done(
+    gpu: &Gpu,
+    index: &wgpu::SubmissionIndex,
+    what: &str,
+    done: impl Fn() -> bool,
+) -> Result<()> {
+    let started = std::time::Instant::now();
+    let limit = gpu.timeout();
+    loop {
+        gpu.check_alive(what)?;
+        // Another thread's GL call may hold the turn (a long llvmpipe submit): poll later.
+        if let Some(_turn) = gpu.try_poll_turn() {
+            let polled = gpu.device().poll(wgpu::PollType::Wait {
+                submission_index: Some(index.clone()),
+                timeout: Some(Duration::ZERO),
+            });
+            match polled {
+                Ok(_) if done() => return Ok(()),
+                Ok(_) | Err(wgpu::PollError::Timeout) => {}
+                Err(e) => {
+                    gpu.check_alive(what)?;
+                    return Err(Error::Wgpu {
+                        context: what.to_string(),
+                        message: e.to_string(),
+                    });
+                }
+            }
+        }
+        let waited = started.elapsed();
+        if waited >= limit {
+            return Err(Error::Timeout {
+                what: what.to_string(),
+                waited,
+                limit,
+            });
+        }
+        later().await;
+    }
+}
+
+/// A future that is pending once and ready after about [`SLICE`]: a timer thread wakes it, so
+/// the thread awaiting it is free meanwhile.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn later() -> Later {
+    Later { asked: false }
+}
+
+/// See [`later`].
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) struct Later {
+    asked: bool,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl std::future::Future for Later {
+    type Output = ();
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<()> {
+        if self.asked {
+            return std::task::Poll::Ready(());
+        }
+        self.asked = true;
+        timer::wake_later(cx.waker().clone());
+        std::task::Poll::Pending
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod timer {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Condvar, Mutex, Once};
+    use std::task::Waker;
+
+    /// Set when the thread could not start: then wakers are woken at once (a busy wait, but
+    /// never a hang).
+    static NO_THREAD: AtomicBool = AtomicBool::new(false);
+
+    static WAITING: Mutex<Vec<Waker>> = Mutex::new(Vec::new());
+    static SOME: Condvar = Condvar::new();
+    static START: Once = Once::new();
+
+    /// Wakes `waker` after about one slice, from the timer thread (started on first use; it
+    /// sleeps on a condition variable while nothing waits).
+    pub(super) fn wake_later(waker: Waker) {
+        START.call_once(|| {
+            let spawned = std::thread::Builder::new()
+                .name("shoal-timer".into())
+                .spawn(run);
+            if let Err(e) = spawned {
+                log::error!("shoal: cannot start the timer thread: {e}");
+                NO_THREAD.store(true, Ordering::Relaxed);
+            }
+        });
+        if NO_THREAD.load(Ordering::Relaxed) {
+            waker.wake();
+            return;
+        }
+        WAITING
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(waker);
+        SOME.notify_one();
+    }
+
+    fn run() {
+        loop {
+            {
+                let mut waiting = WAITING.lock().unwrap_or_else(|e| e.into_inner());
+                while waiting.is_empty() {
+                    waiting = SOME.wait(waiting).unwrap_or_else(|e| e.into_inner());
+                }
+            }
+            std::thread::sleep(super::SLICE);
+            let wakers = std::mem::take(&mut *WAITING.lock().unwrap_or_else(|e| e.into_inner()));
+            for waker in wakers {
+                waker.wake();
+            }
+        }
+    }
+}
