@@ -45,9 +45,6 @@ pub(crate) const EXAMPLES: &[(&str, &str, &[&str])] = &[
     ("shoal-kernels", "blur", &["docs/images/demo-blur.png"]),
 ];
 
-/// The examples of [`EXAMPLES`] that need a feature of their package (`required-features`).
-const EXAMPLE_FEATURES: &[(&str, &str)] = &[("multiply_glsl", "glsl")];
-
 /// The most lines of Rust an example may have: lines that are neither blank nor comments, after
 /// rustfmt (its kernel file is not counted).
 pub(crate) const EXAMPLE_LINES: usize = 25;
@@ -325,24 +322,24 @@ pub(crate) fn examples(root: &Path, target: &Path, backend: &str) -> bool {
         eprintln!("cannot create {}: {e}", dir.display());
         return false;
     }
+    // One build of every example with the features the test suites were built with: the test
+    // build compiled them already, so this is fresh. `cargo run -p PACKAGE` per example would
+    // unify features per package instead and rebuild naga and wgpu for some (minutes).
     let manifest = root.join("Cargo.toml");
+    let manifest = manifest.to_string_lossy();
+    let build = ["build", "-q", "--manifest-path", &manifest, "--workspace"];
+    if !cargo(
+        &[&build[..], &["--features", crate::GLSL, "--examples"]].concat(),
+        &[],
+    ) {
+        return false;
+    }
     let mut ok = true;
     let raw: (&str, &str, &[&str]) = (RAW_WGPU.0, RAW_WGPU.1, &[]);
     for &(package, example, args) in EXAMPLES.iter().chain([&raw]) {
         eprintln!("-- example {package}/{example} on {backend}");
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let mut cmd = Command::new(cargo);
-        cmd.args(["run", "-q", "--manifest-path"])
-            .arg(&manifest)
-            .args(["-p", package, "--example", example])
-            .args(
-                EXAMPLE_FEATURES
-                    .iter()
-                    .filter(|(e, _)| *e == example)
-                    .flat_map(|(_, f)| ["--features", f]),
-            )
-            .arg("--")
-            .args(args.iter().map(|a| root.join(a)))
+        let mut cmd = Command::new(target.join("debug").join("examples").join(example));
+        cmd.args(args.iter().map(|a| root.join(a)))
             .env("SHOAL_BACKEND", backend)
             .current_dir(&dir);
         let passed = command(&mut cmd);

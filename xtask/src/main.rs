@@ -90,7 +90,7 @@ fn main() -> ExitCode {
 }
 
 /// The feature that adds the GLSL kernels' tests (and with them shoal's `glsl`).
-const GLSL: &str = "shoal-kernels/glsl";
+pub(crate) const GLSL: &str = "shoal-kernels/glsl";
 
 /// The native backends every run covers.
 const BACKENDS: [&str; 2] = ["vulkan", "gl"];
