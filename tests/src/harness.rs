@@ -13,7 +13,7 @@ pub use wasm_bindgen_test;
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
-    use std::sync::{Mutex, OnceLock};
+    use std::sync::OnceLock;
 
     use shoal::Gpu;
 
@@ -28,21 +28,10 @@ mod native {
         .clone()
     }
 
-    /// Runs an async test body on the shared device.
-    ///
-    /// On GL every wgpu call goes through one context lock, and wgpu-hal panics when a thread
-    /// waits more than six seconds for it — which a long llvmpipe dispatch on another test thread
-    /// can cause. GL gains nothing from parallel test threads (the lock serialises them anyway),
-    /// so there the bodies take turns.
+    /// Runs an async test body on the shared device. Test threads share it; on GL, Shoal's
+    /// turn (`wait.rs` in `shoal`) keeps them from waiting on wgpu's context lock.
     pub fn run<F: std::future::Future<Output = ()>>(body: impl FnOnce(Gpu) -> F) {
-        static GL_TURN: Mutex<()> = Mutex::new(());
-        let gpu = gpu();
-        let _turn = (gpu.adapter_details().backend == shoal::wgpu::Backend::Gl).then(|| {
-            GL_TURN
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-        });
-        pollster::block_on(body(gpu))
+        pollster::block_on(body(gpu()))
     }
 
     /// Runs an async test body that makes its own device (or none).

@@ -115,12 +115,7 @@ fn test(extra: &[String]) -> bool {
         )
     });
     for backend in BACKENDS {
-        stages.run(&format!("adapter for {backend}"), || {
-            cargo(
-                &["run", "-q", "-p", "shoal", "--example", "adapters"],
-                &[("SHOAL_BACKEND", backend)],
-            )
-        });
+        stages.run(&format!("adapter for {backend}"), || adapter(backend));
         let mut args = vec!["test", "--workspace", "--features", GLSL];
         args.extend(extra.iter().map(String::as_str));
         stages.run(&format!("tests on {backend}"), || {
@@ -340,6 +335,20 @@ fn run(extra: &[String]) -> bool {
         });
     }
     stages.finish()
+}
+
+/// Prints `backend`'s adapter and limits (the `adapters` example). The test build compiled the
+/// examples with the suites' features, so this build is fresh; `cargo run -p shoal` would unify
+/// features for `shoal` alone and rebuild naga and wgpu (two minutes on a cold target).
+fn adapter(backend: &str) -> bool {
+    let root = workspace_root();
+    let built = cargo(
+        &["build", "-q", "--workspace", "--features", GLSL, "--examples"],
+        &[],
+    );
+    let example = target_dir(&root).join("debug").join("examples").join("adapters");
+    built
+        && stage::command(std::process::Command::new(example).env("SHOAL_BACKEND", backend))
 }
 
 /// `cargo xtask bench [ARGS]`: `ARGS` go to shoal-bench.

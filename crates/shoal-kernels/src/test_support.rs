@@ -47,23 +47,3 @@ pub(crate) fn first_difference<T: PartialEq + std::fmt::Debug>(a: &[T], b: &[T])
         .map(|i| format!("index {i}: gpu {:?}, cpu {:?}", a[i], b[i]))
 }
 
-/// Runs the tests of a binary one at a time. wgpu's GL backend panics when a thread waits more
-/// than 6 s for the GL context ("Could not lock adapter context"), and on llvmpipe a readback
-/// holds that lock while every job queued before it — other tests' large dispatches — runs.
-#[cfg(not(target_arch = "wasm32"))]
-pub(crate) fn serial() -> std::sync::MutexGuard<'static, ()> {
-    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    // A test that failed must not fail the others: a poisoned lock is still a lock.
-    LOCK.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// In the browser the tests already run one at a time, and a failing test traps instead of
-/// unwinding: a lock it held would stay held, and every later test would fail on it.
-#[cfg(target_arch = "wasm32")]
-pub(crate) fn serial() -> Serial {
-    Serial
-}
-
-/// What [`serial`] returns in the browser: nothing to hold.
-#[cfg(target_arch = "wasm32")]
-pub(crate) struct Serial;

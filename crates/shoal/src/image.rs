@@ -116,7 +116,6 @@ pub(crate) fn format_name(format: wgpu::TextureFormat) -> String {
 /// assert_eq!(texels[4], [1.0, 1.0, 0.0, 1.0]);
 /// # Ok(()) }
 /// ```
-#[derive(Clone)]
 pub struct Image {
     gpu: Gpu,
     raw: wgpu::Texture,
@@ -124,6 +123,28 @@ pub struct Image {
     id: Arc<ResourceId>,
     /// The kernel that reads a depth image back, compiled on the first read (clones share it).
     read_depth: Arc<OnceLock<Kernel>>,
+    /// Held while the fields above drop: on GL, deleting a texture takes wgpu's context lock,
+    /// so it waits for the GL turn like every other call (`wait.rs`). Declared last.
+    dropping: Option<crate::wait::Turn>,
+}
+
+impl Drop for Image {
+    fn drop(&mut self) {
+        self.dropping = Some(self.gpu.turn());
+    }
+}
+
+impl Clone for Image {
+    fn clone(&self) -> Self {
+        Self {
+            gpu: self.gpu.clone(),
+            raw: self.raw.clone(),
+            view: self.view.clone(),
+            id: Arc::clone(&self.id),
+            read_depth: Arc::clone(&self.read_depth),
+            dropping: None,
+        }
+    }
 }
 
 impl std::fmt::Debug for Image {
@@ -263,6 +284,7 @@ impl Gpu {
             view,
             id: Arc::new(self.resource_id()),
             read_depth: Arc::default(),
+            dropping: None,
         })
     }
 }

@@ -57,6 +57,16 @@ pub(crate) struct KernelInner {
     pub(crate) printf: Option<PrintRing>,
     /// `file:line:column` of each printf call site (see `source.rs`).
     pub(crate) print_sites: Vec<String>,
+    /// Held while the fields above drop: on GL, destroying a pipeline takes wgpu's context
+    /// lock, so it waits for the GL turn like every other call (`wait.rs`). Declared last, so
+    /// it is released last.
+    dropping: Option<crate::wait::Turn>,
+}
+
+impl Drop for KernelInner {
+    fn drop(&mut self) {
+        self.dropping = Some(self.gpu.turn());
+    }
 }
 
 /// A pipeline and its derived layouts for one choice of filtering.
@@ -155,6 +165,7 @@ impl KernelBuilder {
                 cache: Mutex::new(HashMap::new()),
                 printf,
                 print_sites: composed.print_sites,
+                dropping: None,
             }),
         })
     }

@@ -11,12 +11,43 @@ use crate::gpu::Gpu;
 use crate::identity::ResourceId;
 
 /// A texture sampler. Cheap to clone.
-#[derive(Debug, Clone)]
 pub struct Sampler {
+    gpu: Gpu,
     raw: wgpu::Sampler,
     id: std::sync::Arc<ResourceId>,
     filtering: bool,
     comparison: bool,
+    /// Held while the fields above drop: on GL, deleting a sampler takes wgpu's context lock,
+    /// so it waits for the GL turn like every other call (`wait.rs`). Declared last.
+    dropping: Option<crate::wait::Turn>,
+}
+
+impl Drop for Sampler {
+    fn drop(&mut self) {
+        self.dropping = Some(self.gpu.turn());
+    }
+}
+
+impl Clone for Sampler {
+    fn clone(&self) -> Self {
+        Self {
+            gpu: self.gpu.clone(),
+            raw: self.raw.clone(),
+            id: std::sync::Arc::clone(&self.id),
+            filtering: self.filtering,
+            comparison: self.comparison,
+            dropping: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for Sampler {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sampler")
+            .field("filtering", &self.filtering)
+            .field("comparison", &self.comparison)
+            .finish()
+    }
 }
 
 impl Gpu {
@@ -48,10 +79,12 @@ impl Gpu {
             self.device().create_sampler(desc)
         };
         Sampler {
+            gpu: self.clone(),
             raw,
             id: std::sync::Arc::new(self.resource_id()),
             filtering,
             comparison: desc.compare.is_some(),
+            dropping: None,
         }
     }
 }

@@ -37,11 +37,20 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 #[cfg(not(target_arch = "wasm32"))]
 const SLICE: Duration = Duration::from_micros(250);
 
-/// The lock GL calls take turns on (see the module's documentation).
+/// The lock GL calls take turns on (see the module's documentation). Re-entrant: a thread
+/// that holds the turn takes it again at once, so a resource dropped inside a call that holds
+/// the turn (a kernel released while recording, say) does not wait for itself.
 #[derive(Default)]
 pub(crate) struct TurnLock {
-    busy: Mutex<bool>,
+    held: Mutex<Holder>,
     free: Condvar,
+}
+
+/// Who holds a [`TurnLock`], and how many times.
+#[derive(Default)]
+struct Holder {
+    thread: Option<std::thread::ThreadId>,
+    depth: usize,
 }
 
 /// Holding the turn; it passes on when dropped.
@@ -50,22 +59,26 @@ pub(crate) struct Turn(Option<Arc<TurnLock>>);
 impl TurnLock {
     /// Waits for the turn.
     pub(crate) fn take(lock: &Arc<TurnLock>) -> Turn {
-        let mut busy = lock.busy.lock().unwrap_or_else(|e| e.into_inner());
-        while *busy {
-            busy = lock.free.wait(busy).unwrap_or_else(|e| e.into_inner());
+        let me = std::thread::current().id();
+        let mut held = lock.held.lock().unwrap_or_else(|e| e.into_inner());
+        while held.depth > 0 && held.thread != Some(me) {
+            held = lock.free.wait(held).unwrap_or_else(|e| e.into_inner());
         }
-        *busy = true;
+        held.thread = Some(me);
+        held.depth += 1;
         Turn(Some(Arc::clone(lock)))
     }
 
-    /// The turn if nobody holds it now.
+    /// The turn if nobody else holds it now.
     #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn try_take(lock: &Arc<TurnLock>) -> Option<Turn> {
-        let mut busy = lock.busy.lock().unwrap_or_else(|e| e.into_inner());
-        if *busy {
+        let me = std::thread::current().id();
+        let mut held = lock.held.lock().unwrap_or_else(|e| e.into_inner());
+        if held.depth > 0 && held.thread != Some(me) {
             return None;
         }
-        *busy = true;
+        held.thread = Some(me);
+        held.depth += 1;
         Some(Turn(Some(Arc::clone(lock))))
     }
 }
@@ -80,8 +93,13 @@ impl Turn {
 impl Drop for Turn {
     fn drop(&mut self) {
         if let Some(lock) = self.0.take() {
-            *lock.busy.lock().unwrap_or_else(|e| e.into_inner()) = false;
-            lock.free.notify_one();
+            let mut held = lock.held.lock().unwrap_or_else(|e| e.into_inner());
+            held.depth = held.depth.saturating_sub(1);
+            if held.depth == 0 {
+                held.thread = None;
+                drop(held);
+                lock.free.notify_one();
+            }
         }
     }
 }

@@ -1,14 +1,10 @@
 //! Compaction (by flags, by a predicate, and chained to an indirect dispatch) against its CPU twin.
 
-// Each test holds `serial()` across its awaits on purpose: the tests of the crate take turns.
-#![allow(clippy::await_holding_lock)]
-
 use crate::test_support::*;
 
 shoal_conformance::gpu_test! {
     /// Compaction by flags at every listed size; the count stays on the GPU until read.
     async fn compact_flags_every_size(gpu) {
-        let _serial = serial();
         let compact = Compact::new(&gpu).expect("compact");
         let count = CompactCount::new(&gpu).expect("count");
         for &n in SIZES {
@@ -26,7 +22,6 @@ shoal_conformance::gpu_test! {
 
     /// Compaction by a WGSL predicate at random sizes, none kept and all kept.
     async fn compact_predicate(gpu) {
-        let _serial = serial();
         let compact = Compact::new(&gpu).expect("compact");
         let count = CompactCount::new(&gpu).expect("count");
         let odd = compact.predicate("x % 2u == 1u").expect("predicate");
@@ -51,7 +46,6 @@ shoal_conformance::gpu_test! {
 
     /// doubles exactly the kept elements, all in one batch with no readback in between.
     async fn compact_count_drives_indirect_dispatch(gpu) {
-        let _serial = serial();
         let compact = Compact::new(&gpu).expect("compact");
         let double = gpu
             .kernel(shoal::Source::new("double_kept.wgsl", "

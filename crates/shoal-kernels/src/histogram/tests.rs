@@ -1,14 +1,10 @@
 //! Histograms against their CPU twin, at every listed size and bin count.
 
-// Each test holds `serial()` across its awaits on purpose: the tests of the crate take turns.
-#![allow(clippy::await_holding_lock)]
-
 use crate::test_support::*;
 
 shoal_conformance::gpu_test! {
     /// Histograms: every listed size into 256 bins, every element in one bin, odd bin counts.
     async fn histogram_sizes_and_one_bin(gpu) {
-        let _serial = serial();
         let hist = Histogram::new(&gpu).expect("histogram");
         let counts = gpu.buffer_zeroed::<u32>(256).expect("counts");
         for &n in SIZES {

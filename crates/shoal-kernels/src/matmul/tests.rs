@@ -1,14 +1,10 @@
 //! Matrix products of ragged shapes against the CPU twin.
 
-// Each test holds `serial()` across its awaits on purpose: the tests of the crate take turns.
-#![allow(clippy::await_holding_lock)]
-
 use crate::test_support::*;
 
 shoal_conformance::gpu_test! {
     /// element is bounded by k·ε·Σ|a_ip·b_pj| (sequential f32 accumulation against f64).
     async fn matmul_ragged_shapes(gpu) {
-        let _serial = serial();
         let mm = Matmul::new(&gpu).expect("matmul");
         let mut rng = Rng::new(5);
         for [m, k, n] in [[1u32, 1, 1], [17, 33, 65], [64, 64, 64], [100, 7, 129], [3, 300, 5], [130, 130, 1]] {

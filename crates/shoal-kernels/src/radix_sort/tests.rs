@@ -1,8 +1,5 @@
 //! The radix sort (keys, pairs, every tiling) against a stable CPU sort.
 
-// Each test holds `serial()` across its awaits on purpose: the tests of the crate take turns.
-#![allow(clippy::await_holding_lock)]
-
 use crate::test_support::*;
 
 async fn check_sort_pairs(gpu: &Gpu, sort: &RadixSort, keys: &[u32], label: &str) {
@@ -32,7 +29,6 @@ async fn check_sort_pairs(gpu: &Gpu, sort: &RadixSort, keys: &[u32], label: &str
 shoal_conformance::gpu_test! {
     /// Radix sort of keys at every listed size, full u32 range.
     async fn sort_keys_every_size(gpu) {
-        let _serial = serial();
         let sort = RadixSort::new(&gpu).expect("sort");
         for &n in SIZES {
             let keys = random_u32(n, n, 0);
@@ -46,7 +42,6 @@ shoal_conformance::gpu_test! {
 
     /// u32, and 65,536 pairs (where a published single-pass sort fails on lavapipe).
     async fn sort_pairs_edge_cases(gpu) {
-        let _serial = serial();
         let sort = RadixSort::new(&gpu).expect("sort");
         check_sort_pairs(&gpu, &sort, &random_u32(1, 65_536, 0), "65536 random pairs").await;
         check_sort_pairs(&gpu, &sort, &random_u32(2, 200_003, 50), "duplicates").await;
@@ -66,7 +61,6 @@ shoal_conformance::gpu_test! {
 
     /// stable across tile edges.
     async fn sort_every_tiling(gpu) {
-        let _serial = serial();
         for one_subgroup in [false, true] {
             for per in [1, 7] {
                 let tiling = Tiling { per_invocation: per, one_subgroup };

@@ -1,14 +1,10 @@
 //! Reductions against their CPU twin at every listed size and across levels.
 
-// Each test holds `serial()` across its awaits on purpose: the tests of the crate take turns.
-#![allow(clippy::await_holding_lock)]
-
 use crate::test_support::*;
 
 shoal_conformance::gpu_test! {
     /// Reductions: every size, sum/min/max of each type.
     async fn reduce_every_size(gpu) {
-        let _serial = serial();
         let ru = Reduce::<u32>::new(&gpu).expect("u32");
         let ri = Reduce::<i32>::new(&gpu).expect("i32");
         let rf = Reduce::<f32>::new(&gpu).expect("f32");

@@ -1,8 +1,5 @@
 //! Scans against their CPU twins, at the sizes, with both strategies and every tiling.
 
-// Each test holds `serial()` across its awaits on purpose: the tests of the crate take turns.
-#![allow(clippy::await_holding_lock)]
-
 use crate::test_support::*;
 
 async fn check_scan<T: Scalar>(gpu: &Gpu, scan: &Scan<T>, data: &[T], spec: ScanSpec) {
@@ -20,7 +17,6 @@ const STRATEGIES: [Strategy; 2] = [Strategy::MultiLevel, Strategy::LookBack];
 shoal_conformance::gpu_test! {
     /// u32 sums, inclusive and exclusive, every listed size, both strategies.
     async fn scan_u32_sum_every_size(gpu) {
-        let _serial = serial();
         let scan = Scan::<u32>::new(&gpu).expect("scan");
         for &n in SIZES {
             let data = random_u32(n, n, 1000);
@@ -33,7 +29,6 @@ shoal_conformance::gpu_test! {
 
     /// Seeded random sizes up to 300,000, wrapping u32 sums over the full range, both strategies.
     async fn scan_random_sizes_wrapping(gpu) {
-        let _serial = serial();
         let scan = Scan::<u32>::new(&gpu).expect("scan");
         for (k, n) in random_sizes(7, 6, 300_000).into_iter().enumerate() {
             let data = random_u32(100 + k as u64, n, 0);
@@ -45,7 +40,6 @@ shoal_conformance::gpu_test! {
 
     /// i32 sums, min and max with negative values, both strategies, sizes across the tile edges.
     async fn scan_i32_sum_min_max(gpu) {
-        let _serial = serial();
         let scan = Scan::<i32>::new(&gpu).expect("scan");
         for &n in &[1u64, 257, 4095, 4096, 4097, 65537, 1_000_003] {
             let data: Vec<i32> = random_u32(n + 1, n, 0).into_iter().map(|x| x as i32 >> 8).collect();
@@ -60,7 +54,6 @@ shoal_conformance::gpu_test! {
 
     /// scan's, one carry per level (or per look-back step), each bounded by ε·S_i.
     async fn scan_f32_with_error_bound(gpu) {
-        let _serial = serial();
         let scan = Scan::<f32>::new(&gpu).expect("scan");
         for &n in &[1u64, 255, 2049, 65536, 1_000_003] {
             let mut rng = Rng::new(n);
@@ -88,7 +81,6 @@ shoal_conformance::gpu_test! {
 
     /// stale tile states from a previous run would show.
     async fn scan_thousands_of_work_groups(gpu) {
-        let _serial = serial();
         let scan = Scan::<u32>::with_tiling(&gpu, Tiling::for_gpu(&gpu).with_per_invocation(3)).expect("scan");
         let n = 2_000_003u64;
         assert!(n / scan.tile() as u64 >= 1000, "tile {}", scan.tile());
@@ -104,7 +96,6 @@ shoal_conformance::gpu_test! {
 
     /// asking for one-subgroup tiles is a typed error.
     async fn scan_and_reduce_every_tiling(gpu) {
-        let _serial = serial();
         let mut tilings = vec![Tiling::for_gpu(&gpu)];
         for one_subgroup in [false, true] {
             for per in [1, 5, 64] {
@@ -138,7 +129,6 @@ shoal_conformance::gpu_test! {
 
     /// Two scans and a reduction recorded into one batch with the same objects.
     async fn scans_recorded_in_one_batch(gpu) {
-        let _serial = serial();
         let scan = Scan::<u32>::new(&gpu).expect("scan");
         let reduce = Reduce::<u32>::new(&gpu).expect("reduce");
         let a = random_u32(1, 70_000, 100);
@@ -158,7 +148,6 @@ shoal_conformance::gpu_test! {
 
     /// The document's work-group scan: each block of 2 × WG elements on its own, both modes.
     async fn workgroup_scan_blocks(gpu) {
-        let _serial = serial();
         let wg = WorkgroupScan::<u32>::new(&gpu).expect("workgroup scan");
         let limit = gpu.limits().max_compute_work_group_invocations.min(1024);
         assert!(wg.block() <= 2 * limit && wg.block().is_power_of_two(), "block {}", wg.block());
@@ -176,7 +165,6 @@ shoal_conformance::gpu_test! {
 
     /// Mistakes are errors: the output too short, the input bound as its own output.
     async fn scan_errors(gpu) {
-        let _serial = serial();
         let scan = Scan::<u32>::new(&gpu).expect("scan");
         let input = gpu.buffer_from(&[1u32, 2, 3]).expect("input");
         let short = gpu.buffer_zeroed::<u32>(2).expect("short");
