@@ -168,17 +168,27 @@ fn eight_threads_share_one_gpu_for_200_dispatches_and_reads_each() {
             s.spawn(move || {
                 let v = gpu.buffer_from(&[t; 16]).expect("buffer");
                 for i in 1..=200u32 {
-                    // A buffer made and dropped each turn: drops take wgpu's GL lock too.
+                    // A buffer made and dropped each turn, and every 20th turn a kernel, an
+                    // image and a sampler: deleting each takes wgpu's GL lock too.
                     let scratch = gpu.buffer_zeroed::<u32>(16).expect("scratch");
+                    let extra = (i % 20 == 0).then(|| {
+                        let kernel = gpu.kernel(shoal::Source::new("add_one.wgsl", ADD_ONE));
+                        let image = gpu.image_zeroed(8, 8, shoal::wgpu::TextureFormat::Rgba8Unorm);
+                        (
+                            kernel.expect("kernel"),
+                            image.expect("image"),
+                            gpu.sampler_linear(),
+                        )
+                    });
                     add_one.bind("v", &v).invocations(16).run().expect("run");
                     assert_eq!(v.read_blocking().expect("read"), [t + i; 16], "thread {t}");
-                    drop(scratch);
+                    drop((scratch, extra));
                 }
             });
         }
     });
     report(&format!(
-        "8 threads x 200 dispatches and reads: {:?}",
+        "8 threads x 200 dispatches and reads (with kernels, images and samplers dropped): {:?}",
         started.elapsed()
     ));
 }

@@ -343,12 +343,21 @@ fn run(extra: &[String]) -> bool {
 fn adapter(backend: &str) -> bool {
     let root = workspace_root();
     let built = cargo(
-        &["build", "-q", "--workspace", "--features", GLSL, "--examples"],
+        &[
+            "build",
+            "-q",
+            "--workspace",
+            "--features",
+            GLSL,
+            "--examples",
+        ],
         &[],
     );
-    let example = target_dir(&root).join("debug").join("examples").join("adapters");
-    built
-        && stage::command(std::process::Command::new(example).env("SHOAL_BACKEND", backend))
+    let example = target_dir(&root)
+        .join("debug")
+        .join("examples")
+        .join("adapters");
+    built && stage::command(std::process::Command::new(example).env("SHOAL_BACKEND", backend))
 }
 
 /// `cargo xtask bench [ARGS]`: `ARGS` go to shoal-bench.

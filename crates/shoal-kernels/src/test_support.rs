@@ -46,4 +46,3 @@ pub(crate) fn first_difference<T: PartialEq + std::fmt::Debug>(a: &[T], b: &[T])
         .position(|(x, y)| x != y)
         .map(|i| format!("index {i}: gpu {:?}, cpu {:?}", a[i], b[i]))
 }
-
