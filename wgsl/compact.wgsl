@@ -73,6 +73,22 @@ fn count_tiles(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) 
     }
 }
 
+// Bit `j` (below 64) of `bits` set to `k` (0 or 1, the bit clear before).
+fn set_bit(bits: vec2<u32>, j: u32, k: u32) -> vec2<u32> {
+    if j < 32u {
+        return vec2(bits.x | (k << j), bits.y);
+    }
+    return vec2(bits.x, bits.y | (k << (j - 32u)));
+}
+
+// Bit `j` (below 64) of `bits`.
+fn bit(bits: vec2<u32>, j: u32) -> u32 {
+    if j < 32u {
+        return (bits.x >> j) & 1u;
+    }
+    return (bits.y >> (j - 32u)) & 1u;
+}
+
 @compute @workgroup_size(WG)
 fn scatter_tiles(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) wid: vec3<u32>,
                  @builtin(num_workgroups) nwg: vec3<u32>) {
@@ -83,20 +99,25 @@ fn scatter_tiles(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id
     // Contiguous elements per invocation keep the output in input order.
     let start = tile * WG * PER + id * PER;
     let half = PER / 2u;
+    // Whether each of this invocation's PER (at most 64, compact.rs) elements is kept, one bit
+    // each, so the writing loop below neither reads nor tests the elements it drops.
+    var bits = vec2<u32>(0u);
     var a = 0u;
     var b = 0u;
     for (var j = 0u; j < half; j++) {
-        a += kept(start + j);
-        b += kept(start + half + j);
+        let ka = kept(start + j);
+        let kb = kept(start + half + j);
+        a += ka;
+        b += kb;
+        bits = set_bit(set_bit(bits, j, ka), half + j, kb);
     }
     shared_data[2u * id] = a;
     shared_data[2u * id + 1u] = b;
     scan_shared(id);
     var at = tile_offsets[tile] + shared_data[2u * id] - a;
     for (var j = 0u; j < PER; j++) {
-        let i = start + j;
-        if kept(i) != 0u {
-            output[at] = values[i];
+        if bit(bits, j) != 0u {
+            output[at] = values[start + j];
             at += 1u;
         }
     }

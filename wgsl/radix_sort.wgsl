@@ -32,8 +32,9 @@ fn count_digits(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id)
         }
     }
     workgroupBarrier();
-    if id < RADIX {
-        counts[id * params.tiles + tile] = atomicLoad(&sh_digits[id]);
+    // Work groups may be smaller than RADIX (8 invocations on a software adapter).
+    for (var d = id; d < RADIX; d += WG) {
+        counts[d * params.tiles + tile] = atomicLoad(&sh_digits[d]);
     }
 }
 

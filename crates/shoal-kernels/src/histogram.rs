@@ -6,10 +6,16 @@ use std::sync::Mutex;
 
 use shoal::{Buffer, Commands, Error, Gpu, Kernel, Result};
 
+use crate::scan::shared_tiles;
 use crate::wgsl::{self, Uniforms};
 
 const SOURCE: shoal::Source = shoal::wgsl!("../wgsl/histogram.wgsl");
+/// Values per invocation: 16 in work groups of up to 256 invocations, or `SOFTWARE_PER` in the
+/// small work groups of a software adapter (see [`Tiling`](crate::Tiling)).
 const PER: u32 = 16;
+// Measured on llvmpipe (GL, 2^20 values, 256 bins): 5.3x the copy kernel with 256 x 16, 2.9x
+// with 8 x 256, 2.3x with 8 x 1024 (fewer tiles, so fewer merges of 256 bins into the counts).
+const SOFTWARE_PER: u32 = 1024;
 /// The most bins offered on any device (see [`Histogram::max_bins`]).
 const MAX_BINS: u32 = 1024;
 
@@ -29,6 +35,7 @@ const MAX_BINS: u32 = 1024;
 pub struct Histogram {
     gpu: Gpu,
     wg: u32,
+    per: u32,
     kernels: Mutex<HashMap<u32, Kernel>>,
     uniforms: Uniforms,
 }
@@ -36,9 +43,11 @@ pub struct Histogram {
 impl Histogram {
     /// A histogram for `gpu`; kernels are compiled per bin count on first use.
     pub fn new(gpu: &Gpu) -> Result<Self> {
+        let (wg, per) = shared_tiles(gpu, 256, PER, SOFTWARE_PER);
         Ok(Self {
             gpu: gpu.clone(),
-            wg: wgsl::plan_workgroup(gpu, 256),
+            wg,
+            per,
             kernels: Mutex::new(HashMap::new()),
             uniforms: Uniforms::default(),
         })
@@ -64,7 +73,7 @@ impl Histogram {
             .gpu
             .kernel_builder(SOURCE)
             .constant("WG", self.wg)
-            .constant("PER", PER)
+            .constant("PER", self.per)
             .constant("BINS", bins)
             .build()?;
         self.kernels
@@ -95,7 +104,7 @@ impl Histogram {
             });
         }
         commands.clear(counts);
-        let tiles = n.div_ceil(self.wg * PER);
+        let tiles = n.div_ceil(self.wg * self.per);
         if tiles == 0 {
             return Ok(());
         }

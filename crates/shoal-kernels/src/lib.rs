@@ -29,7 +29,8 @@ pub use radix_sort::{RadixSort, sort_pairs_cpu};
 
 pub use reduce::{Reduce, reduce_cpu};
 pub use scan::{
-    MAX_COARSENING, Scan, ScanSpec, Strategy, Tiling, WorkgroupScan, scan_cpu, workgroup_scan_cpu,
+    MAX_COARSENING, SOFTWARE_WORKGROUP, Scan, ScanSpec, Strategy, Tiling, WorkgroupScan, scan_cpu,
+    workgroup_scan_cpu,
 };
 pub use wgsl::{Op, SNIPPETS, Scalar, with_snippets};
 

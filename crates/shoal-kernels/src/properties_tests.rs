@@ -177,6 +177,7 @@ fn scan_tilings_give_correct_scans_or_typed_errors() {
                 Tiling {
                     per_invocation,
                     one_subgroup,
+                    workgroup: None,
                 },
             );
             typed("Scan::with_tiling", &scan)?;

@@ -69,10 +69,11 @@ impl RadixSort {
             let shared = gpu.limits().max_compute_shared_memory_size;
             // RADIX counts plus two scan slots per invocation, plus the 16 digit totals.
             let per_invocation = (RADIX + 2) * 4;
-            let wg = wgsl::plan_workgroup(
+            let wg = tiling.shared_workgroup(
                 gpu,
+                &SOURCE,
                 256.min((shared.saturating_sub(RADIX * 4) / per_invocation).max(1)),
-            );
+            )?;
             (wg, SOURCE, ["count_digits", "scatter"])
         };
         let build = |entry| {

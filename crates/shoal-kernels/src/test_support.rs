@@ -5,15 +5,18 @@ pub(crate) use shoal::{Gpu, Usage};
 pub(crate) use shoal_conformance::rng::Rng;
 
 pub(crate) use crate::{
-    Compact, CompactCount, Histogram, Keep, Matmul, MatmulKernel, Op, RadixSort, Reduce, Scalar,
-    Scan, ScanSpec, Strategy, Tiling, WorkgroupScan, compact_cpu, histogram_cpu, matmul_cpu,
-    reduce_cpu, scan_cpu, sort_pairs_cpu, workgroup_scan_cpu,
+    Compact, CompactCount, Histogram, Keep, Matmul, MatmulKernel, Op, RadixSort, Reduce,
+    SOFTWARE_WORKGROUP, Scalar, Scan, ScanSpec, Strategy, Tiling, WorkgroupScan, compact_cpu,
+    histogram_cpu, matmul_cpu, reduce_cpu, scan_cpu, sort_pairs_cpu, workgroup_scan_cpu,
 };
 
-/// The sizes every primitive is tested at: around one and two work groups of 256 and 1024,
+/// The sizes every primitive is tested at: around one work group of a software adapter's tiles
+/// (8 invocations), around one and two work groups of 256 and 1024, around the tiles of 8 x 64
+/// (scan, reduce, sort and compaction on a software adapter) and 8 x 1024 (its histogram),
 /// around 65536, and one that needs several tiles per level and a ragged end.
 pub(crate) const SIZES: &[u64] = &[
-    0, 1, 255, 256, 257, 1023, 1024, 1025, 2047, 2048, 2049, 65535, 65536, 65537, 1_000_003,
+    0, 1, 7, 8, 9, 255, 256, 257, 511, 512, 513, 1023, 1024, 1025, 2047, 2048, 2049, 8191, 8192,
+    8193, 65535, 65536, 65537, 1_000_003,
 ];
 
 /// `count` seeded random sizes below `max`.

@@ -61,9 +61,19 @@ shoal_conformance::gpu_test! {
 
     /// stable across tile edges.
     async fn sort_every_tiling(gpu) {
+        let mut tilings = Vec::new();
         for one_subgroup in [false, true] {
             for per in [1, 7] {
-                let tiling = Tiling { per_invocation: per, one_subgroup };
+                tilings.push(Tiling { per_invocation: per, one_subgroup, workgroup: None });
+            }
+        }
+        // Shared-memory work groups smaller than the 16 digits, and a software adapter's.
+        for wg in [1, 4, SOFTWARE_WORKGROUP] {
+            tilings.push(Tiling { per_invocation: 64, one_subgroup: false, workgroup: Some(wg) });
+        }
+        {
+            for tiling in tilings {
+                let one_subgroup = tiling.one_subgroup;
                 let sort = match RadixSort::with_tiling(&gpu, tiling) {
                     Ok(s) => s,
                     Err(e) => {
@@ -79,6 +89,7 @@ shoal_conformance::gpu_test! {
                 check_sort_pairs(&gpu, &sort, &random_u32(4, 65_537, 20), &label).await;
             }
         }
-        assert!(matches!(RadixSort::with_tiling(&gpu, Tiling { per_invocation: 0, one_subgroup: false }), Err(shoal::Error::Override { .. })));
+        assert!(matches!(RadixSort::with_tiling(&gpu, Tiling { per_invocation: 0, one_subgroup: false, workgroup: None }), Err(shoal::Error::Override { .. })));
+        assert!(matches!(RadixSort::with_tiling(&gpu, Tiling { per_invocation: 4, one_subgroup: false, workgroup: Some(12) }), Err(shoal::Error::Override { .. })));
     }
 }

@@ -48,7 +48,7 @@ impl<T: Scalar> ScanKernels<T> {
         let wg = if tiling.one_subgroup {
             Tiling::one_subgroup_workgroup(gpu, &SOURCE)?
         } else {
-            wgsl::plan_workgroup(gpu, 256)
+            tiling.shared_workgroup(gpu, &SOURCE, 256)?
         };
         Ok(Self {
             gpu: gpu.clone(),

@@ -26,7 +26,8 @@ use crate::wgsl::{self, Op, Scalar};
 pub use cpu::{scan_cpu, workgroup_scan_cpu};
 use kernels::Level;
 pub(crate) use kernels::{ScanKernels, check_pair, grow_levels};
-pub use tiling::{MAX_COARSENING, Tiling};
+pub(crate) use tiling::shared_tiles;
+pub use tiling::{MAX_COARSENING, SOFTWARE_WORKGROUP, Tiling};
 pub use workgroup::WorkgroupScan;
 
 /// The WGSL of the scan family.

@@ -8,32 +8,101 @@ use super::PER;
 /// The most elements an invocation holds in registers.
 pub const MAX_COARSENING: u32 = 64;
 
-/// How the coarsened scan and reduce kernels cut their input into tiles, one per work group.
+/// How the coarsened scan and reduce kernels (and the radix sort) cut their input into tiles,
+/// one per work group.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Tiling {
     /// Elements each invocation loads, holds in registers and stores (1 to [`MAX_COARSENING`]).
     pub per_invocation: u32,
     /// Work groups of exactly one subgroup, which share values with subgroup operations and
-    /// never wait at a barrier (needs [`Gpu::subgroup_size`]); otherwise work groups of up to 256
-    /// invocations, sharing values through shared memory.
+    /// never wait at a barrier (needs [`Gpu::subgroup_size`]); otherwise work groups sharing
+    /// values through shared memory, of [`workgroup`](Self::workgroup) invocations.
     pub one_subgroup: bool,
+    /// Invocations per work group of shared-memory tiles: a power of two within the device's
+    /// limit, or `None` for up to 256 (as many as the device allows). Unused with
+    /// [`one_subgroup`](Self::one_subgroup).
+    pub workgroup: Option<u32>,
+}
+
+/// Work-group size of the shared-memory tiles on a software adapter without subgroups
+/// (llvmpipe, SwiftShader): one SIMD row of llvmpipe's 256-bit vectors. Such an adapter runs a
+/// work group's invocations a SIMD row at a time and switches rows at every barrier, so a
+/// barrier costs about one switch per row: measured on llvmpipe (GL, 2^20 u32, GPU timestamps),
+/// the look-back scan takes 8.0x the copy kernel with 256 invocations x 16 elements and 1.7x with
+/// 8 x 64; the reduction 8.0x and 1.1x.
+pub const SOFTWARE_WORKGROUP: u32 = 8;
+
+/// Whether `gpu` is a software adapter (lavapipe, llvmpipe, SwiftShader): a CPU running
+/// invocations a SIMD row at a time, where barriers and work-group switches are what costs.
+pub(crate) fn is_software(gpu: &Gpu) -> bool {
+    gpu.adapter_details().device_type == shoal::wgpu::DeviceType::Cpu
+}
+
+/// Work-group size and elements per invocation for the kernels of a family that shares values
+/// through shared memory only (compaction, the histogram): [`SOFTWARE_WORKGROUP`] invocations of
+/// `software_per` elements on a software adapter, else `per` elements in work groups of the
+/// largest power of two up to `cap` the device allows.
+pub(crate) fn shared_tiles(gpu: &Gpu, cap: u32, per: u32, software_per: u32) -> (u32, u32) {
+    if is_software(gpu) {
+        (
+            SOFTWARE_WORKGROUP.min(crate::wgsl::plan_workgroup(gpu, cap)),
+            software_per,
+        )
+    } else {
+        (crate::wgsl::plan_workgroup(gpu, cap), per)
+    }
 }
 
 impl Tiling {
-    /// What Shoal picks for `gpu`: one-subgroup work groups of 32 elements per invocation where
-    /// the subgroup size is fixed (on lavapipe a barrier costs more than the loads around it),
-    /// else 16 elements per invocation in work groups of up to 256.
+    /// What Shoal picks for `gpu`:
+    /// - one-subgroup work groups of 32 elements per invocation where the subgroup size is
+    ///   fixed (on lavapipe a barrier costs more than the loads around it);
+    /// - on other software adapters (llvmpipe's GL, SwiftShader in the browser), work groups of
+    ///   [`SOFTWARE_WORKGROUP`] invocations holding [`MAX_COARSENING`] elements each;
+    /// - elsewhere (GPUs without fixed subgroups) 16 elements per invocation in work groups of
+    ///   up to 256.
     pub fn for_gpu(gpu: &Gpu) -> Self {
         match Self::one_subgroup_size(gpu) {
             Some(s) if s >= 4 => Self {
                 per_invocation: 32,
                 one_subgroup: true,
+                workgroup: None,
+            },
+            _ if is_software(gpu) => Self {
+                per_invocation: MAX_COARSENING,
+                one_subgroup: false,
+                workgroup: Some(SOFTWARE_WORKGROUP),
             },
             _ => Self {
                 per_invocation: PER,
                 one_subgroup: false,
+                workgroup: None,
             },
         }
+    }
+
+    /// The shared-memory work-group size: [`workgroup`](Self::workgroup) checked against the
+    /// device (a typed error naming `source`'s kernels), or the largest power of two up to `cap`
+    /// the device allows.
+    pub(crate) fn shared_workgroup(
+        &self,
+        gpu: &Gpu,
+        source: &shoal::Source,
+        cap: u32,
+    ) -> Result<u32> {
+        let Some(wg) = self.workgroup else {
+            return Ok(crate::wgsl::plan_workgroup(gpu, cap));
+        };
+        let max = gpu.max_workgroup_1d(u32::MAX);
+        if !wg.is_power_of_two() || wg > max {
+            return Err(Error::Override {
+                kernel: source.path().to_string(),
+                message: format!(
+                    "the work-group size must be a power of two up to {max} on this device, not {wg}"
+                ),
+            });
+        }
+        Ok(wg)
     }
 
     /// The work-group size of one-subgroup tiles: the device's fixed subgroup size, where it has

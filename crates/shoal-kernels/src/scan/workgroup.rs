@@ -35,6 +35,7 @@ impl<T: Scalar> WorkgroupScan<T> {
                 Tiling {
                     per_invocation: PER,
                     one_subgroup: false,
+                    workgroup: None,
                 },
             )?,
             wg: wgsl::plan_workgroup(gpu, 1024),
