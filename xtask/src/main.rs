@@ -38,7 +38,8 @@ commands:
   test-web      only the web site's pages in headless Chromium (WebDriver)
   run           the showcase: every program checked against its CPU reference and every demo
                 rendered to target/shoal/<demo>.png, on Vulkan and GL
-  bench         the benchmarks (GPU timestamps; ratios to a copy kernel and to the CPU)
+  bench         the benchmarks, built with --release (GPU timestamps; milliseconds and ratios
+                to a copy kernel, the CPU and lampshade)
   web           build the web site (the demos and the kernel checks on WebGPU, wasm32) into
                 target/shoal/site/ and serve it on http://localhost:8000
                   [--port N] [--no-serve: only build]
@@ -342,7 +343,11 @@ fn run(extra: &[String]) -> bool {
     stages.finish()
 }
 
-/// `cargo xtask bench [ARGS]`: `ARGS` go to shoal-bench.
+/// `cargo xtask bench [ARGS]`: `ARGS` go to shoal-bench, built with `--release`: the bench
+/// crate's own code (its CPU baselines, the raw-wgpu side of the overhead benchmark) runs
+/// optimised, and the build is the one `cargo xtask soak` already makes (the dev profile would
+/// leave the bench crate at opt-level 0; a profile of its own would build every dependency a
+/// third time).
 fn bench(extra: &[String]) -> bool {
     let mut stages = Stages::new("cargo xtask bench");
     if !stages.run(
@@ -352,12 +357,28 @@ fn bench(extra: &[String]) -> bool {
         return stages.finish();
     }
     let backend = std::env::var("SHOAL_BACKEND").unwrap_or_else(|_| "vulkan".into());
-    let mut args = vec!["run", "-q", "-p", "shoal-bench", "--"];
+    let commit = commit(&workspace_root());
+    let mut args = vec!["run", "--release", "-q", "-p", "shoal-bench", "--"];
     args.extend(extra.iter().map(String::as_str));
-    stages.run(&format!("benchmarks on {backend}"), || {
-        cargo(&args, &[("SHOAL_BACKEND", &backend)])
+    stages.run(&format!("benchmarks on {backend} (release)"), || {
+        cargo(
+            &args,
+            &[("SHOAL_BACKEND", &backend), ("SHOAL_BENCH_COMMIT", &commit)],
+        )
     });
     stages.finish()
+}
+
+/// `git describe --always --dirty` of the workspace: the commit a benchmark's JSON names.
+fn commit(root: &Path) -> String {
+    std::process::Command::new("git")
+        .args(["describe", "--always", "--dirty"])
+        .current_dir(root)
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "unknown".into())
 }
 
 /// The name of the file-length stage.
