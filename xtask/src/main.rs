@@ -8,6 +8,7 @@
 //! parser (clap, or even lexopt) would be more to build and read than the `match` below, and the
 //! help it would generate is the one [`USAGE`] text.
 
+mod bench_page;
 mod dependency;
 mod fuzz;
 mod lines;
@@ -40,6 +41,7 @@ commands:
                 rendered to target/shoal/<demo>.png, on Vulkan and GL
   bench         the benchmarks, built with --release (GPU timestamps; milliseconds and ratios
                 to a copy kernel, the CPU and lampshade)
+                  [--browser: the primitives in headless Chromium on WebGPU, the bench page]
   web           build the web site (the demos and the kernel checks on WebGPU, wasm32) into
                 target/shoal/site/ and serve it on http://localhost:8000
                   [--port N] [--no-serve: only build]
@@ -250,9 +252,15 @@ fn web_pages(stages: &mut Stages, tools: &web::BrowserTools) {
     // The dev profile: its dependencies are the browser suites' (opt-level 2, as natively), so
     // this compiles the demos and a few wasm32 crates instead of everything again in release.
     stages.run("build the web site (wasm32, dev profile)", || {
-        site = site::build(&root, &target, &tools.wasm.wasm_bindgen, false)
-            .map_err(|e| eprintln!("{e}"))
-            .ok();
+        site = site::build(
+            &root,
+            &target,
+            &tools.wasm.wasm_bindgen,
+            false,
+            &[site::DEMOS],
+        )
+        .map_err(|e| eprintln!("{e}"))
+        .ok();
         site.is_some()
     });
     if let Some(site) = site {
@@ -299,9 +307,15 @@ fn web(args: &[String]) -> bool {
     };
     let mut site = None;
     stages.run("build the web site (wasm32, release)", || {
-        site = site::build(&root, &target_dir(&root), &tools.wasm_bindgen, true)
-            .map_err(|e| eprintln!("{e}"))
-            .ok();
+        site = site::build(
+            &root,
+            &target_dir(&root),
+            &tools.wasm_bindgen,
+            true,
+            &[site::DEMOS, site::BENCH],
+        )
+        .map_err(|e| eprintln!("{e}"))
+        .ok();
         site.is_some()
     });
     let built = stages.finish();
@@ -356,8 +370,19 @@ fn bench(extra: &[String]) -> bool {
     ) {
         return stages.finish();
     }
-    let backend = std::env::var("SHOAL_BACKEND").unwrap_or_else(|_| "vulkan".into());
     let commit = commit(&workspace_root());
+    if extra.first().map(String::as_str) == Some("--browser") {
+        if let Some(tools) = browser_tools(&mut stages) {
+            let root = workspace_root();
+            stages.run("benchmarks on webgpu (headless Chromium, release)", || {
+                bench_page::run(&tools, &root, &target_dir(&root), &extra[1..], &commit)
+                    .map_err(|e| eprintln!("{e}"))
+                    .is_ok()
+            });
+        }
+        return stages.finish();
+    }
+    let backend = std::env::var("SHOAL_BACKEND").unwrap_or_else(|_| "vulkan".into());
     let mut args = vec!["run", "--release", "-q", "-p", "shoal-bench", "--"];
     args.extend(extra.iter().map(String::as_str));
     stages.run(&format!("benchmarks on {backend} (release)"), || {

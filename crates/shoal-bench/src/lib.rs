@@ -8,3 +8,5 @@ pub mod harness;
 pub mod plot;
 pub mod primitives;
 pub mod report;
+#[cfg(target_arch = "wasm32")]
+pub mod web;

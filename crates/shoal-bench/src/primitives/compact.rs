@@ -27,9 +27,7 @@ struct CompactCase {
 /// The compaction case.
 pub(super) fn compact_case(gpu: &Gpu, n: u64) -> Result<Box<dyn Case>, String> {
     let compact = Compact::new(gpu).map_err(err)?;
-    let keep = compact
-        .predicate(&format!("x < {BOUND}u"))
-        .map_err(err)?;
+    let keep = compact.predicate(&format!("x < {BOUND}u")).map_err(err)?;
     let (device, queue) = (gpu.device(), gpu.queue());
     Ok(Box::new(CompactCase {
         keep,
@@ -49,7 +47,12 @@ pub(super) fn compact_case(gpu: &Gpu, n: u64) -> Result<Box<dyn Case>, String> {
 impl CompactCase {
     /// The CPU twin: the kept values in order.
     fn want(&self) -> Vec<u32> {
-        self.io.host.iter().copied().filter(|&x| x < BOUND).collect()
+        self.io
+            .host
+            .iter()
+            .copied()
+            .filter(|&x| x < BOUND)
+            .collect()
     }
 }
 
@@ -82,7 +85,9 @@ impl Case for CompactCase {
         })
     }
     fn peer_configs(&self) -> Vec<String> {
-        vec!["MaskGenerator::new (LessThan(2^31)) + Compactor::new (their only constructors)".into()]
+        vec![
+            "MaskGenerator::new (LessThan(2^31)) + Compactor::new (their only constructors)".into(),
+        ]
     }
     fn peer(&mut self, _config: usize, check: bool) -> Fut<'_, Result<f64, String>> {
         Box::pin(async move {

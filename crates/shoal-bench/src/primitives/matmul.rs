@@ -21,7 +21,11 @@ struct MatmulCase {
 }
 
 /// The matmul case with `kernel`.
-pub(super) fn matmul_case(gpu: &Gpu, n: u64, kernel: MatmulKernel) -> Result<Box<dyn Case>, String> {
+pub(super) fn matmul_case(
+    gpu: &Gpu,
+    n: u64,
+    kernel: MatmulKernel,
+) -> Result<Box<dyn Case>, String> {
     let side = (n as f64).sqrt() as u32;
     let to_f = |v: Vec<u32>| {
         v.into_iter()
