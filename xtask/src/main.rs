@@ -8,6 +8,7 @@
 //! parser (clap, or even lexopt) would be more to build and read than the `match` below, and the
 //! help it would generate is the one [`USAGE`] text.
 
+mod bench_page;
 mod dependency;
 mod fuzz;
 mod lines;
@@ -38,7 +39,9 @@ commands:
   test-web      only the web site's pages in headless Chromium (WebDriver)
   run           the showcase: every program checked against its CPU reference and every demo
                 rendered to target/shoal/<demo>.png, on Vulkan and GL
-  bench         the benchmarks (GPU timestamps; ratios to a copy kernel and to the CPU)
+  bench         the benchmarks, built with --release (GPU timestamps; milliseconds and ratios
+                to a copy kernel, the CPU and lampshade)
+                  [--browser: the primitives in headless Chromium on WebGPU, the bench page]
   web           build the web site (the demos and the kernel checks on WebGPU, wasm32) into
                 target/shoal/site/ and serve it on http://localhost:8000
                   [--port N] [--no-serve: only build]
@@ -244,9 +247,15 @@ fn web_pages(stages: &mut Stages, tools: &web::BrowserTools) {
     // The dev profile: its dependencies are the browser suites' (opt-level 2, as natively), so
     // this compiles the demos and a few wasm32 crates instead of everything again in release.
     stages.run("build the web site (wasm32, dev profile)", || {
-        site = site::build(&root, &target, &tools.wasm.wasm_bindgen, false)
-            .map_err(|e| eprintln!("{e}"))
-            .ok();
+        site = site::build(
+            &root,
+            &target,
+            &tools.wasm.wasm_bindgen,
+            false,
+            &[site::DEMOS],
+        )
+        .map_err(|e| eprintln!("{e}"))
+        .ok();
         site.is_some()
     });
     if let Some(site) = site {
@@ -293,9 +302,15 @@ fn web(args: &[String]) -> bool {
     };
     let mut site = None;
     stages.run("build the web site (wasm32, release)", || {
-        site = site::build(&root, &target_dir(&root), &tools.wasm_bindgen, true)
-            .map_err(|e| eprintln!("{e}"))
-            .ok();
+        site = site::build(
+            &root,
+            &target_dir(&root),
+            &tools.wasm_bindgen,
+            true,
+            &[site::DEMOS, site::BENCH],
+        )
+        .map_err(|e| eprintln!("{e}"))
+        .ok();
         site.is_some()
     });
     let built = stages.finish();
@@ -360,7 +375,11 @@ fn adapter(backend: &str) -> bool {
     built && stage::command(std::process::Command::new(example).env("SHOAL_BACKEND", backend))
 }
 
-/// `cargo xtask bench [ARGS]`: `ARGS` go to shoal-bench.
+/// `cargo xtask bench [ARGS]`: `ARGS` go to shoal-bench, built with `--release`: the bench
+/// crate's own code (its CPU baselines, the raw-wgpu side of the overhead benchmark) runs
+/// optimised, and the build is the one `cargo xtask soak` already makes (the dev profile would
+/// leave the bench crate at opt-level 0; a profile of its own would build every dependency a
+/// third time).
 fn bench(extra: &[String]) -> bool {
     let mut stages = Stages::new("cargo xtask bench");
     if !stages.run(
@@ -369,13 +388,40 @@ fn bench(extra: &[String]) -> bool {
     ) {
         return stages.finish();
     }
+    let commit = commit(&workspace_root());
+    if extra.first().map(String::as_str) == Some("--browser") {
+        if let Some(tools) = browser_tools(&mut stages) {
+            let root = workspace_root();
+            stages.run("benchmarks on webgpu (headless Chromium, release)", || {
+                bench_page::run(&tools, &root, &target_dir(&root), &extra[1..], &commit)
+                    .map_err(|e| eprintln!("{e}"))
+                    .is_ok()
+            });
+        }
+        return stages.finish();
+    }
     let backend = std::env::var("SHOAL_BACKEND").unwrap_or_else(|_| "vulkan".into());
-    let mut args = vec!["run", "-q", "-p", "shoal-bench", "--"];
+    let mut args = vec!["run", "--release", "-q", "-p", "shoal-bench", "--"];
     args.extend(extra.iter().map(String::as_str));
-    stages.run(&format!("benchmarks on {backend}"), || {
-        cargo(&args, &[("SHOAL_BACKEND", &backend)])
+    stages.run(&format!("benchmarks on {backend} (release)"), || {
+        cargo(
+            &args,
+            &[("SHOAL_BACKEND", &backend), ("SHOAL_BENCH_COMMIT", &commit)],
+        )
     });
     stages.finish()
+}
+
+/// `git describe --always --dirty` of the workspace: the commit a benchmark's JSON names.
+fn commit(root: &Path) -> String {
+    std::process::Command::new("git")
+        .args(["describe", "--always", "--dirty"])
+        .current_dir(root)
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "unknown".into())
 }
 
 /// The name of the file-length stage.

@@ -194,7 +194,7 @@ fn kernels(session: &Session<'_>, base: &str, shots: &Path) -> Result<(), String
 
 /// Loads `page` and waits for its ready flag; returns its status line. Fails with the page's
 /// own error, or after `timeout`.
-fn load(session: &Session<'_>, page: &str, timeout: Duration) -> Result<String, String> {
+pub(crate) fn load(session: &Session<'_>, page: &str, timeout: Duration) -> Result<String, String> {
     eprintln!("loading {page}");
     let started = Instant::now();
     session.navigate(page)?;

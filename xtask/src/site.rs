@@ -1,7 +1,9 @@
-//! `cargo xtask web`: the demos' web site. The `shoal-demos` library is built for wasm32 as a
-//! cdylib (release for `cargo xtask web`; the page test of `cargo xtask test` builds it in the dev
-//! profile, on the wasm32 dependencies its browser suites already compiled), bound with `wasm-bindgen --target web` into `target/shoal/site/` beside the
-//! checked-in pages of `demos/web/`, and served by tiny_http.
+//! `cargo xtask web`: the demos' web site. The `shoal-demos` library (and for the bench page
+//! `shoal-bench`'s) is built for wasm32 as a cdylib (release for `cargo xtask web` and
+//! `cargo xtask bench --browser`; the page test of `cargo xtask test` builds the demos alone in
+//! the dev profile, on the wasm32 dependencies its browser suites already compiled), bound with
+//! `wasm-bindgen --target web` into `target/shoal/site/` beside the checked-in pages of
+//! `demos/web/`, and served by tiny_http.
 //!
 //! The file server's few lines stay here: mapping a URL path to a file inside the site (never
 //! outside it, tested below) and its content type. The crates that serve a directory
@@ -28,53 +30,41 @@ pub(crate) fn site_dir(target: &Path) -> PathBuf {
     target.join("shoal").join("site")
 }
 
-/// Builds the site into [`site_dir`], optimised when `release` (what `cargo xtask web` serves)
-/// or in the dev profile (the page test: the same code, minutes sooner); returns that directory.
+/// A crate of the site, built as a cdylib for wasm32 and bound as `<out_name>.js` and
+/// `<out_name>_bg.wasm`.
+pub(crate) struct Wasm {
+    /// The cargo package.
+    package: &'static str,
+    /// wasm-bindgen's `--out-name`, what the pages import.
+    out_name: &'static str,
+}
+
+/// The demos and the kernel checks (`index.html`, `demo.html`, `kernels.html`).
+pub(crate) const DEMOS: Wasm = Wasm {
+    package: "shoal-demos",
+    out_name: "shoal_demos",
+};
+
+/// The benchmarks (`bench.html`).
+pub(crate) const BENCH: Wasm = Wasm {
+    package: "shoal-bench",
+    out_name: "shoal_bench",
+};
+
+/// Builds `crates` into [`site_dir`] beside the pages, optimised when `release` (what
+/// `cargo xtask web` serves and the benchmarks run) or in the dev profile (the page test: the
+/// same code, minutes sooner); returns that directory.
 pub(crate) fn build(
     root: &Path,
     target: &Path,
     wasm_bindgen: &Path,
     release: bool,
+    crates: &[Wasm],
 ) -> Result<PathBuf, String> {
-    // `--crate-type cdylib` here, not in the manifest: natively the library stays an rlib, so
-    // the native builds do not link a shared library nobody loads.
-    let mut args = vec![
-        "rustc",
-        "-p",
-        "shoal-demos",
-        "--lib",
-        "--target",
-        WASM_TARGET,
-    ];
-    if release {
-        args.push("--release");
-    }
-    args.extend(["--crate-type", "cdylib"]);
-    if !cargo(&args, &[]) {
-        return Err("the wasm32 build of shoal-demos failed".into());
-    }
-    let profile = if release { "release" } else { "debug" };
-    let wasm = target
-        .join(WASM_TARGET)
-        .join(profile)
-        .join("shoal_demos.wasm");
     let out = site_dir(target);
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let bound = command(
-        Command::new(wasm_bindgen)
-            .args([
-                "--target",
-                "web",
-                "--no-typescript",
-                "--out-name",
-                "shoal_demos",
-            ])
-            .arg("--out-dir")
-            .arg(&out)
-            .arg(&wasm),
-    );
-    if !bound {
-        return Err(format!("wasm-bindgen failed on {}", wasm.display()));
+    for krate in crates {
+        bind(target, wasm_bindgen, release, krate, &out)?;
     }
     let sources = root.join(SOURCES);
     let entries = std::fs::read_dir(&sources)
@@ -88,13 +78,64 @@ pub(crate) fn build(
                 .map_err(|e| format!("cannot copy {}: {e}", path.display()))?;
         }
     }
-    let size = std::fs::metadata(out.join("shoal_demos_bg.wasm")).map_or(0, |m| m.len());
+    Ok(out)
+}
+
+/// Builds `krate` for wasm32 and binds it into `out`.
+fn bind(
+    target: &Path,
+    wasm_bindgen: &Path,
+    release: bool,
+    krate: &Wasm,
+    out: &Path,
+) -> Result<(), String> {
+    // `--crate-type cdylib` here, not in the manifest: natively the library stays an rlib, so
+    // the native builds do not link a shared library nobody loads.
+    let mut args = vec![
+        "rustc",
+        "-p",
+        krate.package,
+        "--lib",
+        "--target",
+        WASM_TARGET,
+    ];
+    if release {
+        args.push("--release");
+    }
+    args.extend(["--crate-type", "cdylib"]);
+    if !cargo(&args, &[]) {
+        return Err(format!("the wasm32 build of {} failed", krate.package));
+    }
+    let profile = if release { "release" } else { "debug" };
+    let wasm = target
+        .join(WASM_TARGET)
+        .join(profile)
+        .join(format!("{}.wasm", krate.package.replace('-', "_")));
+    let bound = command(
+        Command::new(wasm_bindgen)
+            .args([
+                "--target",
+                "web",
+                "--no-typescript",
+                "--out-name",
+                krate.out_name,
+            ])
+            .arg("--out-dir")
+            .arg(out)
+            .arg(&wasm),
+    );
+    if !bound {
+        return Err(format!("wasm-bindgen failed on {}", wasm.display()));
+    }
+    let size =
+        std::fs::metadata(out.join(format!("{}_bg.wasm", krate.out_name))).map_or(0, |m| m.len());
     eprintln!(
-        "site: {} ({:.1} MB of wasm)",
+        "site: {} in {} ({:.1} MB of wasm)",
+        krate.out_name,
         out.display(),
         size as f64 / 1e6
     );
-    Ok(out)
+    Ok(())
 }
 
 /// A static file server on a background thread, stopped when dropped.
@@ -150,7 +191,7 @@ pub(crate) fn serve_forever(dir: &Path, addr: &str) -> bool {
         }
     };
     eprintln!(
-        "serving {} on http://{addr}/ (index.html, demo.html?name=<demo>, kernels.html); Ctrl-C stops",
+        "serving {} on http://{addr}/ (index.html, demo.html?name=<demo>, kernels.html, bench.html); Ctrl-C stops",
         dir.display()
     );
     accept(&server, dir);

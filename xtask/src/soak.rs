@@ -1,5 +1,5 @@
-//! `cargo xtask soak`: the soak binary (`crates/shoal-bench/src/bin/soak.rs`, in the dev
-//! profile, whose dependencies are optimised) on Vulkan and on GL. It runs 100,000 dispatches and 10,000 readbacks and fails
+//! `cargo xtask soak`: the soak binary (`crates/shoal-bench/src/bin/soak.rs`, built with
+//! `--release`, the build `cargo xtask bench` shares) on Vulkan and on GL. It runs 100,000 dispatches and 10,000 readbacks and fails
 //! when wgpu's live resources do not return to their baseline or resident memory grows past its
 //! bound; docs/robustness.md has the figures.
 

@@ -1,14 +1,18 @@
-//! `cargo xtask bench`: Shoal's benchmarks on the adapter `SHOAL_BACKEND` selects.
+//! `cargo xtask bench`: Shoal's benchmarks on the adapter `SHOAL_BACKEND` selects, built
+//! optimised (`--release`).
 //!
 //! `cargo xtask bench -- <group>` runs only the groups (or primitives) whose names contain
 //! `<group>`: `overhead`, `kernels`, or a primitive such as `scan` or `sort`.
 //! `SHOAL_BENCH_MAX_LOG2` (default 22) sets the largest size, 2^16 to 2^max.
+//! `SHOAL_BENCH_COMMIT` (set by xtask) is the commit the JSON names.
 
-mod harness;
 mod overhead;
-mod primitives;
 mod sims;
 mod splat;
+
+use std::path::PathBuf;
+
+use shoal_bench::{harness, primitives, report::Report};
 
 fn main() -> std::process::ExitCode {
     let filter: Vec<String> = std::env::args().skip(1).collect();
@@ -59,22 +63,46 @@ fn main() -> std::process::ExitCode {
         .and_then(|v| v.parse().ok())
         .unwrap_or(22)
         .clamp(16, 26);
-    let sizes: Vec<u32> = [16, 20, 22, 24, 26]
-        .into_iter()
-        .filter(|&s| s <= max)
-        .collect();
-    let entries: Vec<harness::Entry> = primitives::ENTRIES
-        .iter()
-        .filter(|e| wanted("kernels") || wanted(e.name))
-        .copied()
-        .collect();
-    if !entries.is_empty() {
-        let result =
-            harness::run(&gpu, &entries, &sizes).and_then(|rows| harness::report(&gpu, &rows));
-        if let Err(e) = result {
-            eprintln!("\nkernel benchmarks failed: {e}");
-            return std::process::ExitCode::FAILURE;
-        }
+    let entries = primitives::selected(&filter);
+    if !entries.is_empty()
+        && let Err(e) = kernels(&gpu, &entries, &primitives::sizes(max))
+    {
+        eprintln!("\nkernel benchmarks failed: {e}");
+        return std::process::ExitCode::FAILURE;
     }
     std::process::ExitCode::SUCCESS
+}
+
+/// Runs the primitives, prints the table and writes CSV, JSON and SVG under
+/// `target/shoal/bench/`.
+fn kernels(gpu: &shoal::Gpu, entries: &[harness::Entry], sizes: &[u32]) -> Result<(), String> {
+    let rows = pollster::block_on(harness::run(gpu, entries, sizes, &mut |p| match p {
+        harness::Progress::Started {
+            done,
+            total,
+            name,
+            log2,
+        } => eprint!("[{done}/{total}] {name} at 2^{log2} ... "),
+        harness::Progress::Finished { row, seconds } => eprintln!(
+            "{:.3} ms ({:.2}x copy) verified, {seconds:.1} s",
+            row.gpu_ms,
+            row.gpu_ms / row.copy_ms
+        ),
+    }))?;
+    let commit = std::env::var("SHOAL_BENCH_COMMIT").ok();
+    let report = Report::new(gpu, commit, rows);
+    println!("\n{}", report.table());
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/shoal/bench");
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let stem = dir.join(format!("primitives-{}", report.backend));
+    for (ext, text) in [
+        ("csv", report.csv()),
+        ("json", report.json()?),
+        ("svg", report.svg()),
+    ] {
+        let path = stem.with_extension(ext);
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    println!("written: {}.{{csv,json,svg}}", stem.display());
+    Ok(())
 }

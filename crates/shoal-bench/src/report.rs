@@ -1,0 +1,155 @@
+//! A run's results as text: the table printed natively and shown in the browser, the CSV, and
+//! the JSON (serde_json's, from the derived `Serialize`), the same on every adapter. The CSV
+//! stays hand-written, a `format!` a line: its fields are our own numbers and names (no commas
+//! or quotes in them).
+
+use serde::Serialize;
+
+use crate::harness::{RUNS, Row};
+
+/// The JSON file: where and how it was measured, and the rows.
+#[derive(Serialize)]
+pub struct Report {
+    /// The adapter's details, as printed above the table.
+    pub adapter: String,
+    /// The backend's name in the file names: `vulkan`, `gl`, `webgpu`.
+    pub backend: String,
+    /// The commit the benchmark was built from (`git describe --always --dirty`), when known.
+    pub commit: Option<String>,
+    /// `release` (optimised, what `cargo xtask bench` builds) or `debug`.
+    pub build: &'static str,
+    /// Timed runs per median ([`RUNS`]).
+    pub runs: usize,
+    /// Every result row.
+    pub rows: Vec<Row>,
+}
+
+impl Report {
+    /// A report of `rows` measured on `gpu`, built as this crate was.
+    pub fn new(gpu: &shoal::Gpu, commit: Option<String>, rows: Vec<Row>) -> Self {
+        let details = gpu.adapter_details();
+        Self {
+            adapter: details.to_string(),
+            backend: format!("{:?}", details.backend).to_lowercase(),
+            commit,
+            build: if cfg!(debug_assertions) {
+                "debug"
+            } else {
+                "release"
+            },
+            runs: RUNS,
+            rows,
+        }
+    }
+
+    /// The table: absolute milliseconds beside every ratio, then each peer's configuration.
+    pub fn table(&self) -> String {
+        let mut s = format!(
+            "kernels on {} ({} build{}; times: median of {RUNS} runs after a warm-up)\n\n",
+            self.adapter,
+            self.build,
+            self.commit
+                .as_ref()
+                .map(|c| format!(" of {c}"))
+                .unwrap_or_default(),
+        );
+        s.push_str(&format!(
+            "{:<28} {:>5} {:>10} {:>10} {:>7} {:>10} {:>8} {:>10} {:>10} {:>11}\n",
+            "primitive",
+            "n",
+            "GPU ms",
+            "copy ms",
+            "x copy",
+            "CPU ms",
+            "CPU/GPU",
+            "peer ms",
+            "peer/shoal",
+            "elements/s"
+        ));
+        let or_dash = |v: Option<String>| v.unwrap_or_else(|| "-".into());
+        for r in &self.rows {
+            s.push_str(&format!(
+                "{:<28} {:>5} {:>10.3} {:>10.3} {:>7} {:>10.3} {:>8} {:>10} {:>10} {:>11.3e}\n",
+                r.name,
+                format!("2^{}", r.n.trailing_zeros()),
+                r.gpu_ms,
+                r.copy_ms,
+                ratio(r.gpu_ms, r.copy_ms),
+                r.cpu_ms,
+                ratio(r.cpu_ms, r.gpu_ms),
+                or_dash(r.peer_ms.map(|p| format!("{p:.3}"))),
+                or_dash(r.peer_ms.map(|p| ratio(p, r.gpu_ms))),
+                r.per_second(),
+            ));
+        }
+        let mut configs: Vec<String> = Vec::new();
+        for r in &self.rows {
+            if let Some(c) = &r.peer_config {
+                let line = format!("  {}: lampshade {c}", r.name);
+                if !configs.contains(&line) {
+                    configs.push(line);
+                }
+            }
+        }
+        if !configs.is_empty() {
+            s.push_str("\npeer configurations (the fastest of those tried):\n");
+            s.push_str(&configs.join("\n"));
+            s.push('\n');
+        }
+        let timings: Vec<&str> = self.rows.iter().fold(Vec::new(), |mut v, r| {
+            if !v.contains(&r.timing.as_str()) {
+                v.push(r.timing.as_str());
+            }
+            v
+        });
+        s.push_str(&format!("timing: {}\n", timings.join("; ")));
+        s
+    }
+
+    /// The rows as CSV, with the ratios.
+    pub fn csv(&self) -> String {
+        let mut csv = String::from(
+            "primitive,n,gpu_ms,copy_ms,cpu_ms,peer_ms,elements_per_s,x_copy,cpu_over_gpu,peer_over_shoal,peer_config,timing\n",
+        );
+        for r in &self.rows {
+            let peer = r.peer_ms.map(|p| p.to_string()).unwrap_or_default();
+            let peer_ratio = r
+                .peer_ms
+                .map(|p| (p / r.gpu_ms).to_string())
+                .unwrap_or_default();
+            csv.push_str(&format!(
+                "{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                r.name,
+                r.n,
+                r.gpu_ms,
+                r.copy_ms,
+                r.cpu_ms,
+                peer,
+                r.per_second(),
+                r.gpu_ms / r.copy_ms,
+                r.cpu_ms / r.gpu_ms,
+                peer_ratio,
+                r.peer_config.as_deref().unwrap_or("").replace(',', ";"),
+                r.timing.replace(',', ";")
+            ));
+        }
+        csv
+    }
+
+    /// The JSON text.
+    pub fn json(&self) -> Result<String, String> {
+        serde_json::to_string_pretty(self)
+            .map(|j| j + "\n")
+            .map_err(|e| e.to_string())
+    }
+
+    /// The plot ([`crate::plot::svg`]).
+    pub fn svg(&self) -> String {
+        crate::plot::svg(&self.rows, &self.adapter)
+    }
+}
+
+/// `a / b` with two decimals, for the table.
+fn ratio(a: f64, b: f64) -> String {
+    format!("{:.2}", a / b)
+}
