@@ -29,6 +29,10 @@ override WG: u32 = 256u;
 const SEG: u32 = 16u;
 // Polls of a predecessor's tile state before the waiting work group computes it itself.
 override SPIN: u32 = 64u;
+// Tiles each work group of `reduce_tiles` folds before its one work-group reduction: 1 for the
+// multi-level scan's up-sweep (its levels are tiles), more for a reduction on its own, which
+// pays the reduction's barriers once per SPAN tiles (reduce.rs).
+override SPAN: u32 = 1u;
 
 struct Params {
     // Elements in `input`.
@@ -155,9 +159,10 @@ fn combine4(v: vec4<T>) -> T {
     return combine(combine(v.x, v.y), combine(v.z, v.w));
 }
 
-// The reduction of tile `tile` (WG x PER elements), in every invocation. Loads are strided by WG
-// so that neighbouring invocations read neighbouring elements (vec4s when PER allows).
-fn reduce_tile(tile: u32, lane: Lane) -> T {
+// This invocation's share of tile `tile` (WG x PER elements) folded into one value. Loads are
+// strided by WG so that neighbouring invocations read neighbouring elements (vec4s when PER
+// allows).
+fn fold_tile(tile: u32, lane: Lane) -> T {
     let base = tile * WG * PER;
     var acc = identity();
     if PER % 4u == 0u {
@@ -183,19 +188,32 @@ fn reduce_tile(tile: u32, lane: Lane) -> T {
             }
         }
     }
-    return group_reduce(acc, lane);
+    return acc;
 }
 
-// Up-sweep of the multi-level scan, and the reduction: partials[tile] = reduce(tile).
+// The reduction of tile `tile`, in every invocation.
+fn reduce_tile(tile: u32, lane: Lane) -> T {
+    return group_reduce(fold_tile(tile, lane), lane);
+}
+
+// Up-sweep of the multi-level scan, and the reduction: partials[g] = reduce(tiles g x SPAN ..).
 @compute @workgroup_size(WG)
 fn reduce_tiles(lane: Lane, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    let tile = group_index(wid, nwg);
-    if tile > 0u && tile * WG * PER >= params.n {
+    let group = group_index(wid, nwg);
+    if group > 0u && group * SPAN * WG * PER >= params.n {
         return;
     }
-    let total = reduce_tile(tile, lane);
+    var acc = identity();
+    // Up to the last tile holding elements: a bound the compiler cannot unroll, which keeps
+    // llvmpipe's compile time that of one tile.
+    let first = group * SPAN;
+    let last = min(first + SPAN, max((params.n + WG * PER - 1u) / (WG * PER), 1u));
+    for (var t = first; t < last; t++) {
+        acc = combine(acc, fold_tile(t, lane));
+    }
+    let total = group_reduce(acc, lane);
     if lane.id == 0u {
-        partials[tile] = total;
+        partials[group] = total;
     }
 }
 

@@ -12,7 +12,7 @@ use super::{MAX_COARSENING, SOURCE, Tiling};
 use crate::wgsl::{self, Op, Scalar, Uniforms};
 
 /// A compiled kernel of the family: operation, entry point, work-group size, wide stores.
-type KernelKey = (Op, &'static str, u32, bool);
+type KernelKey = (Op, &'static str, u32, bool, u32);
 
 /// A buffer of `T` seen as vec4s for `input4`, and one for `output4`.
 type Wide<T> = (Buffer<<T as Scalar>::Vec4>, Buffer<<T as Scalar>::Vec4>);
@@ -117,10 +117,10 @@ impl<T: Scalar> ScanKernels<T> {
         dispatch
     }
 
-    /// The lengths of the levels above `n` elements: each level holds the tile totals of the one
-    /// below, until one tile is left.
-    pub(crate) fn level_lens(&self, n: u32) -> Vec<u32> {
-        let tile = self.tile();
+    /// The lengths of the levels above `n` elements: each level holds the totals of the one
+    /// below, `span` tiles to a total, until `span` tiles are left.
+    pub(crate) fn level_lens(&self, n: u32, span: u32) -> Vec<u32> {
+        let tile = self.tile() * span;
         std::iter::successors(Some(n), |&len| (len > tile).then(|| len.div_ceil(tile)))
             .skip(1)
             .collect()
@@ -136,15 +136,17 @@ impl<T: Scalar> ScanKernels<T> {
         self.wg
     }
 
-    /// Entry point `entry` for `op`, with `wg` invocations per work group.
+    /// Entry point `entry` for `op`, with `wg` invocations per work group (and `span` tiles per
+    /// work group for `reduce_tiles`; 1 elsewhere).
     pub(crate) fn kernel(
         &self,
         op: Op,
         entry: &'static str,
         wg: u32,
         wide_store: bool,
+        span: u32,
     ) -> Result<Kernel> {
-        let key = (op, entry, wg, wide_store);
+        let key = (op, entry, wg, wide_store, span);
         if let Some(k) = self.kernels.lock().map_err(|_| wgsl::poisoned())?.get(&key) {
             return Ok(k.clone());
         }
@@ -165,6 +167,7 @@ impl<T: Scalar> ScanKernels<T> {
         let kernel = wgsl::builder(&self.gpu, source)
             .entry(entry)
             .constant("WG", wg)
+            .constant("SPAN", span)
             .build()?;
         self.kernels
             .lock()
@@ -173,18 +176,19 @@ impl<T: Scalar> ScanKernels<T> {
         Ok(kernel)
     }
 
-    /// Records `partials[t] = reduce(tile t of input)` for every tile of `n` elements.
+    /// Records `partials[g] = reduce(tiles g × span .. (g + 1) × span of input)` for every
+    /// `span` tiles of `n` elements.
     pub(crate) fn record_reduce_tiles(
         &self,
         commands: &mut Commands,
         op: Op,
-        input: &Buffer<T>,
-        n: u32,
+        (input, n): (&Buffer<T>, u32),
         partials: &Buffer<T>,
+        span: u32,
     ) -> Result<()> {
-        let kernel = self.kernel(op, "reduce_tiles", self.wg, false)?;
+        let kernel = self.kernel(op, "reduce_tiles", self.wg, false, span)?;
         let params = self.uniforms.get(&self.gpu, [n, 0, 0, 0])?;
-        let groups = n.div_ceil(self.tile()).max(1);
+        let groups = n.div_ceil(self.tile() * span).max(1);
         let wide = self.wide(input, None)?;
         let dispatch = kernel
             .bind("params", &params)
@@ -206,7 +210,7 @@ impl<T: Scalar> ScanKernels<T> {
         inclusive: bool,
         carries: Option<&Buffer<T>>,
     ) -> Result<()> {
-        let kernel = self.kernel(op, "scan_tiles", self.wg, self.wide_store(n))?;
+        let kernel = self.kernel(op, "scan_tiles", self.wg, self.wide_store(n), 1)?;
         let params = self.uniforms.get(
             &self.gpu,
             [n, inclusive as u32, carries.is_some() as u32, 0],

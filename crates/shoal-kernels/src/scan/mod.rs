@@ -186,7 +186,7 @@ impl<T: Scalar> Scan<T> {
     /// The multi-level scratch for `n` elements: per level above the input, its tile totals and
     /// their scan, grown as needed and kept.
     fn levels_for(&self, n: u32) -> Result<Vec<Level<T>>> {
-        let lens = self.kernels.level_lens(n);
+        let lens = self.kernels.level_lens(n, 1);
         let mut kept = self.levels.lock().map_err(|_| wgsl::poisoned())?;
         let gpu = self.kernels.gpu();
         grow_levels(
@@ -225,7 +225,7 @@ impl<T: Scalar> Scan<T> {
         // Up: the totals of each level's tiles become the next level.
         let mut below = (input, n);
         for (len, partials, _) in &levels {
-            k.record_reduce_tiles(commands, spec.op, below.0, below.1, partials)?;
+            k.record_reduce_tiles(commands, spec.op, below, partials, 1)?;
             below = (partials, *len);
         }
         // Top: one tile, scanned exclusively into offsets.
@@ -283,7 +283,7 @@ impl<T: Scalar> Scan<T> {
         };
         // Stale states from the previous run would be read as published: start from zero.
         commands.clear(&state);
-        let kernel = k.kernel(spec.op, "scan_lookback", k.workgroup(), k.wide_store(n))?;
+        let kernel = k.kernel(spec.op, "scan_lookback", k.workgroup(), k.wide_store(n), 1)?;
         let params = k
             .uniforms
             .get(k.gpu(), [n, spec.inclusive as u32, 0, tiles])?;

@@ -60,7 +60,9 @@ impl<T: Scalar> WorkgroupScan<T> {
         if n == 0 {
             return Ok(());
         }
-        let kernel = self.kernels.kernel(op, "scan_workgroup", self.wg, false)?;
+        let kernel = self
+            .kernels
+            .kernel(op, "scan_workgroup", self.wg, false, 1)?;
         let params = self
             .kernels
             .uniforms
