@@ -10,10 +10,9 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::pages::load;
-use crate::site::{BENCH, Server, build};
-use crate::web::{BrowserTools, chromium_flags, fresh_dir};
-use crate::webdriver::Chromedriver;
+use crate::pages::{load, with_chromium};
+use crate::site::{BENCH, build};
+use crate::web::BrowserTools;
 
 /// The largest size (log2) in the browser when `SHOAL_BENCH_MAX_LOG2` is not set: the whole
 /// page at 2^16 takes minutes on SwiftShader, at 2^20 tens of minutes (docs/primitives.md).
@@ -44,18 +43,8 @@ pub(crate) fn run(
         .clamp(16, 24);
     let out = target.join("shoal").join("bench");
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let work = fresh_dir(&target.join("shoal").join("web"))?;
-    let result = (|| {
-        let server = Server::start(&site, "127.0.0.1:0")?;
-        let profile = work.join("profile");
-        let driver = Chromedriver::start(
-            &tools.chromedriver,
-            &work.join("chromedriver.log"),
-            &profile,
-        )?;
-        let mut args = chromium_flags(&profile);
-        args.extend(BENCH_FLAGS.iter().map(|f| f.to_string()));
-        let session = driver.session(&tools.chromium, &args)?;
+    let web = target.join("shoal").join("web");
+    with_chromium(tools, &site, &web, BENCH_FLAGS, |session, base| {
         let words: Vec<&str> = filter
             .iter()
             .map(String::as_str)
@@ -63,11 +52,11 @@ pub(crate) fn run(
             .collect();
         let page = format!(
             "{}bench.html?autostart=1&max_log2={max_log2}&filter={}&commit={}",
-            server.url(),
+            base,
             url_encode(&words.join(" ")),
             url_encode(commit)
         );
-        let status = load(&session, &page, TIMEOUT)?;
+        let status = load(session, &page, TIMEOUT)?;
         eprintln!("  {}", status.replace('\n', " — "));
         let results = session.execute("return window.shoalBench;")?;
         let text = |key: &str| {
@@ -88,16 +77,7 @@ pub(crate) fn run(
             out.join("primitives-webgpu.{json,svg}").display()
         );
         Ok(())
-    })();
-    if result.is_err() {
-        eprintln!(
-            "(chromedriver's log and the profile are kept in {})",
-            work.display()
-        );
-    } else {
-        let _ = std::fs::remove_dir_all(&work);
-    }
-    result
+    })
 }
 
 /// `text` for a URL's query: letters, digits and `-._~` as they are, every other byte as `%XX`.

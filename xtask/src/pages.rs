@@ -54,7 +54,25 @@ pub(crate) fn check(tools: &BrowserTools, site: &Path, shots: &Path) -> bool {
 fn run(tools: &BrowserTools, site: &Path, shots: &Path) -> Result<(), String> {
     std::fs::create_dir_all(shots)
         .map_err(|e| format!("cannot create {}: {e}", shots.display()))?;
-    let work = fresh_dir(shots)?;
+    with_chromium(tools, site, shots, CANVAS_FLAGS, |session, base| {
+        index(session, base, shots)?;
+        demo(session, base, shots)?;
+        kernels(session, base, shots)
+    })
+}
+
+/// Serves `site`, starts headless Chromium (the browser suites' flags and `extra`) through
+/// chromedriver, and runs `body` with the session and the site's base URL. Chromedriver's log
+/// and the profile go to a fresh directory under `parent`, kept when `body` fails and removed
+/// otherwise.
+pub(crate) fn with_chromium<R>(
+    tools: &BrowserTools,
+    site: &Path,
+    parent: &Path,
+    extra: &[&str],
+    body: impl FnOnce(&Session<'_>, &str) -> Result<R, String>,
+) -> Result<R, String> {
+    let work = fresh_dir(parent)?;
     let result = (|| {
         let server = Server::start(site, "127.0.0.1:0")?;
         eprintln!("serving {} on {}", site.display(), server.url());
@@ -65,12 +83,10 @@ fn run(tools: &BrowserTools, site: &Path, shots: &Path) -> Result<(), String> {
             &profile,
         )?;
         let mut args = chromium_flags(&profile);
-        args.extend(CANVAS_FLAGS.iter().map(|f| f.to_string()));
+        args.extend(extra.iter().map(|f| f.to_string()));
         let session = driver.session(&tools.chromium, &args)?;
         eprintln!("Chromium started (WebDriver session)");
-        index(&session, &server.url(), shots)?;
-        demo(&session, &server.url(), shots)?;
-        kernels(&session, &server.url(), shots)
+        body(&session, &server.url())
     })();
     if result.is_err() {
         eprintln!(
