@@ -1,6 +1,8 @@
-// Scans and reductions. The Rust side (crates/shoal-kernels/src/scan.rs) swaps the blocks marked
-// `#block` for the element type, the operation and the adapter's subgroup support; as written the
-// file is the u32 sum with subgroups, so `cargo xtask check-wgsl` validates it as it stands.
+// Scans and reductions. The Rust side (crates/shoal-kernels/src/scan/kernels.rs) swaps the blocks
+// marked `#block` for the value type (a scalar, a vector or a user's struct), the operation (a
+// built-in one or a user's Operator, which is never assumed commutative) and the adapter's
+// subgroup support; as written the file is the u32 sum with subgroups, so `cargo xtask
+// check-wgsl` validates it as it stands.
 //
 // Building blocks, all on `shared_data`:
 //   scan_shared   the document's work-group scan (000): 2 x WG elements, log2(2 x WG) steps,
@@ -9,12 +11,14 @@
 //                 (three barriers);
 //   group_reduce  one value per invocation down to one per work group (subgroup ops first where
 //                 the adapter has them, then shared memory);
-//   scan_tile / reduce_tile  coarsened: each invocation owns PER elements (in registers for the
+//   scan_tile / fold_tiles  coarsened: each invocation owns PER elements (in registers for the
 //                 scan, so the input is read once), so the barriers above are paid once per
 //                 WG x PER elements, which is what a software adapter needs.
 
-// #block op
+// #block value
 alias T = u32;
+// #end value
+// #block op
 fn identity() -> T { return 0u; }
 fn combine(a: T, b: T) -> T { return a + b; }
 fn subgroup_combine(x: T) -> T { return subgroupAdd(x); }
@@ -50,14 +54,21 @@ struct Params {
 @group(0) @binding(2) var<storage, read_write> output: array<T>;
 @group(0) @binding(3) var<storage, read> carries: array<T>;
 @group(0) @binding(4) var<storage, read_write> partials: array<T>;
-// Look-back: word 0 counts tiles as work groups start; tile t owns words 1 + 4t .. 4 + 4t, its
-// aggregate then its inclusive prefix, each as two 16-bit halves carrying their own ready flag.
+// Look-back: word 0 counts tiles as work groups start; then each tile's aggregate and inclusive
+// prefix, each 32-bit word of them as two 16-bit halves carrying their own ready flag.
 @group(0) @binding(5) var<storage, read_write> tile_state: array<atomic<u32>>;
 // The same memory as `input` and `output`, four elements at a time: a software adapter loads and
 // stores a vec4 in about the time of one scalar. Elements past the last whole vec4 are read and
 // written through the scalar bindings.
+// #block wide
 @group(0) @binding(6) var<storage, read> input4: array<vec4<T>>;
 @group(0) @binding(7) var<storage, read_write> output4: array<vec4<T>>;
+// The four elements from 4 x i folded.
+fn fold4(i: u32) -> T {
+    let v = input4[i];
+    return combine(combine(v.x, v.y), combine(v.z, v.w));
+}
+// #end wide
 
 var<workgroup> shared_data: array<T, 2u * WG>;
 var<workgroup> sh_tile: u32;
@@ -155,13 +166,12 @@ fn scan_workgroup(lane: Lane, @builtin(workgroup_id) wid: vec3<u32>, @builtin(nu
     }
 }
 
-fn combine4(v: vec4<T>) -> T {
-    return combine(combine(v.x, v.y), combine(v.z, v.w));
-}
+// #block fold
+// A commutative operation (the built-in ones) folds a tile in any order: each invocation folds
+// elements strided by WG, so neighbouring invocations read neighbouring elements (vec4s when PER
+// allows), then the work group reduces (subgroup operations where the adapter has them).
 
-// This invocation's share of tile `tile` (WG x PER elements) folded into one value. Loads are
-// strided by WG so that neighbouring invocations read neighbouring elements (vec4s when PER
-// allows).
+// This invocation's share of tile `tile` (WG x PER elements) folded into one value.
 fn fold_tile(tile: u32, lane: Lane) -> T {
     let base = tile * WG * PER;
     var acc = identity();
@@ -170,7 +180,7 @@ fn fold_tile(tile: u32, lane: Lane) -> T {
         for (var j = 0u; j < PER / 4u; j++) {
             let i = base / 4u + j * WG + lane.id;
             if i < n4 {
-                acc = combine(acc, combine4(input4[i]));
+                acc = combine(acc, fold4(i));
             }
         }
         // The last n % 4 elements, when they fall in this tile.
@@ -191,10 +201,15 @@ fn fold_tile(tile: u32, lane: Lane) -> T {
     return acc;
 }
 
-// The reduction of tile `tile`, in every invocation.
-fn reduce_tile(tile: u32, lane: Lane) -> T {
-    return group_reduce(fold_tile(tile, lane), lane);
+// Tiles first .. last reduced, in every invocation.
+fn fold_tiles(first: u32, last: u32, lane: Lane) -> T {
+    var acc = identity();
+    for (var t = first; t < last; t++) {
+        acc = combine(acc, fold_tile(t, lane));
+    }
+    return group_reduce(acc, lane);
 }
+// #end fold
 
 // Up-sweep of the multi-level scan, and the reduction: partials[g] = reduce(tiles g x SPAN ..).
 @compute @workgroup_size(WG)
@@ -203,15 +218,11 @@ fn reduce_tiles(lane: Lane, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_
     if group > 0u && group * SPAN * WG * PER >= params.n {
         return;
     }
-    var acc = identity();
     // Up to the last tile holding elements: a bound the compiler cannot unroll, which keeps
     // llvmpipe's compile time that of one tile.
     let first = group * SPAN;
     let last = min(first + SPAN, max((params.n + WG * PER - 1u) / (WG * PER), 1u));
-    for (var t = first; t < last; t++) {
-        acc = combine(acc, fold_tile(t, lane));
-    }
-    let total = group_reduce(acc, lane);
+    let total = fold_tiles(first, last, lane);
     if lane.id == 0u {
         partials[group] = total;
     }
@@ -332,31 +343,47 @@ fn scan_tiles(lane: Lane, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wo
     scan_tile(tile, lane, carry);
 }
 
+// #block words
+// The 32-bit words a value travels in through the look-back's atomics (a vector's components;
+// the Rust side writes this block for the value type).
+const WORDS: u32 = 1u;
+fn word_of(v: T, c: u32) -> u32 { return bitcast<u32>(v); }
+fn from_words(w: array<u32, 4>) -> T { return bitcast<T>(w[0]); }
+// #end words
+
+// #block lookback
 const READY: u32 = 0x10000u;
 
-// A value travels as two words, each a 16-bit half with its own ready flag: WGSL atomics are
-// relaxed, so a flag may only vouch for bits stored in the same word.
+// Each word of a value travels as two atomic words, each a 16-bit half with its own ready flag:
+// WGSL atomics are relaxed, so a flag may only vouch for bits stored in the same word.
 fn publish(word: u32, v: T) {
-    let bits = bitcast<u32>(v);
-    atomicStore(&tile_state[word], READY | (bits & 0xffffu));
-    atomicStore(&tile_state[word + 1u], READY | (bits >> 16u));
+    for (var c = 0u; c < WORDS; c++) {
+        let bits = word_of(v, c);
+        atomicStore(&tile_state[word + 2u * c], READY | (bits & 0xffffu));
+        atomicStore(&tile_state[word + 2u * c + 1u], READY | (bits >> 16u));
+    }
 }
 
 var<private> polled: T;
 
-// 0 when either half is missing, else 1 with the value in `polled`.
+// 0 when any half is missing, else 1 with the value in `polled`.
 fn try_read(word: u32) -> u32 {
-    let lo = atomicLoad(&tile_state[word]);
-    let hi = atomicLoad(&tile_state[word + 1u]);
-    if (lo & READY) == 0u || (hi & READY) == 0u {
-        return 0u;
+    var w: array<u32, 4>;
+    for (var c = 0u; c < WORDS; c++) {
+        let lo = atomicLoad(&tile_state[word + 2u * c]);
+        let hi = atomicLoad(&tile_state[word + 2u * c + 1u]);
+        if (lo & READY) == 0u || (hi & READY) == 0u {
+            return 0u;
+        }
+        w[c] = (lo & 0xffffu) | ((hi & 0xffffu) << 16u);
     }
-    polled = bitcast<T>((lo & 0xffffu) | ((hi & 0xffffu) << 16u));
+    polled = from_words(w);
     return 1u;
 }
 
-fn aggregate_word(tile: u32) -> u32 { return 1u + 4u * tile; }
-fn inclusive_word(tile: u32) -> u32 { return 3u + 4u * tile; }
+// Tile t owns 4 x WORDS atomic words after the counter: its aggregate, then its inclusive prefix.
+fn aggregate_word(tile: u32) -> u32 { return 1u + 4u * WORDS * tile; }
+fn inclusive_word(tile: u32) -> u32 { return aggregate_word(tile) + 2u * WORDS; }
 
 // Single-pass scan with decoupled look-back. Tiles are numbered in the order work groups start
 // (an atomic counter), so a predecessor has always started. A work group never waits without
@@ -408,7 +435,7 @@ fn scan_lookback(lane: Lane) {
         let status = first_u32(found, lane);
         var value = first_t(polled, lane);
         if status == 0u {
-            value = reduce_tile(pred, lane);
+            value = fold_tiles(pred, pred + 1u, lane);
         }
         prefix = combine(value, prefix);
         if status == 2u {
@@ -421,3 +448,4 @@ fn scan_lookback(lane: Lane) {
     }
     store_own(tile, rank(lane), combine(prefix, before));
 }
+// #end lookback

@@ -17,9 +17,11 @@ pub mod checks;
 mod compact;
 mod histogram;
 mod matmul;
+mod operator;
 mod radix_sort;
 mod reduce;
 mod scan;
+mod value;
 mod wgsl;
 
 pub use compact::{Compact, CompactCount, Keep, Predicate, compact_cpu};
@@ -28,10 +30,12 @@ pub use matmul::{Matmul, MatmulKernel, matmul_cpu};
 pub use radix_sort::{RadixSort, sort_pairs_cpu};
 
 pub use reduce::{Reduce, reduce_cpu};
+pub use operator::{Operation, Operator};
 pub use scan::{
-    MAX_COARSENING, SOFTWARE_WORKGROUP, Scan, ScanSpec, Strategy, Tiling, WorkgroupScan, scan_cpu,
-    workgroup_scan_cpu,
+    MAX_COARSENING, SOFTWARE_WORKGROUP, Scan, ScanSpec, Strategy, Tiling, WorkgroupScan, scan_by,
+    scan_cpu, workgroup_scan_cpu,
 };
+pub use value::{Shape, Value};
 pub use wgsl::{Op, SNIPPETS, Scalar, with_snippets};
 
 pub mod grid;

@@ -1,13 +1,17 @@
-//! [`Reduce`]: the sum, minimum or maximum of a buffer, on the GPU, with the scan's up-sweep
-//! (`reduce_tiles` in `wgsl/scan.wgsl`): each work group folds `REDUCE_SPAN` (16) tiles of the scan's
-//! tiling, then reduces across its invocations (subgroup operations where the adapter has them,
-//! else shared memory), level after level until one value is left.
+//! [`Reduce`]: the sum, minimum or maximum of a buffer, or its fold by any associative
+//! [`Operator`](crate::Operator), on the GPU, with the scan's up-sweep (`reduce_tiles` in
+//! `wgsl/scan.wgsl`): each work group folds `REDUCE_SPAN` (16) tiles of the scan's tiling, then
+//! reduces across its invocations (subgroup operations where the adapter has them, else shared
+//! memory; in element order, through the work-group scan, for an operator), level after level
+//! until one value is left.
 
 use std::sync::Mutex;
 
 use shoal::{Buffer, Commands, Gpu, Result, Submission};
 
 use crate::scan::{ScanKernels, Tiling, grow_levels};
+use crate::operator::Operation;
+use crate::value::Value;
 use crate::wgsl::{self, Op, Scalar};
 
 /// Tiles of the scan's tiling each work group of a reduction folds before its one work-group
@@ -18,7 +22,8 @@ use crate::wgsl::{self, Op, Scalar};
 /// 8 and 16.
 const REDUCE_SPAN: u32 = 16;
 
-/// Reductions of `u32`, `i32` or `f32` buffers with [`Op::Sum`], [`Op::Min`] or [`Op::Max`].
+/// Reductions of `u32`, `i32` or `f32` buffers (or their vectors) with [`Op::Sum`], [`Op::Min`]
+/// or [`Op::Max`], or of any [`Value`] with an [`Operator`](crate::Operator).
 ///
 /// ```
 /// # fn main() -> Result<(), shoal::Error> {
@@ -31,17 +36,17 @@ const REDUCE_SPAN: u32 = 16;
 /// # Ok(()) }
 /// ```
 #[derive(Debug)]
-pub struct Reduce<T: Scalar> {
+pub struct Reduce<T: Value> {
     kernels: ScanKernels<T>,
     levels: Mutex<Vec<Buffer<T>>>,
     /// Tiles each work group folds before its work-group reduction ([`REDUCE_SPAN`]).
     span: u32,
 }
 
-impl<T: Scalar> Reduce<T> {
-    /// A reduction for `gpu`, tiled as [`Tiling::for_gpu`] plans.
+impl<T: Value> Reduce<T> {
+    /// A reduction for `gpu`, tiled as [`Tiling::for_value`] plans.
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        Self::with_tiling(gpu, Tiling::for_gpu(gpu))
+        Self::with_tiling(gpu, Tiling::for_value::<T>(gpu))
     }
 
     /// A reduction with `tiling` forced (a typed error where the device cannot run it).
@@ -53,15 +58,16 @@ impl<T: Scalar> Reduce<T> {
         })
     }
 
-    /// Records writing `op` over every element of `input` (the identity when it is empty) to
-    /// `output[0]`.
+    /// Records writing `op` (an [`Op`] or an [`Operator`](crate::Operator)) over every element
+    /// of `input` (the identity when it is empty) to `output[0]`.
     pub fn record(
         &self,
         commands: &mut Commands,
         input: &Buffer<T>,
         output: &Buffer<T>,
-        op: Op,
+        op: impl Into<Operation>,
     ) -> Result<()> {
+        let op = op.into();
         let n = wgsl::count_u32("reduce", input.len())?;
         wgsl::at_least("reduce: output buffer", 1, output.len())?;
         let lens = self.kernels.level_lens(n, self.span);
@@ -93,22 +99,31 @@ impl<T: Scalar> Reduce<T> {
     }
 
     /// Reduces `input` with `op` into `output[0]` and submits.
-    pub fn run(&self, input: &Buffer<T>, output: &Buffer<T>, op: Op) -> Result<Submission> {
+    pub fn run(
+        &self,
+        input: &Buffer<T>,
+        output: &Buffer<T>,
+        op: impl Into<Operation>,
+    ) -> Result<Submission> {
         let mut commands = self.kernels.gpu().commands();
         self.record(&mut commands, input, output, op)?;
         commands.submit()
     }
 
     /// Reduces `input` with `op` and reads the value back.
-    pub async fn value(&self, input: &Buffer<T>, op: Op) -> Result<T> {
+    pub async fn value(&self, input: &Buffer<T>, op: impl Into<Operation>) -> Result<T> {
         let output = self.kernels.gpu().buffer_zeroed::<T>(1)?;
         self.run(input, &output, op)?;
         let v = output.read().await?;
-        Ok(v.first().copied().unwrap_or(op.identity()))
+        v.first().copied().ok_or_else(|| shoal::Error::Length {
+            what: "reduce: the value read back".into(),
+            expected: 1,
+            got: 0,
+        })
     }
 }
 
-/// The CPU twin of [`Reduce`]: a sequential fold.
+/// The CPU twin of [`Reduce`] with a built-in operation: a sequential fold.
 pub fn reduce_cpu<T: Scalar>(input: &[T], op: Op) -> T {
     input.iter().fold(op.identity(), |acc, &x| op.apply(acc, x))
 }

@@ -1,4 +1,4 @@
-//! What the kernel families share on the Rust side: the element types and operations their WGSL
+//! What the kernel families share on the Rust side: the scalar types and built-in operations their WGSL
 //! is specialised for (through Shoal's `#block` substitution), the snippets they import, work-group planning, and the
 //! small uniform buffers of per-dispatch parameters.
 
@@ -6,17 +6,13 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use shoal::glam::UVec4;
-use shoal::{Buffer, Element, Error, Gpu, Result, Source};
+use shoal::{Buffer, Error, Gpu, Result, Source};
 
-/// An element type the scan, reduce and compaction kernels are specialised for: `u32`, `i32`
-/// or `f32`.
-pub trait Scalar:
-    Element + Copy + PartialEq + std::fmt::Debug + Send + Sync + sealed::Sealed + 'static
-{
-    /// The WGSL type.
-    const WGSL: &'static str;
-    /// Four of them, as WGSL's `vec4<T>` (kernels load and store four at a time).
-    type Vec4: Element + std::fmt::Debug;
+use crate::value::Value;
+
+/// A scalar the scan, reduce and compaction kernels are specialised for, with the built-in
+/// operations' CPU forms: `u32`, `i32` or `f32`.
+pub trait Scalar: Value + PartialEq + sealed::Sealed {
     /// The additive identity.
     const ZERO: Self;
     /// The identity of `min` (the largest value; +infinity for `f32`).
@@ -29,10 +25,6 @@ pub trait Scalar:
     fn min(a: Self, b: Self) -> Self;
     /// The larger of two values.
     fn max(a: Self, b: Self) -> Self;
-    /// WGSL literals for the three identities: sum, min, max.
-    fn wgsl_identities() -> [&'static str; 3];
-    /// WGSL the identities need, placed before them (empty but for `f32`).
-    const WGSL_HELPERS: &'static str = "";
 }
 
 mod sealed {
@@ -43,8 +35,6 @@ mod sealed {
 }
 
 impl Scalar for u32 {
-    const WGSL: &'static str = "u32";
-    type Vec4 = shoal::glam::UVec4;
     const ZERO: Self = 0;
     const MIN_IDENTITY: Self = u32::MAX;
     const MAX_IDENTITY: Self = 0;
@@ -57,14 +47,9 @@ impl Scalar for u32 {
     fn max(a: Self, b: Self) -> Self {
         Ord::max(a, b)
     }
-    fn wgsl_identities() -> [&'static str; 3] {
-        ["0u", "4294967295u", "0u"]
-    }
 }
 
 impl Scalar for i32 {
-    const WGSL: &'static str = "i32";
-    type Vec4 = shoal::glam::IVec4;
     const ZERO: Self = 0;
     const MIN_IDENTITY: Self = i32::MAX;
     const MAX_IDENTITY: Self = i32::MIN;
@@ -77,15 +62,9 @@ impl Scalar for i32 {
     fn max(a: Self, b: Self) -> Self {
         Ord::max(a, b)
     }
-    fn wgsl_identities() -> [&'static str; 3] {
-        // WGSL has no literal for i32::MIN; -2147483648i is a negated out-of-range literal.
-        ["0i", "2147483647i", "(-2147483647i - 1i)"]
-    }
 }
 
 impl Scalar for f32 {
-    const WGSL: &'static str = "f32";
-    type Vec4 = shoal::glam::Vec4;
     const ZERO: Self = 0.0;
     const MIN_IDENTITY: Self = f32::INFINITY;
     const MAX_IDENTITY: Self = f32::NEG_INFINITY;
@@ -98,17 +77,10 @@ impl Scalar for f32 {
     fn max(a: Self, b: Self) -> Self {
         a.max(b)
     }
-    fn wgsl_identities() -> [&'static str; 3] {
-        ["0.0f", "infinity()", "-infinity()"]
-    }
-    // WGSL has no infinity literal, and browsers reject one made by constant evaluation
-    // (`bitcast<f32>(0x7f800000u)`): the bits are read from a private variable.
-    const WGSL_HELPERS: &'static str = "var<private> infinity_bits: u32 = 0x7f800000u;
-fn infinity() -> f32 { return bitcast<f32>(infinity_bits); }
-";
 }
 
-/// The associative operation of a scan or reduction.
+/// The built-in associative operations of a scan or reduction (commutative ones; for any other,
+/// write an [`Operator`](crate::Operator)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Op {
     /// Sum (wrapping for integers).
@@ -137,28 +109,6 @@ impl Op {
             Op::Min => T::min(a, b),
             Op::Max => T::max(a, b),
         }
-    }
-
-    /// The WGSL of the `op` block: the type alias, the identity and the combination, and with
-    /// `subgroups` the subgroup form of the combination.
-    pub(crate) fn wgsl<T: Scalar>(self, subgroups: bool) -> String {
-        let [sum, min, max] = T::wgsl_identities();
-        let (identity, combine, subgroup) = match self {
-            Op::Sum => (sum, "a + b", "subgroupAdd"),
-            Op::Min => (min, "min(a, b)", "subgroupMin"),
-            Op::Max => (max, "max(a, b)", "subgroupMax"),
-        };
-        let mut s = format!(
-            "{}alias T = {};\nfn identity() -> T {{ return {identity}; }}\nfn combine(a: T, b: T) -> T {{ return {combine}; }}\n",
-            T::WGSL_HELPERS,
-            T::WGSL
-        );
-        if subgroups {
-            s.push_str(&format!(
-                "fn subgroup_combine(x: T) -> T {{ return {subgroup}(x); }}\n"
-            ));
-        }
-        s
     }
 }
 

@@ -1,16 +1,19 @@
-//! The WGSL the scan kernels' `#block`s are replaced with: the unrolled `own` block, and the
-//! work-group blocks for one-subgroup work groups and for adapters without subgroups.
+//! The WGSL the scan kernels' `#block`s are replaced with: the unrolled `own` block, the
+//! work-group blocks for one-subgroup work groups and for adapters without subgroups, and the
+//! blocks of values that are not scalars and of operators that are not commutative.
+
+use crate::value::Shape;
 
 /// The `own` block of `scan.wgsl` for `per` elements per invocation: `load_own` and `store_own`
 /// unrolled, so that every index into the private array `own` is a constant and the array lives
 /// in registers (a software adapter's compiler turns a dynamically indexed array into per-lane
 /// memory accesses). Whole chunks load as vec4s when `per` is a multiple of 4; a chunk cut by the
-/// end of the input loads element by element. Stores go through `output4` only when
+/// end of the input (or any chunk of values that are not scalars) loads element by element. Stores go through `output4` only when
 /// `wide_store` (then `n` is a multiple of 4) and through `output` otherwise, never both: WebGPU
 /// refuses one buffer bound writable twice in a dispatch.
-pub(super) fn own_block(per: u32, wide_store: bool) -> String {
+pub(super) fn own_block(per: u32, shape: Shape, wide_store: bool) -> String {
     const LANES: [&str; 4] = ["x", "y", "z", "w"];
-    let wide = per.is_multiple_of(4);
+    let wide = shape == Shape::Scalar && per.is_multiple_of(4);
     let mut lines = vec![
         format!("const PER: u32 = {per}u;"),
         "fn own_start(tile: u32, id: u32) -> u32 { return (tile * WG + id) * PER; }".into(),
@@ -55,8 +58,18 @@ pub(super) fn own_block(per: u32, wide_store: bool) -> String {
             0 => "prefix".to_string(),
             _ => format!("combine(prefix, own[{}])", j - 1),
         };
-        format!("select({exclusive}, {inclusive}, inclusive)")
+        // WGSL's `select` takes scalars and vectors only.
+        match shape {
+            Shape::Struct => format!("pick({exclusive}, {inclusive}, inclusive)"),
+            _ => format!("select({exclusive}, {inclusive}, inclusive)"),
+        }
     };
+    if shape == Shape::Struct {
+        lines.insert(
+            0,
+            "fn pick(f: T, t: T, c: bool) -> T { if c { return t; } return f; }".into(),
+        );
+    }
     if wide_store {
         // n is a multiple of 4 here, so even a chunk cut by the end holds whole vec4s.
         for k in 0..per / 4 {
@@ -117,3 +130,52 @@ pub(super) const GROUP_REDUCE_PORTABLE: &str = "fn group_reduce(x: T, lane: Lane
     workgroupBarrier();
     return total;
 }";
+
+
+/// The `wide` block of a value with no four-at-a-time type (vectors, structs): no `input4` or
+/// `output4`, and four elements folded from `input`.
+pub(super) const NARROW: &str = "fn fold4(i: u32) -> T {
+    let b = 4u * i;
+    return combine(combine(input[b], input[b + 1u]), combine(input[b + 2u], input[b + 3u]));
+}";
+
+/// The `fold` block of an operator that may not be commutative: each invocation folds its own
+/// PER contiguous elements (as `load_own` loads them, without touching `own`), and the work group
+/// combines them in order with its scan, whose total every invocation gets. One work-group scan
+/// per tile, where the commutative fold pays one reduction per SPAN tiles.
+pub(super) const ORDERED_FOLD: &str = "fn fold_tiles(first: u32, last: u32, lane: Lane) -> T {
+    var acc = identity();
+    for (var t = first; t < last; t++) {
+        let start = own_start(t, rank(lane));
+        var mine = identity();
+        for (var j = 0u; j < PER; j++) {
+            if start + j < params.n {
+                mine = combine(mine, input[start + j]);
+            }
+        }
+        group_scan(mine, lane);
+        acc = combine(acc, group_total);
+        group_sync();
+    }
+    return acc;
+}";
+
+/// The `words` block for a value of `shape`: how the look-back splits it into 32-bit words and
+/// puts it back together (`None` for a struct, which `bitcast` cannot take).
+pub(super) fn words_block(shape: Shape) -> Option<String> {
+    let n = shape.words();
+    let (to, from) = match shape {
+        Shape::Struct => return None,
+        Shape::Scalar => ("bitcast<u32>(v)".to_string(), "bitcast<T>(w[0])".to_string()),
+        Shape::Vector(_) => {
+            let words: Vec<String> = (0..n).map(|c| format!("w[{c}]")).collect();
+            (
+                format!("bitcast<vec{n}<u32>>(v)[c]"),
+                format!("bitcast<T>(vec{n}<u32>({}))", words.join(", ")),
+            )
+        }
+    };
+    Some(format!(
+        "const WORDS: u32 = {n}u;\nfn word_of(v: T, c: u32) -> u32 {{ return {to}; }}\nfn from_words(w: array<u32, 4>) -> T {{ return {from}; }}\n"
+    ))
+}

@@ -1,4 +1,4 @@
-//! [`ScanKernels`]: the compiled kernels of `wgsl/scan.wgsl` for one element type, specialised
+//! [`ScanKernels`]: the compiled kernels of `wgsl/scan.wgsl` for one value type, specialised
 //! per operation through the preprocessor's `#block`s, and the recording of tile passes that the
 //! scan strategies and [`Reduce`](crate::Reduce) are built from.
 
@@ -7,34 +7,39 @@ use std::sync::Mutex;
 
 use shoal::{Buffer, Commands, Error, Gpu, Kernel, Result};
 
-use super::blocks::{GROUP_REDUCE_PORTABLE, ONE_SUBGROUP_GROUP, ONE_SUBGROUP_REDUCE, own_block};
+use super::blocks::{
+    GROUP_REDUCE_PORTABLE, NARROW, ONE_SUBGROUP_GROUP, ONE_SUBGROUP_REDUCE, ORDERED_FOLD,
+    own_block, words_block,
+};
 use super::{MAX_COARSENING, SOURCE, Tiling};
-use crate::wgsl::{self, Op, Scalar, Uniforms};
+use crate::operator::Operation;
+use crate::value::{Shape, Value};
+use crate::wgsl::{self, Uniforms};
 
-/// A compiled kernel of the family: operation, entry point, work-group size, wide stores.
-type KernelKey = (Op, &'static str, u32, bool, u32);
+/// A compiled kernel of the family: operation, entry point, work-group size, wide stores, span.
+type KernelKey = (Operation, &'static str, u32, bool, u32);
 
 /// A buffer of `T` seen as vec4s for `input4`, and one for `output4`.
-type Wide<T> = (Buffer<<T as Scalar>::Vec4>, Buffer<<T as Scalar>::Vec4>);
+type Wide<T> = (Buffer<<T as Value>::Wide>, Buffer<<T as Value>::Wide>);
 
 /// One level of the multi-level scan: its length, its tile totals and their scan.
 pub(super) type Level<T> = (u32, Buffer<T>, Buffer<T>);
 
-/// The kernels of `scan.wgsl` for one element type, compiled per operation on first use.
+/// The kernels of `scan.wgsl` for one value type, compiled per operation on first use.
 #[derive(Debug)]
-pub(crate) struct ScanKernels<T: Scalar> {
+pub(crate) struct ScanKernels<T: Value> {
     gpu: Gpu,
     wg: u32,
     tiling: Tiling,
     subgroups: bool,
     kernels: Mutex<HashMap<KernelKey, Kernel>>,
     /// Bound as `input4` and `output4` for buffers too short to hold one vec4.
-    stand_ins: Mutex<Option<[Buffer<T::Vec4>; 2]>>,
+    stand_ins: Mutex<Option<[Buffer<T::Wide>; 2]>>,
     pub(crate) uniforms: Uniforms,
     _element: std::marker::PhantomData<fn() -> T>,
 }
 
-impl<T: Scalar> ScanKernels<T> {
+impl<T: Value> ScanKernels<T> {
     pub(crate) fn new(gpu: &Gpu, tiling: Tiling) -> Result<Self> {
         let per = tiling.per_invocation;
         if !(1..=MAX_COARSENING).contains(&per) {
@@ -46,6 +51,15 @@ impl<T: Scalar> ScanKernels<T> {
             });
         }
         let wg = if tiling.one_subgroup {
+            if T::SHAPE == Shape::Struct {
+                return Err(Error::Override {
+                    kernel: SOURCE.path().to_string(),
+                    message: format!(
+                        "one-subgroup tiles move values with subgroup shuffles, which take scalars and vectors; `{}` is a struct: use shared-memory tiles (Tiling::for_value)",
+                        T::WGSL
+                    ),
+                });
+            }
             Tiling::one_subgroup_workgroup(gpu, &SOURCE)?
         } else {
             tiling.shared_workgroup(gpu, &SOURCE, 256)?
@@ -79,8 +93,8 @@ impl<T: Scalar> ScanKernels<T> {
             }
         };
         let [read, write] = stand_ins;
-        let view = |b: &Buffer<T>, stand_in: Buffer<T::Vec4>| {
-            let v = b.view_as::<T::Vec4>();
+        let view = |b: &Buffer<T>, stand_in: Buffer<T::Wide>| {
+            let v = b.view_as::<T::Wide>();
             if v.is_empty() { stand_in } else { v }
         };
         Ok((
@@ -91,7 +105,10 @@ impl<T: Scalar> ScanKernels<T> {
 
     /// Whether a scan of `n` elements stores through `output4` (see [`own_block`]).
     pub(super) fn wide_store(&self, n: u32) -> bool {
-        self.tiling.per_invocation.is_multiple_of(4) && n.is_multiple_of(4) && n >= 4
+        T::SHAPE == Shape::Scalar
+            && self.tiling.per_invocation.is_multiple_of(4)
+            && n.is_multiple_of(4)
+            && n >= 4
     }
 
     /// Binds `output` and the views of [`wide`](Self::wide) as `input4` and `output4`, each
@@ -140,7 +157,7 @@ impl<T: Scalar> ScanKernels<T> {
     /// work group for `reduce_tiles`; 1 elsewhere).
     pub(crate) fn kernel(
         &self,
-        op: Op,
+        op: Operation,
         entry: &'static str,
         wg: u32,
         wide_store: bool,
@@ -150,20 +167,41 @@ impl<T: Scalar> ScanKernels<T> {
         if let Some(k) = self.kernels.lock().map_err(|_| wgsl::poisoned())?.get(&key) {
             return Ok(k.clone());
         }
-        let op_text = op.wgsl::<T>(self.subgroups);
-        let own_text = own_block(self.tiling.per_invocation, wide_store);
-        let mut blocks: Vec<(&str, &str)> = vec![("op", &op_text), ("own", &own_text)];
-        // The document's kernel keeps its own work-group size and shared memory.
-        if self.tiling.one_subgroup && entry != "scan_workgroup" {
-            blocks.push(("group_reduce", ONE_SUBGROUP_REDUCE));
-            blocks.push(("group", ONE_SUBGROUP_GROUP));
-        } else if !self.subgroups {
-            blocks.push(("lane", wgsl::LANE_PORTABLE));
-            blocks.push(("group_reduce", GROUP_REDUCE_PORTABLE));
+        let scalar = T::SHAPE == Shape::Scalar;
+        let mut blocks: Vec<(&str, shoal::Source)> = vec![
+            ("value", Operation::value_block::<T>().into()),
+            ("op", op.op_block::<T>(SOURCE.path(), self.subgroups)?),
+            (
+                "own",
+                own_block(self.tiling.per_invocation, T::SHAPE, wide_store).into(),
+            ),
+        ];
+        if !scalar {
+            blocks.push(("wide", NARROW.into()));
         }
-        let source = blocks.into_iter().fold(SOURCE, |source, (name, text)| {
-            source.block(name, text.to_string())
-        });
+        match words_block(T::SHAPE) {
+            Some(words) => blocks.push(("words", words.into())),
+            // A struct cannot travel through the look-back's atomics: it has no such kernel.
+            None => blocks.extend([("words", "".into()), ("lookback", "".into())]),
+        }
+        // The document's kernel keeps its own work-group size and shared memory.
+        let one_subgroup = self.tiling.one_subgroup && entry != "scan_workgroup";
+        if one_subgroup {
+            blocks.push(("group", ONE_SUBGROUP_GROUP.into()));
+        } else if !self.subgroups {
+            blocks.push(("lane", wgsl::LANE_PORTABLE.into()));
+        }
+        if op.ordered() {
+            // In order, through the work-group scan; no commutative reduction is compiled.
+            blocks.extend([("fold", ORDERED_FOLD.into()), ("group_reduce", "".into())]);
+        } else if one_subgroup {
+            blocks.push(("group_reduce", ONE_SUBGROUP_REDUCE.into()));
+        } else if !self.subgroups {
+            blocks.push(("group_reduce", GROUP_REDUCE_PORTABLE.into()));
+        }
+        let source = blocks
+            .into_iter()
+            .fold(SOURCE, |source, (name, text)| source.block(name, text));
         let kernel = wgsl::builder(&self.gpu, source)
             .entry(entry)
             .constant("WG", wg)
@@ -181,7 +219,7 @@ impl<T: Scalar> ScanKernels<T> {
     pub(crate) fn record_reduce_tiles(
         &self,
         commands: &mut Commands,
-        op: Op,
+        op: Operation,
         (input, n): (&Buffer<T>, u32),
         partials: &Buffer<T>,
         span: u32,
@@ -204,7 +242,7 @@ impl<T: Scalar> ScanKernels<T> {
     pub(super) fn record_scan_tiles(
         &self,
         commands: &mut Commands,
-        op: Op,
+        op: Operation,
         (input, output): (&Buffer<T>, &Buffer<T>),
         n: u32,
         inclusive: bool,
@@ -247,7 +285,7 @@ pub(crate) fn grow_levels<B>(
 }
 
 /// Checks a scan's buffers: `output` other than `input` and at least as long.
-pub(crate) fn check_pair<T: Scalar>(
+pub(crate) fn check_pair<T: Value>(
     what: &str,
     input: &Buffer<T>,
     output: &Buffer<T>,

@@ -1,5 +1,6 @@
-//! Scans (prefix sums, minima, maxima) of any length, the document's work-group scan they are
-//! built on, and the [`Reduce`](crate::Reduce) that shares their up-sweep.
+//! Scans (prefix sums, minima, maxima, or any associative [`Operator`](crate::Operator)) of any
+//! length, the document's work-group scan they are built on, and the [`Reduce`](crate::Reduce)
+//! that shares their up-sweep.
 //!
 //! - [`WorkgroupScan`]: the document's kernel (000) as it stands: 2 × WG elements per work group
 //!   in shared memory, a barrier after each of the log2(2 × WG) steps, WG planned from the
@@ -19,11 +20,13 @@ mod workgroup;
 
 use std::sync::Mutex;
 
-use shoal::{Buffer, Commands, Gpu, Result};
+use shoal::{Buffer, Commands, Error, Gpu, Result};
 
-use crate::wgsl::{self, Op, Scalar};
+use crate::operator::Operation;
+use crate::value::{Shape, Value};
+use crate::wgsl;
 
-pub use cpu::{scan_cpu, workgroup_scan_cpu};
+pub use cpu::{scan_by, scan_cpu, workgroup_scan_cpu};
 use kernels::Level;
 pub(crate) use kernels::{ScanKernels, check_pair, grow_levels};
 pub(crate) use tiling::shared_tiles;
@@ -43,7 +46,8 @@ pub enum Strategy {
     /// [`Strategy::LookBack`] when the input spans more than one tile (it reads the input once
     /// and was the faster of the two on every adapter measured: lavapipe, llvmpipe GL,
     /// SwiftShader), else one dispatch of the multi-level kernels (the two are the same for one
-    /// tile).
+    /// tile). Struct values always take the multi-level kernels (the look-back's atomics carry
+    /// scalars and vectors only).
     #[default]
     Auto,
     /// Reduce tiles, scan their totals (recursively), scan tiles from their offsets:
@@ -58,8 +62,8 @@ pub enum Strategy {
 /// What a [`Scan`] computes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ScanSpec {
-    /// The operation.
-    pub op: Op,
+    /// The operation: a built-in [`Op`](crate::Op) or an [`Operator`](crate::Operator).
+    pub op: Operation,
     /// Inclusive (`out[i]` includes `in[i]`) or exclusive (starts with the identity).
     pub inclusive: bool,
     /// How to cross work groups.
@@ -67,19 +71,19 @@ pub struct ScanSpec {
 }
 
 impl ScanSpec {
-    /// An inclusive scan with `op`.
-    pub fn inclusive(op: Op) -> Self {
+    /// An inclusive scan with `op` (an [`Op`](crate::Op) or an [`Operator`](crate::Operator)).
+    pub fn inclusive(op: impl Into<Operation>) -> Self {
         Self {
-            op,
+            op: op.into(),
             inclusive: true,
             strategy: Strategy::Auto,
         }
     }
 
-    /// An exclusive scan with `op`.
-    pub fn exclusive(op: Op) -> Self {
+    /// An exclusive scan with `op` (an [`Op`](crate::Op) or an [`Operator`](crate::Operator)).
+    pub fn exclusive(op: impl Into<Operation>) -> Self {
         Self {
-            op,
+            op: op.into(),
             inclusive: false,
             strategy: Strategy::Auto,
         }
@@ -92,7 +96,8 @@ impl ScanSpec {
     }
 }
 
-/// Scans of any length: inclusive or exclusive, sum, min or max, of `u32`, `i32` or `f32`.
+/// Scans of any length: inclusive or exclusive, sum, min or max of `u32`, `i32`, `f32` and their
+/// vectors, or any associative [`Operator`](crate::Operator) over any [`Value`] (a struct too).
 ///
 /// Compiles its kernels on first use of each operation and keeps its scratch buffers, so build
 /// one and run it many times. Every run can be recorded into a [`Commands`] batch with other
@@ -109,7 +114,7 @@ impl ScanSpec {
 /// # Ok(()) }
 /// ```
 #[derive(Debug)]
-pub struct Scan<T: Scalar> {
+pub struct Scan<T: Value> {
     kernels: ScanKernels<T>,
     /// Per level of the multi-level scan: tile totals and their scan.
     levels: Mutex<Vec<(Buffer<T>, Buffer<T>)>>,
@@ -117,11 +122,12 @@ pub struct Scan<T: Scalar> {
     state: Mutex<Option<Buffer<u32>>>,
 }
 
-impl<T: Scalar> Scan<T> {
-    /// A scan for `gpu`, tiled as [`Tiling::for_gpu`] plans: the work-group size from its limits
-    /// and subgroup size, subgroup operations where it has them.
+impl<T: Value> Scan<T> {
+    /// A scan for `gpu`, tiled as [`Tiling::for_value`] plans: the work-group size from its
+    /// limits and subgroup size, subgroup operations where it has them (and the value moves
+    /// through them).
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        Self::with_tiling(gpu, Tiling::for_gpu(gpu))
+        Self::with_tiling(gpu, Tiling::for_value::<T>(gpu))
     }
 
     /// A scan with `tiling` forced (a typed error where the device cannot run it), e.g.
@@ -142,10 +148,12 @@ impl<T: Scalar> Scan<T> {
     }
 
     /// The strategy `spec` resolves to for `n` elements: [`Strategy::Auto`] takes the look-back
-    /// for inputs of more than one tile, else the multi-level kernels (one dispatch).
+    /// for inputs of more than one tile (of scalars or vectors), else the multi-level kernels.
     pub fn strategy_for(&self, spec: ScanSpec, n: u64) -> Strategy {
         match spec.strategy {
-            Strategy::Auto if n > self.tile() as u64 => Strategy::LookBack,
+            Strategy::Auto if n > self.tile() as u64 && T::SHAPE != Shape::Struct => {
+                Strategy::LookBack
+            }
             Strategy::Auto => Strategy::MultiLevel,
             forced => forced,
         }
@@ -268,8 +276,17 @@ impl<T: Scalar> Scan<T> {
         spec: ScanSpec,
     ) -> Result<()> {
         let k = &self.kernels;
+        if T::SHAPE == Shape::Struct {
+            return Err(Error::Override {
+                kernel: SOURCE.path().to_string(),
+                message: format!(
+                    "the look-back carries values through 32-bit atomics, which a struct (`{}`) does not fit: use Strategy::MultiLevel or Auto",
+                    T::WGSL
+                ),
+            });
+        }
         let tiles = n.div_ceil(self.tile());
-        let words = 1 + 4 * tiles as u64;
+        let words = 1 + 4 * T::SHAPE.words() as u64 * tiles as u64;
         let state = {
             let mut kept = self.state.lock().map_err(|_| wgsl::poisoned())?;
             match &*kept {

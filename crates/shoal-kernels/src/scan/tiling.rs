@@ -4,6 +4,7 @@
 use shoal::{Error, Gpu, Result};
 
 use super::PER;
+use crate::value::{Shape, Value};
 
 /// The most elements an invocation holds in registers.
 pub const MAX_COARSENING: u32 = 64;
@@ -78,6 +79,29 @@ impl Tiling {
                 one_subgroup: false,
                 workgroup: None,
             },
+        }
+    }
+
+    /// [`for_gpu`](Self::for_gpu) for values of type `T`: a struct cannot move through
+    /// subgroup shuffles, so where `for_gpu` plans one-subgroup tiles it gets shared-memory
+    /// tiles instead (those of a software adapter without subgroups on lavapipe).
+    pub fn for_value<T: Value>(gpu: &Gpu) -> Self {
+        let tiling = Self::for_gpu(gpu);
+        if T::SHAPE != Shape::Struct || !tiling.one_subgroup {
+            return tiling;
+        }
+        if is_software(gpu) {
+            Self {
+                per_invocation: MAX_COARSENING,
+                one_subgroup: false,
+                workgroup: Some(SOFTWARE_WORKGROUP),
+            }
+        } else {
+            Self {
+                per_invocation: PER,
+                one_subgroup: false,
+                workgroup: None,
+            }
         }
     }
 
