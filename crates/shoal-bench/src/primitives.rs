@@ -9,7 +9,7 @@ mod scan;
 mod sort;
 
 use shoal::{Buffer, Gpu};
-use shoal_kernels::{MatmulKernel, Strategy};
+use shoal_kernels::{MatmulKernel, Op, Strategy};
 use web_time::Instant;
 
 use crate::harness::Entry;
@@ -20,13 +20,19 @@ pub const ENTRIES: &[Entry] = &[
         name: "scan u32 (look-back)",
         bytes_per_element: 4,
         max_log2: 24,
-        setup: |g, n| scan::scan_case(g, n, Strategy::LookBack),
+        setup: |g, n| scan::scan_case(g, n, Strategy::LookBack, Op::Sum.into()),
+    },
+    Entry {
+        name: "scan u32 (look-back, WGSL operator)",
+        bytes_per_element: 4,
+        max_log2: 24,
+        setup: |g, n| scan::scan_case(g, n, Strategy::LookBack, scan::WGSL_SUM.into()),
     },
     Entry {
         name: "scan u32 (multi-level)",
         bytes_per_element: 4,
         max_log2: 24,
-        setup: |g, n| scan::scan_case(g, n, Strategy::MultiLevel),
+        setup: |g, n| scan::scan_case(g, n, Strategy::MultiLevel, Op::Sum.into()),
     },
     Entry {
         name: "workgroup scan (000)",
@@ -38,7 +44,13 @@ pub const ENTRIES: &[Entry] = &[
         name: "reduce u32 sum",
         bytes_per_element: 4,
         max_log2: 24,
-        setup: reduce::reduce_case,
+        setup: |g, n| reduce::reduce_case(g, n, Op::Sum.into()),
+    },
+    Entry {
+        name: "reduce u32 (WGSL operator)",
+        bytes_per_element: 4,
+        max_log2: 24,
+        setup: |g, n| reduce::reduce_case(g, n, scan::WGSL_SUM.into()),
     },
     Entry {
         name: "compact u32 (half kept)",

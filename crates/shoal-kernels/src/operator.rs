@@ -13,7 +13,8 @@ use crate::wgsl::Op;
 /// `alias T = …;` before it). `combine` must be associative, `identity()` must be its identity on
 /// both sides, and neither may have side effects. It is never assumed commutative: the kernels
 /// combine elements only in their order. A WGSL error names the operator and the line in
-/// `wgsl`.
+/// `wgsl`. In the browser, float literals must stay inside `f32` as naga re-emits them: write
+/// `1e30`, not `3.40282347e38` (which Chromium's compiler reads as past `f32::MAX`).
 ///
 /// ```
 /// # fn main() -> Result<(), shoal::Error> {

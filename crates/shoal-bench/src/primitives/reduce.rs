@@ -1,8 +1,8 @@
 //! The sum of uniformly random 32-bit values (wrapping, on both sides), beside lampshade's
-//! `Reducer`.
+//! `Reducer`; and the same sum written as a user's operator.
 
 use shoal::{Commands, Gpu};
-use shoal_kernels::{Op, Reduce};
+use shoal_kernels::{Op, Operation, Reduce};
 
 use super::{Io, err, io, nanos, peer_nanos, read, same};
 use crate::harness::{Case, Fut};
@@ -10,16 +10,19 @@ use crate::harness::{Case, Fut};
 /// Shoal's reduce and lampshade's.
 struct ReduceCase {
     reduce: Reduce<u32>,
+    /// The built-in sum or the same sum as an operator (then without the peer).
+    op: Operation,
     io: Io,
     peer: lampshade::Reducer,
     /// Where the peer writes its sum.
     peer_out: shoal::Buffer<u32>,
 }
 
-/// The reduce case.
-pub(super) fn reduce_case(gpu: &Gpu, n: u64) -> Result<Box<dyn Case>, String> {
+/// The reduce case with `op`.
+pub(super) fn reduce_case(gpu: &Gpu, n: u64, op: Operation) -> Result<Box<dyn Case>, String> {
     Ok(Box::new(ReduceCase {
         reduce: Reduce::new(gpu).map_err(err)?,
+        op,
         io: io(gpu, n, 0, 1)?,
         peer: lampshade::Reducer::new(gpu.device(), gpu.queue()),
         peer_out: gpu.buffer_zeroed(1).map_err(err)?,
@@ -36,7 +39,7 @@ impl ReduceCase {
 impl Case for ReduceCase {
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
         self.reduce
-            .record(c, &self.io.input, &self.io.output, Op::Sum)
+            .record(c, &self.io.input, &self.io.output, self.op)
     }
     fn verify(&mut self) -> Fut<'_, Result<(), String>> {
         Box::pin(async { same(&read(&self.io.output).await?, &[self.want()]) })
@@ -47,7 +50,11 @@ impl Case for ReduceCase {
         })
     }
     fn peer_configs(&self) -> Vec<String> {
-        vec!["Reducer::new (its only constructor)".into()]
+        if self.op == Op::Sum.into() {
+            vec!["Reducer::new (its only constructor)".into()]
+        } else {
+            Vec::new()
+        }
     }
     fn peer(&mut self, _config: usize, check: bool) -> Fut<'_, Result<f64, String>> {
         Box::pin(async move {

@@ -3,7 +3,10 @@
 //! 2^24 of them still wrap, and both sides wrap alike, so the check is exact either way.
 
 use shoal::{Commands, Gpu};
-use shoal_kernels::{Op, Scan, ScanSpec, Strategy, WorkgroupScan, scan_cpu, workgroup_scan_cpu};
+use shoal_kernels::{
+    Op, Operation, Operator, Scan, ScanSpec, Strategy, WorkgroupScan, scan_cpu,
+    workgroup_scan_cpu,
+};
 
 use super::{Io, err, io, nanos, peer_nanos, read, same};
 use crate::harness::{Case, Fut};
@@ -19,11 +22,24 @@ struct ScanCase {
     peer_out: shoal::Buffer<u32>,
 }
 
-/// The scan case for `strategy`; the look-back one (Shoal's default) is compared with the peer.
-pub(super) fn scan_case(gpu: &Gpu, n: u64, strategy: Strategy) -> Result<Box<dyn Case>, String> {
+/// The sum written as a user's [`Operator`]: the same result as [`Op::Sum`], so its row measures
+/// what the operator path costs (its fold in element order, no subgroup reduction).
+pub(super) const WGSL_SUM: Operator = Operator::new(
+    "sum in WGSL",
+    "fn identity() -> T { return 0u; }\nfn combine(a: T, b: T) -> T { return a + b; }",
+);
+
+/// The inclusive sum with `op` (the built-in one or [`WGSL_SUM`]) and `strategy`; the built-in
+/// look-back (Shoal's default) is compared with the peer.
+pub(super) fn scan_case(
+    gpu: &Gpu,
+    n: u64,
+    strategy: Strategy,
+    op: Operation,
+) -> Result<Box<dyn Case>, String> {
     let (device, queue) = (gpu.device(), gpu.queue());
     let mut peers = Vec::new();
-    if strategy == Strategy::LookBack {
+    if strategy == Strategy::LookBack && op == Op::Sum.into() {
         // `new_for_adapter` allows lampshade's subgroup scan (one element per invocation);
         // `new` is its portable scan (8 per invocation). Where the device has no subgroups
         // both are the portable scan: one is enough.
@@ -47,7 +63,7 @@ pub(super) fn scan_case(gpu: &Gpu, n: u64, strategy: Strategy) -> Result<Box<dyn
     }
     Ok(Box::new(ScanCase {
         scan: Scan::new(gpu).map_err(err)?,
-        spec: ScanSpec::inclusive(Op::Sum).with_strategy(strategy),
+        spec: ScanSpec::inclusive(op).with_strategy(strategy),
         io: io(gpu, n, 1000, n)?,
         peers,
         peer_out: gpu.buffer_zeroed(n).map_err(err)?,

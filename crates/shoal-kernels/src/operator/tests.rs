@@ -64,7 +64,7 @@ impl Value for Mislaid {
 const ARGMIN: Operator = Operator::new(
     "argmin",
     "struct MinIndex { value: f32, index: u32 }
-fn identity() -> T { return MinIndex(3.40282347e38, 4294967295u); }
+fn identity() -> T { return MinIndex(1e30, 4294967295u); }
 fn combine(a: T, b: T) -> T {
     if b.value < a.value { return b; }
     return a;
@@ -155,7 +155,7 @@ shoal_conformance::gpu_test! {
                 .enumerate()
                 .map(|(i, v)| MinIndex { value: v as f32 - 8.0, index: i as u32 })
                 .collect();
-            check(&gpu, (&scan, &reduce), ARGMIN, &data, MinIndex { value: f32::MAX, index: u32::MAX }, argmin, &[Strategy::Auto, Strategy::MultiLevel]).await;
+            check(&gpu, (&scan, &reduce), ARGMIN, &data, MinIndex { value: 1e30, index: u32::MAX }, argmin, &[Strategy::Auto, Strategy::MultiLevel]).await;
         }
     }
 
