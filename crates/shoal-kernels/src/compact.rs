@@ -1,6 +1,7 @@
 //! [`Compact`]: stream compaction of `u32` values by a flag buffer or a WGSL predicate, stable,
 //! with the count left on the GPU beside ready-made indirect-dispatch arguments, so the next
-//! kernel can run over exactly the kept elements with no readback in between.
+//! kernel can run over exactly the kept elements with no readback in between; unique and the
+//! stable two-way partition are compactions by predicates.
 
 use shoal::{Buffer, Commands, DispatchArgs, Gpu, Kernel, Result, Usage};
 
@@ -23,6 +24,13 @@ pub enum Keep<'a> {
     Flags(&'a Buffer<u32>),
     /// Where a predicate holds, created with [`Compact::predicate`].
     Predicate(&'a Predicate),
+}
+
+/// A predicate and its negation, for [`Compact::record_partition`].
+#[derive(Debug, Clone)]
+pub struct Partition {
+    keep: Predicate,
+    reject: Predicate,
 }
 
 /// A WGSL predicate over a `u32` named `x`, e.g. `x % 3u == 0u`, compiled once.
@@ -157,6 +165,84 @@ impl Compact {
             count: build("count_tiles")?,
             scatter: build("scatter_tiles")?,
         })
+    }
+
+    /// The predicate of unique: keeps the first value of every run of equal consecutive values
+    /// (on sorted input, each distinct value once).
+    ///
+    /// ```
+    /// # fn main() -> Result<(), shoal::Error> {
+    /// use shoal_kernels::{Compact, CompactCount, Keep};
+    /// let gpu = shoal::Gpu::blocking()?;
+    /// let values = gpu.buffer_from(&[1u32, 1, 2, 3, 3, 3, 1])?;
+    /// let (out, count, compact) = (gpu.buffer_zeroed::<u32>(7)?, CompactCount::new(&gpu)?, Compact::new(&gpu)?);
+    /// compact.run(&values, Keep::Predicate(&compact.unique()?), &out, &count)?;
+    /// assert_eq!(out.read_blocking()?[..4], [1, 2, 3, 1]);
+    /// # Ok(()) }
+    /// ```
+    pub fn unique(&self) -> Result<Predicate> {
+        self.predicate("i == 0u || x != values[i - 1u]")
+    }
+
+    /// A stable two-way partition by `expression` (WGSL over `x` and `i`, as in
+    /// [`predicate`](Self::predicate)): the predicate and its negation, compiled once.
+    pub fn partition(&self, expression: &str) -> Result<Partition> {
+        Ok(Partition {
+            keep: self.predicate(expression)?,
+            reject: self.predicate(&format!("!({expression})"))?,
+        })
+    }
+
+    /// Records partitioning `values`: those where `partition` holds into the front of `kept`,
+    /// the others into the front of `rejected`, each in input order, with their counts (and
+    /// indirect arguments for a next kernel of `next_workgroup` invocations per group).
+    ///
+    /// ```
+    /// # fn main() -> Result<(), shoal::Error> {
+    /// use shoal_kernels::{Compact, CompactCount};
+    /// let gpu = shoal::Gpu::blocking()?;
+    /// let values = gpu.buffer_from(&[5u32, 12, 7, 30, 1])?;
+    /// let compact = Compact::new(&gpu)?;
+    /// let small = compact.partition("x < 10u")?;
+    /// let (kept, rejected) = (gpu.buffer_zeroed::<u32>(5)?, gpu.buffer_zeroed::<u32>(5)?);
+    /// let counts = (CompactCount::new(&gpu)?, CompactCount::new(&gpu)?);
+    /// let mut commands = gpu.commands();
+    /// compact.record_partition(&mut commands, &values, &small, (&kept, &rejected), (&counts.0, &counts.1), 0)?;
+    /// commands.submit()?;
+    /// assert_eq!(kept.read_blocking()?[..3], [5, 7, 1]);
+    /// assert_eq!(rejected.read_blocking()?[..2], [12, 30]);
+    /// # Ok(()) }
+    /// ```
+    pub fn record_partition(
+        &self,
+        commands: &mut Commands,
+        values: &Buffer<u32>,
+        partition: &Partition,
+        (kept, rejected): (&Buffer<u32>, &Buffer<u32>),
+        (kept_count, rejected_count): (&CompactCount, &CompactCount),
+        next_workgroup: u32,
+    ) -> Result<()> {
+        if kept.raw() == rejected.raw() || kept_count.buffer.raw() == rejected_count.buffer.raw() {
+            return Err(shoal::Error::BindingKind {
+                kernel: "partition".into(),
+                binding: "rejected".into(),
+                expected:
+                    "buffers other than the kept ones (each side has its own output and count)"
+                        .into(),
+                got: "the same buffer for both sides".into(),
+            });
+        }
+        let keep = Keep::Predicate(&partition.keep);
+        self.record(commands, values, keep, kept, kept_count, next_workgroup)?;
+        let reject = Keep::Predicate(&partition.reject);
+        self.record(
+            commands,
+            values,
+            reject,
+            rejected,
+            rejected_count,
+            next_workgroup,
+        )
     }
 
     fn scratch(&self, name: &'static str, len: u64) -> Result<Buffer<u32>> {

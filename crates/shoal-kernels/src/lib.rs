@@ -21,20 +21,22 @@ mod operator;
 mod radix_sort;
 mod reduce;
 mod scan;
+mod segmented;
 mod value;
 mod wgsl;
 
-pub use compact::{Compact, CompactCount, Keep, Predicate, compact_cpu};
+pub use compact::{Compact, CompactCount, Keep, Partition, Predicate, compact_cpu};
 pub use histogram::{Histogram, histogram_cpu};
 pub use matmul::{Matmul, MatmulKernel, matmul_cpu};
 pub use radix_sort::{RadixSort, sort_pairs_cpu};
 
-pub use reduce::{Reduce, reduce_cpu};
 pub use operator::{Operation, Operator};
+pub use reduce::{Reduce, reduce_cpu};
 pub use scan::{
     MAX_COARSENING, SOFTWARE_WORKGROUP, Scan, ScanSpec, Strategy, Tiling, WorkgroupScan, scan_by,
     scan_cpu, workgroup_scan_cpu,
 };
+pub use segmented::{Segmented, reduce_by_key_cpu, segmented_scan_cpu};
 pub use value::{Shape, Value};
 pub use wgsl::{Op, SNIPPETS, Scalar, with_snippets};
 

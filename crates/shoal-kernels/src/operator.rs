@@ -99,7 +99,9 @@ impl Operation {
     /// the typed error of a built-in operation on a struct. `kernel` names the family in it.
     pub(crate) fn op_block<T: Value>(self, kernel: &str, subgroups: bool) -> Result<Source> {
         let op = match self {
-            Operation::Custom(o) => return Ok(Source::new(format!("operator `{}`", o.name), o.wgsl)),
+            Operation::Custom(o) => {
+                return Ok(Source::new(format!("operator `{}`", o.name), o.wgsl));
+            }
             Operation::Builtin(op) => op,
         };
         let Some([sum, min, max]) = T::builtin_identities() else {

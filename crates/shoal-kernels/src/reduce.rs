@@ -9,8 +9,8 @@ use std::sync::Mutex;
 
 use shoal::{Buffer, Commands, Gpu, Result, Submission};
 
-use crate::scan::{ScanKernels, Tiling, grow_levels};
 use crate::operator::Operation;
+use crate::scan::{ScanKernels, Tiling, grow_levels};
 use crate::value::Value;
 use crate::wgsl::{self, Op, Scalar};
 

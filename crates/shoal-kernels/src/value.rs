@@ -80,7 +80,13 @@ macro_rules! scalar_value {
 const F32_HELPERS: &str = "var<private> infinity_bits: u32 = 0x7f800000u;
 fn infinity() -> f32 { return bitcast<f32>(infinity_bits); }
 ";
-scalar_value!(u32, "u32", shoal::glam::UVec4, ["0u", "4294967295u", "0u"], "");
+scalar_value!(
+    u32,
+    "u32",
+    shoal::glam::UVec4,
+    ["0u", "4294967295u", "0u"],
+    ""
+);
 scalar_value!(
     i32,
     "i32",

@@ -25,6 +25,8 @@ pub trait Scalar: Value + PartialEq + sealed::Sealed {
     fn min(a: Self, b: Self) -> Self;
     /// The larger of two values.
     fn max(a: Self, b: Self) -> Self;
+    /// Its 32 bits, as a kernel reading it through a `u32` binding sees them.
+    fn bits(self) -> u32;
 }
 
 mod sealed {
@@ -47,6 +49,9 @@ impl Scalar for u32 {
     fn max(a: Self, b: Self) -> Self {
         Ord::max(a, b)
     }
+    fn bits(self) -> u32 {
+        self
+    }
 }
 
 impl Scalar for i32 {
@@ -62,6 +67,9 @@ impl Scalar for i32 {
     fn max(a: Self, b: Self) -> Self {
         Ord::max(a, b)
     }
+    fn bits(self) -> u32 {
+        self as u32
+    }
 }
 
 impl Scalar for f32 {
@@ -76,6 +84,9 @@ impl Scalar for f32 {
     }
     fn max(a: Self, b: Self) -> Self {
         a.max(b)
+    }
+    fn bits(self) -> u32 {
+        self.to_bits()
     }
 }
 

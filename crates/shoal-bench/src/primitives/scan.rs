@@ -4,8 +4,7 @@
 
 use shoal::{Commands, Gpu};
 use shoal_kernels::{
-    Op, Operation, Operator, Scan, ScanSpec, Strategy, WorkgroupScan, scan_cpu,
-    workgroup_scan_cpu,
+    Op, Operation, Operator, Scan, ScanSpec, Strategy, WorkgroupScan, scan_cpu, workgroup_scan_cpu,
 };
 
 use super::{Io, err, io, nanos, peer_nanos, read, same};

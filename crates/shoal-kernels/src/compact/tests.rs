@@ -77,4 +77,39 @@ shoal_conformance::gpu_test! {
         assert!(out.read_range(want.len() as u64..want.len() as u64 + 64).await.expect("tail").iter().all(|&x| x == 0));
         let _ = Usage::INDIRECT;
     }
+
+    /// Unique (the first of each run of equal values) and the stable two-way partition, against
+    /// CPU twins, at sizes across the tiles.
+    async fn unique_and_partition(gpu) {
+        let compact = Compact::new(&gpu).expect("compact");
+        let (unique, split) = (compact.unique().expect("unique"), compact.partition("x % 3u == 0u").expect("partition"));
+        for &n in &[0u64, 1, 7, 8, 9, 511, 512, 513, 8193, 65_537, 200_003] {
+            let mut values = random_u32(n + 1, n, 50);
+            values.sort_unstable();
+            values.extend(random_u32(n, n / 3, 4));
+            let m = values.len() as u64;
+            let vb = gpu.buffer_from(&values).expect("values");
+            let (a, b) = (gpu.buffer_zeroed::<u32>(m.max(1)).expect("a"), gpu.buffer_zeroed::<u32>(m.max(1)).expect("b"));
+            let (ca, cb) = (CompactCount::new(&gpu).expect("count"), CompactCount::new(&gpu).expect("count"));
+            if m > 0 {
+                compact.run(&vb, Keep::Predicate(&unique), &a, &ca).expect("unique");
+                let want = compact_cpu(&values, |x, i| i == 0 || values[i - 1] != x);
+                assert_eq!(ca.read().await.expect("count") as usize, want.len(), "unique count, n = {m}");
+                assert_eq!(first_difference(&a.read().await.expect("read")[..want.len()], &want), None, "unique, n = {m}");
+            }
+            let mut commands = gpu.commands();
+            compact.record_partition(&mut commands, &vb, &split, (&a, &b), (&ca, &cb), 0).expect("partition");
+            commands.submit().expect("submit");
+            let kept = compact_cpu(&values, |x, _| x % 3 == 0);
+            let rejected = compact_cpu(&values, |x, _| x % 3 != 0);
+            assert_eq!((ca.read().await.expect("count") as usize, cb.read().await.expect("count") as usize), (kept.len(), rejected.len()), "partition counts, n = {m}");
+            assert_eq!(first_difference(&a.read().await.expect("read")[..kept.len()], &kept), None, "kept, n = {m}");
+            assert_eq!(first_difference(&b.read().await.expect("read")[..rejected.len()], &rejected), None, "rejected, n = {m}");
+        }
+        let (vb, out) = (gpu.buffer_from(&[1u32, 2]).expect("values"), gpu.buffer_zeroed::<u32>(2).expect("out"));
+        let count = CompactCount::new(&gpu).expect("count");
+        let mut commands = gpu.commands();
+        assert!(matches!(compact.record_partition(&mut commands, &vb, &split, (&out, &out), (&count, &count), 0), Err(shoal::Error::BindingKind { .. })));
+        assert!(matches!(compact.partition("x +* 1u"), Err(shoal::Error::Wgsl { .. })));
+    }
 }

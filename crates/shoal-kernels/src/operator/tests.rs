@@ -7,7 +7,9 @@ use crate::test_support::*;
 use crate::{Operator, Shape, Value, scan_by};
 
 /// Sizes across one and several tiles of every tiling, with ragged ends.
-const OP_SIZES: &[u64] = &[0, 1, 7, 8, 9, 511, 512, 513, 8191, 8192, 8193, 65_537, 200_003];
+const OP_SIZES: &[u64] = &[
+    0, 1, 7, 8, 9, 511, 512, 513, 8191, 8192, 8193, 65_537, 200_003,
+];
 
 /// The last non-zero value so far: a scalar operator that is associative and not commutative.
 const FORWARD_FILL: Operator = Operator::new(
@@ -92,12 +94,20 @@ async fn check<T: Value + PartialEq>(
     let output = gpu.buffer_zeroed::<T>(n.max(1)).expect("output");
     for &strategy in strategies {
         for inclusive in [true, false] {
-            let spec = if inclusive { ScanSpec::inclusive(op) } else { ScanSpec::exclusive(op) };
-            scan.run(&input, &output, spec.with_strategy(strategy)).expect("scan");
+            let spec = if inclusive {
+                ScanSpec::inclusive(op)
+            } else {
+                ScanSpec::exclusive(op)
+            };
+            scan.run(&input, &output, spec.with_strategy(strategy))
+                .expect("scan");
             let got = output.read().await.expect("read");
             let want = scan_by(data, identity, f, inclusive);
             if let Some(d) = first_difference(&got[..data.len()], &want) {
-                panic!("{}, n = {n}, {strategy:?}, inclusive {inclusive}: {d}", op.name());
+                panic!(
+                    "{}, n = {n}, {strategy:?}, inclusive {inclusive}: {d}",
+                    op.name()
+                );
             }
         }
     }

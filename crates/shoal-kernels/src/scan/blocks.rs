@@ -131,7 +131,6 @@ pub(super) const GROUP_REDUCE_PORTABLE: &str = "fn group_reduce(x: T, lane: Lane
     return total;
 }";
 
-
 /// The `wide` block of a value with no four-at-a-time type (vectors, structs): no `input4` or
 /// `output4`, and four elements folded from `input`.
 pub(super) const NARROW: &str = "fn fold4(i: u32) -> T {
@@ -166,7 +165,10 @@ pub(super) fn words_block(shape: Shape) -> Option<String> {
     let n = shape.words();
     let (to, from) = match shape {
         Shape::Struct => return None,
-        Shape::Scalar => ("bitcast<u32>(v)".to_string(), "bitcast<T>(w[0])".to_string()),
+        Shape::Scalar => (
+            "bitcast<u32>(v)".to_string(),
+            "bitcast<T>(w[0])".to_string(),
+        ),
         Shape::Vector(_) => {
             let words: Vec<String> = (0..n).map(|c| format!("w[{c}]")).collect();
             (

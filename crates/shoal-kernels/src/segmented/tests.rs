@@ -1,0 +1,162 @@
+//! Segmented scans, reduce-by-key and run lengths against their CPU twins, at sizes across the
+//! tiles, with heads and runs dense, sparse, everywhere and nowhere.
+
+use crate::test_support::*;
+use crate::{CompactCount, Segmented, reduce_by_key_cpu, segmented_scan_cpu};
+
+const SEG_SIZES: &[u64] = &[0, 1, 2, 7, 8, 9, 511, 512, 513, 8193, 65_537, 200_003];
+
+/// Head flags: one in `every` (random), or every element, or none but the first.
+fn heads(seed: u64, n: u64, every: u32) -> Vec<u32> {
+    match every {
+        0 => vec![0; n as usize],
+        1 => vec![1; n as usize],
+        _ => random_u32(seed, n, every)
+            .into_iter()
+            .map(|x| (x == 0) as u32)
+            .collect(),
+    }
+}
+
+/// Keys in runs of random lengths below `run`.
+fn runs(seed: u64, n: u64, run: u32) -> Vec<u32> {
+    let mut rng = Rng::new(seed);
+    let mut keys = Vec::with_capacity(n as usize);
+    while (keys.len() as u64) < n {
+        let (key, len) = (rng.next_u32() % 5, 1 + rng.next_u32() % run);
+        keys.extend(std::iter::repeat_n(key, len as usize));
+    }
+    keys.truncate(n as usize);
+    keys
+}
+
+async fn check_scan<T: Scalar>(gpu: &Gpu, seg: &Segmented<T>, values: &[T], flags: &[u32], op: Op) {
+    let n = values.len() as u64;
+    let (v, h) = (
+        gpu.buffer_from(values).expect("values"),
+        gpu.buffer_from(flags).expect("heads"),
+    );
+    let out = gpu.buffer_zeroed::<T>(n.max(1)).expect("output");
+    for inclusive in [true, false] {
+        seg.run_scan(&v, &h, &out, op, inclusive).expect("scan");
+        let got = out.read().await.expect("read");
+        let want = segmented_scan_cpu(values, flags, op, inclusive);
+        if let Some(d) = first_difference(&got[..values.len()], &want) {
+            panic!(
+                "{op:?} {}, n = {n}, inclusive {inclusive}: {d}",
+                std::any::type_name::<T>()
+            );
+        }
+    }
+}
+
+async fn check_reduce_by_key<T: Scalar>(
+    gpu: &Gpu,
+    seg: &Segmented<T>,
+    keys: &[u32],
+    values: &[T],
+    op: Op,
+) {
+    let n = keys.len() as u64;
+    let (k, v) = (
+        gpu.buffer_from(keys).expect("keys"),
+        gpu.buffer_from(values).expect("values"),
+    );
+    let (unique, reduced) = (
+        gpu.buffer_zeroed::<u32>(n.max(1)).expect("unique"),
+        gpu.buffer_zeroed::<T>(n.max(1)).expect("reduced"),
+    );
+    let count = CompactCount::new(gpu).expect("count");
+    seg.run_reduce_by_key(&k, &v, &unique, &reduced, &count, op)
+        .expect("reduce by key");
+    let (want_keys, want_values) = reduce_by_key_cpu(keys, values, op);
+    let runs = count.read().await.expect("count") as usize;
+    assert_eq!(runs, want_keys.len(), "{op:?}: runs, n = {n}");
+    assert_eq!(
+        first_difference(&unique.read().await.expect("read")[..runs], &want_keys),
+        None,
+        "{op:?} keys, n = {n}"
+    );
+    assert_eq!(
+        first_difference(&reduced.read().await.expect("read")[..runs], &want_values),
+        None,
+        "{op:?} values, n = {n}"
+    );
+}
+
+shoal_conformance::gpu_test! {
+    /// u32 sums, min and max by head flags, inclusive and exclusive, every size, heads dense,
+    /// sparse, everywhere and nowhere.
+    async fn segmented_scan_u32_every_size(gpu) {
+        let seg = Segmented::<u32>::new(&gpu).expect("segmented");
+        for &n in SEG_SIZES {
+            let values = random_u32(n, n, 1000);
+            check_scan(&gpu, &seg, &values, &heads(n + 1, n, 16), Op::Sum).await;
+        }
+        let n = 70_001;
+        let values = random_u32(9, n, 0);
+        for every in [0, 1, 3, 1000] {
+            check_scan(&gpu, &seg, &values, &heads(every as u64, n, every), Op::Sum).await;
+        }
+        for op in [Op::Min, Op::Max] {
+            check_scan(&gpu, &seg, &values, &heads(4, n, 50), op).await;
+        }
+    }
+
+    /// i32 and f32 (small integers, so every order of additions is exact) with each operation.
+    async fn segmented_scan_i32_f32(gpu) {
+        let (si, sf) = (Segmented::<i32>::new(&gpu).expect("i32"), Segmented::<f32>::new(&gpu).expect("f32"));
+        for &n in &[1u64, 513, 65_537] {
+            let ints: Vec<i32> = random_u32(n + 3, n, 2001).into_iter().map(|x| x as i32 - 1000).collect();
+            let floats: Vec<f32> = ints.iter().map(|&x| x as f32).collect();
+            let flags = heads(n, n, 40);
+            for op in [Op::Sum, Op::Min, Op::Max] {
+                check_scan(&gpu, &si, &ints, &flags, op).await;
+                check_scan(&gpu, &sf, &floats, &flags, op).await;
+            }
+        }
+    }
+
+    /// Reduce-by-key over runs of equal keys (long, short, all one key, all different) and run
+    /// lengths, every size.
+    async fn reduce_by_key_and_run_lengths(gpu) {
+        let seg = Segmented::<u32>::new(&gpu).expect("segmented");
+        for &n in SEG_SIZES {
+            let keys = runs(n, n, 40);
+            let values = random_u32(n + 2, n, 0);
+            check_reduce_by_key(&gpu, &seg, &keys, &values, Op::Sum).await;
+            let ones = vec![1u32; n as usize];
+            let (k, unique, lengths) = (gpu.buffer_from(&keys).expect("keys"), gpu.buffer_zeroed::<u32>(n.max(1)).expect("unique"), gpu.buffer_zeroed::<u32>(n.max(1)).expect("lengths"));
+            let count = CompactCount::new(&gpu).expect("count");
+            seg.run_run_lengths(&k, &unique, &lengths, &count).expect("run lengths");
+            let (want_keys, want_lengths) = reduce_by_key_cpu(&keys, &ones, Op::Sum);
+            let runs = count.read().await.expect("count") as usize;
+            assert_eq!(runs, want_keys.len(), "runs, n = {n}");
+            assert_eq!(unique.read().await.expect("read")[..runs], want_keys[..], "run keys, n = {n}");
+            assert_eq!(lengths.read().await.expect("read")[..runs], want_lengths[..], "run lengths, n = {n}");
+        }
+        let n = 30_000;
+        let values = random_u32(5, n, 0);
+        check_reduce_by_key(&gpu, &seg, &vec![7; n as usize], &values, Op::Max).await;
+        check_reduce_by_key(&gpu, &seg, &(0..n as u32).collect::<Vec<_>>(), &values, Op::Min).await;
+        let floats = Segmented::<f32>::new(&gpu).expect("f32");
+        let keys = runs(6, n, 300);
+        let values: Vec<f32> = random_u32(7, n, 100).into_iter().map(|x| x as f32).collect();
+        check_reduce_by_key(&gpu, &floats, &keys, &values, Op::Sum).await;
+    }
+
+    /// Lengths that differ and outputs too short are typed errors.
+    async fn segmented_errors_are_typed(gpu) {
+        let seg = Segmented::<u32>::new(&gpu).expect("segmented");
+        let (v, h) = (gpu.buffer_zeroed::<u32>(10).expect("v"), gpu.buffer_zeroed::<u32>(9).expect("h"));
+        let out = gpu.buffer_zeroed::<u32>(10).expect("out");
+        assert!(matches!(seg.run_scan(&v, &h, &out, Op::Sum, true), Err(shoal::Error::Length { .. })));
+        let h = gpu.buffer_zeroed::<u32>(10).expect("h");
+        let short = gpu.buffer_zeroed::<u32>(9).expect("short");
+        assert!(matches!(seg.run_scan(&v, &h, &short, Op::Sum, true), Err(shoal::Error::Length { .. })));
+        assert!(matches!(seg.run_scan(&v, &h, &v, Op::Sum, true), Err(shoal::Error::BindingKind { .. })));
+        let count = CompactCount::new(&gpu).expect("count");
+        assert!(matches!(seg.run_reduce_by_key(&h, &v, &short, &out, &count, Op::Sum), Err(shoal::Error::Length { .. })));
+        assert!(matches!(seg.run_run_lengths(&h, &out, &short, &count), Err(shoal::Error::Length { .. })));
+    }
+}
