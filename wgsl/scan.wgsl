@@ -70,6 +70,14 @@ fn fold4(i: u32) -> T {
 }
 // #end wide
 
+// #block io
+// How the coarsened kernels read element i and store result i: from `input` and to `output`.
+// A family can read its elements from other bindings and store results elsewhere (the segmented
+// family packs (head, value) pairs as it loads and stores only where runs end).
+fn element(i: u32) -> T { return input[i]; }
+fn emit(i: u32, v: T) { output[i] = v; }
+// #end io
+
 var<workgroup> shared_data: array<T, 2u * WG>;
 var<workgroup> sh_tile: u32;
 var<workgroup> sh_value: T;
@@ -187,14 +195,14 @@ fn fold_tile(tile: u32, lane: Lane) -> T {
         let tail = n4 * 4u;
         if lane.id == 0u && tail >= base && tail < base + WG * PER {
             for (var i = tail; i < params.n; i++) {
-                acc = combine(acc, input[i]);
+                acc = combine(acc, element(i));
             }
         }
     } else {
         for (var j = 0u; j < PER; j++) {
             let i = base + j * WG + lane.id;
             if i < params.n {
-                acc = combine(acc, input[i]);
+                acc = combine(acc, element(i));
             }
         }
     }
@@ -281,13 +289,13 @@ fn load_own(tile: u32, id: u32) -> T {
     var acc = identity();
     if start + PER <= params.n {
         for (var j = 0u; j < PER; j++) {
-            acc = combine(acc, input[start + j]);
+            acc = combine(acc, element(start + j));
             own[j] = acc;
         }
     } else {
         for (var j = 0u; j < PER; j++) {
             if start + j < params.n {
-                acc = combine(acc, input[start + j]);
+                acc = combine(acc, element(start + j));
             }
             own[j] = acc;
         }
@@ -303,7 +311,7 @@ fn store_own(tile: u32, id: u32, prefix: T) {
     if params.inclusive != 0u {
         for (var j = 0u; j < PER; j++) {
             if j < count {
-                output[start + j] = combine(prefix, own[j]);
+                emit(start + j, combine(prefix, own[j]));
             }
         }
     } else {
@@ -313,7 +321,7 @@ fn store_own(tile: u32, id: u32, prefix: T) {
                 if j > 0u {
                     v = combine(prefix, own[j - 1u]);
                 }
-                output[start + j] = v;
+                emit(start + j, v);
             }
         }
     }

@@ -1,84 +1,59 @@
-// Segmented scans and reduce-by-key, around the Scan family. segmented.rs records:
-//   pack    (flag, value) pairs: the flag is 1 where a segment starts (a head flag, or a key
-//           that differs from the one before), the value's bits (or 1, to count run lengths);
-//   Scan    of the pairs with the segmented operator (flag_a | flag_b, flag_b ? b : a op b),
-//           which is associative: a head cuts the running value off from everything before it;
-//   unpack  the values out of the scanned pairs (exclusive: the identity at each head, else the
-//           inclusive value before), and for reduce-by-key a flag where a run ends, which the
-//           compaction keeps.
+// The `io` block of scan.wgsl for the segmented family (segmented.rs): the scan's elements are
+// (heads so far, value) pairs, T = vec2<u32>, made from the values and the head flags (or keys)
+// as they are loaded, and scanned with the segmented form of the operation
+//   (ca, a) . (cb, b) = (ca + cb, cb > 0 ? b : a op b),
+// associative whenever op is: a head cuts the running value off from everything before it, and
+// the first component counts the heads. Results are stored as values (a segmented scan), or only
+// where a run of equal keys ends, at the run's index (heads so far - 1): reduce-by-key and run
+// lengths, in the scan's one pass.
 
-#import shoal::fold
-
-override WG: u32 = 256u;
-
-struct Params {
-    // Elements.
-    n: u32,
-    // 0: heads from `heads` (a flag per element); 1: where `heads` (keys) changes; 2: the same
-    // heads, and the value 1 for every element (run lengths).
+struct Segments {
+    // 0: a segment starts where `seg_heads[i]` (a flag) is set; 1: where `seg_heads` (keys)
+    // changes; 2: as 1, with every value 1 (run lengths).
     mode: u32,
-    // 1 inclusive, 0 exclusive.
-    inclusive: u32,
-    // The operation's identity, as bits.
+    // 0: each element's result into `seg_out`; 1: each run's key and result at its index.
+    runs: u32,
+    // The operation's identity, as bits: an exclusive scan's value at a head.
     identity: u32,
+    unused: u32,
 }
 
-@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(8) var<uniform> segments: Segments;
 // Bits of the values (u32, i32 or f32).
-@group(0) @binding(1) var<storage, read> values: array<u32>;
-// Head flags (mode 0) or keys (modes 1 and 2).
-@group(0) @binding(2) var<storage, read> heads: array<u32>;
-@group(0) @binding(3) var<storage, read_write> pairs: array<vec2<u32>>;
-@group(0) @binding(4) var<storage, read> scanned: array<vec2<u32>>;
-@group(0) @binding(5) var<storage, read_write> output: array<u32>;
-// 1 where a run of equal keys ends (reduce-by-key's compaction keeps those).
-@group(0) @binding(6) var<storage, read_write> ends: array<u32>;
+@group(0) @binding(9) var<storage, read> seg_values: array<u32>;
+@group(0) @binding(10) var<storage, read> seg_heads: array<u32>;
+@group(0) @binding(11) var<storage, read_write> seg_out: array<u32>;
+@group(0) @binding(12) var<storage, read_write> seg_keys: array<u32>;
+// [count, x, y, z] as CompactCount lays it out: the number of runs (the arguments stay zero).
+@group(0) @binding(13) var<storage, read_write> seg_count: array<u32>;
 
 fn is_head(i: u32) -> bool {
-    if params.mode == 0u {
-        return heads[i] != 0u;
+    if segments.mode == 0u {
+        return i == 0u || seg_heads[i] != 0u;
     }
-    return i == 0u || heads[i] != heads[i - 1u];
+    return i == 0u || seg_heads[i] != seg_heads[i - 1u];
 }
 
-@compute @workgroup_size(WG)
-fn pack(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lidx: u32) {
-    let i = shoal_linear_index(wid, nwg, lidx, WG);
-    if i >= params.n {
-        return;
-    }
+fn element(i: u32) -> T {
     var value = 1u;
-    if params.mode != 2u {
-        value = values[i];
+    if segments.mode != 2u {
+        value = seg_values[i];
     }
-    pairs[i] = vec2<u32>(select(0u, 1u, is_head(i)), value);
+    return vec2<u32>(select(0u, 1u, is_head(i)), value);
 }
 
-@compute @workgroup_size(WG)
-fn unpack(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-          @builtin(local_invocation_index) lidx: u32) {
-    let i = shoal_linear_index(wid, nwg, lidx, WG);
-    if i >= params.n {
+fn emit(i: u32, v: T) {
+    if segments.runs == 0u {
+        // Exclusive: `v` is the result up to i - 1, which a head does not continue.
+        seg_out[i] = select(v.y, segments.identity, params.inclusive == 0u && is_head(i));
         return;
     }
-    if params.inclusive != 0u {
-        output[i] = scanned[i].y;
-    } else if i == 0u || is_head(i) {
-        output[i] = params.identity;
-    } else {
-        output[i] = scanned[i - 1u].y;
+    let last = i + 1u == params.n;
+    if last || seg_heads[i + 1u] != seg_heads[i] {
+        seg_keys[v.x - 1u] = seg_heads[i];
+        seg_out[v.x - 1u] = v.y;
     }
-}
-
-// unpack for reduce-by-key: every inclusive value, and where each run ends.
-@compute @workgroup_size(WG)
-fn run_ends(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-            @builtin(local_invocation_index) lidx: u32) {
-    let i = shoal_linear_index(wid, nwg, lidx, WG);
-    if i >= params.n {
-        return;
+    if last {
+        seg_count[0] = v.x;
     }
-    output[i] = scanned[i].y;
-    ends[i] = select(0u, 1u, i + 1u == params.n || heads[i + 1u] != heads[i]);
 }

@@ -6,6 +6,7 @@ mod histogram;
 mod matmul;
 mod reduce;
 mod scan;
+mod segmented;
 mod sort;
 
 use shoal::{Buffer, Gpu};
@@ -63,6 +64,24 @@ pub const ENTRIES: &[Entry] = &[
         bytes_per_element: 4,
         max_log2: 24,
         setup: histogram::histogram_case,
+    },
+    Entry {
+        name: "segmented scan u32 sum",
+        bytes_per_element: 8,
+        max_log2: 24,
+        setup: |g, n| segmented::segmented_case(g, n, segmented::Kind::Scan),
+    },
+    Entry {
+        name: "reduce by key u32 sum",
+        bytes_per_element: 8,
+        max_log2: 24,
+        setup: |g, n| segmented::segmented_case(g, n, segmented::Kind::ReduceByKey),
+    },
+    Entry {
+        name: "run-length encoding",
+        bytes_per_element: 4,
+        max_log2: 24,
+        setup: |g, n| segmented::segmented_case(g, n, segmented::Kind::RunLengths),
     },
     Entry {
         name: "radix sort u32 keys",

@@ -91,11 +91,11 @@ impl<T: Value> Reduce<T> {
         let mut below = (input, n);
         for (len, partials) in lens.iter().zip(&scratch) {
             self.kernels
-                .record_reduce_tiles(commands, op, below, partials, self.span)?;
+                .record_reduce_tiles(commands, op, below, partials, self.span, None)?;
             below = (partials, *len);
         }
         self.kernels
-            .record_reduce_tiles(commands, op, below, output, self.span)
+            .record_reduce_tiles(commands, op, below, output, self.span, None)
     }
 
     /// Reduces `input` with `op` into `output[0]` and submits.

@@ -1,22 +1,25 @@
 //! [`Segmented`]: segmented scans (a head flag starts each segment), reduce-by-key over runs of
 //! equal keys, and run-length encoding, of `u32`, `i32` or `f32` values with the built-in
-//! operations. Each is the [`Scan`] of (flag, value) pairs with the segmented form of the
-//! operation, an [`Operator`] on `vec2<u32>`, between a pass that packs the pairs and one that
-//! unpacks them (`wgsl/segmented.wgsl`); reduce-by-key then keeps the last value of every run
-//! with the [`Compact`] family.
+//! operations. Each is one [`Scan`] of (heads so far, value) pairs with the segmented form of the
+//! operation, an [`Operator`] on `vec2<u32>`, whose `io` block (`wgsl/segmented.wgsl`) makes
+//! the pairs from the values and the flags (or keys) as it loads them and stores the values, or
+//! only each run's key and result at the run's index: one pass over the input, like the scan.
 
 use shoal::glam::UVec2;
-use shoal::{Buffer, Commands, Gpu, Kernel, Result, Submission};
+use shoal::{Buffer, Commands, Gpu, Result, Submission};
 
-use crate::compact::{Compact, CompactCount, Keep};
+use crate::compact::CompactCount;
 use crate::operator::Operator;
 use crate::scan::{Scan, ScanSpec};
 use crate::wgsl::{self, Op, Scalar, Scratch, Uniforms};
 
-const SOURCE: shoal::Source = shoal::wgsl!("../wgsl/segmented.wgsl");
+/// The `io` block of the scan's kernels (`wgsl/segmented.wgsl`, a snippet of [`crate::SNIPPETS`]).
+const IO: &str = "#import segmented::io";
+/// How the `io` block names its family in errors.
+const FAMILY: &str = "wgsl/segmented.wgsl";
 
-/// The segmented form of a built-in operation on `V`'s bits, as an operator on (flag, bits)
-/// pairs: `(fa, a) ∘ (fb, b) = (fa | fb, fb ? b : a op b)`, associative whenever `op` is.
+/// The segmented form of a built-in operation on `V`'s bits, as an operator on (heads, bits)
+/// pairs: `(ca, a) ∘ (cb, b) = (ca + cb, cb > 0 ? b : a op b)`, associative whenever `op` is.
 macro_rules! segmented {
     ($name:literal, $v:literal, $identity:literal, $combine:literal) => {
         Operator::new(
@@ -31,12 +34,11 @@ fn identity() -> T { return vec2<u32>(0u, bitcast<u32>(V(",
                 $identity,
                 ")));}
 fn combine(a: T, b: T) -> T {
-    if b.x != 0u { return b; }
     let x = bitcast<V>(a.y);
     let y = bitcast<V>(b.y);
-    return vec2<u32>(a.x, bitcast<u32>(",
+    return vec2<u32>(a.x + b.x, select(bitcast<u32>(",
                 $combine,
-                "));
+                "), b.y, b.x != 0u));
 }"
             ),
         )
@@ -61,14 +63,11 @@ fn segmented_operator(wgsl: &str, op: Op) -> Option<Operator> {
     })
 }
 
-/// Where segments start: head flags, or keys whose runs are the segments.
-#[derive(Debug, Clone, Copy)]
-enum Heads<'a> {
-    Flags(&'a Buffer<u32>),
-    Keys(&'a Buffer<u32>),
-    /// Keys, with every value 1 (the run lengths).
-    KeysCounted(&'a Buffer<u32>),
-}
+/// Where segments start (`Segments::mode` in the WGSL): head flags, keys whose runs are the
+/// segments, or keys with every value 1.
+const BY_FLAGS: u32 = 0;
+const BY_KEYS: u32 = 1;
+const COUNTED: u32 = 2;
 
 /// Segmented scans, reduce-by-key and run-length encoding.
 ///
@@ -95,33 +94,18 @@ enum Heads<'a> {
 #[derive(Debug)]
 pub struct Segmented<T: Scalar> {
     gpu: Gpu,
-    pack: Kernel,
-    unpack: Kernel,
-    run_ends: Kernel,
     scan: Scan<UVec2>,
-    compact: Compact,
     uniforms: Uniforms,
     scratch: Scratch,
     _element: std::marker::PhantomData<fn() -> T>,
 }
 
 impl<T: Scalar> Segmented<T> {
-    /// The kernels for `gpu`.
+    /// The kernels for `gpu` (compiled on first use of each operation).
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        let wg = wgsl::plan_workgroup(gpu, 256);
-        let build = |entry| {
-            wgsl::builder(gpu, SOURCE)
-                .entry(entry)
-                .constant("WG", wg)
-                .build()
-        };
         Ok(Self {
             gpu: gpu.clone(),
-            pack: build("pack")?,
-            unpack: build("unpack")?,
-            run_ends: build("run_ends")?,
-            scan: Scan::new(gpu)?,
-            compact: Compact::new(gpu)?,
+            scan: Scan::with_io(gpu, shoal::Source::new("<segmented io>", IO))?,
             uniforms: Uniforms::default(),
             scratch: Scratch::default(),
             _element: std::marker::PhantomData,
@@ -142,18 +126,15 @@ impl<T: Scalar> Segmented<T> {
     ) -> Result<()> {
         let n = self.check("segmented scan", values, heads, "heads (one per value)")?;
         crate::scan::check_pair("segmented scan", values, output)?;
-        let bits = values.view_as::<u32>();
-        let Some(scanned) = self.scan_pairs(commands, &bits, Heads::Flags(heads), op, n)? else {
-            return Ok(());
+        let (keys, count) = (self.stand_in("no keys")?, self.stand_in("no count")?);
+        let values = values.view_as::<u32>();
+        let output = output.view_as::<u32>();
+        let io = Io {
+            values: &values,
+            heads,
+            out: (&output, &keys, &count),
         };
-        let params = self.params(n, 0, inclusive, op)?;
-        self.unpack
-            .bind("params", &params)
-            .bind("heads", heads)
-            .bind("scanned", &scanned)
-            .bind("output", &output.view_as::<u32>())
-            .invocations(n as u64)
-            .record(commands)
+        self.record_segments(commands, io, (BY_FLAGS, false), op, inclusive, n)
     }
 
     /// Segmented scan, submitted.
@@ -172,7 +153,7 @@ impl<T: Scalar> Segmented<T> {
 
     /// Records reduce-by-key: for each run of equal consecutive `keys`, its key into
     /// `unique_keys` and `op` over its values into `reduced`, in order, and the number of runs
-    /// into `count` (on the GPU, as [`Compact`] leaves it). Both outputs hold at least one
+    /// into `count` (on the GPU, laid out as [`Compact`](crate::Compact) leaves it). Both outputs hold at least one
     /// element per key.
     pub fn record_reduce_by_key(
         &self,
@@ -184,10 +165,15 @@ impl<T: Scalar> Segmented<T> {
         op: Op,
     ) -> Result<()> {
         let n = self.check("reduce by key", values, keys, "keys (one per value)")?;
-        let reduced = reduced.view_as::<u32>();
-        let values = values.view_as::<u32>();
-        let outputs = (unique_keys, &reduced);
-        self.reduce_runs(commands, (&values, keys, false), outputs, count, op, n)
+        let (values, reduced) = (values.view_as::<u32>(), reduced.view_as::<u32>());
+        self.reduce_runs(
+            commands,
+            (&values, keys, BY_KEYS),
+            (unique_keys, &reduced),
+            count,
+            op,
+            n,
+        )
     }
 
     /// Reduce-by-key, submitted.
@@ -212,11 +198,11 @@ impl<T: Scalar> Segmented<T> {
         commands.submit()
     }
 
-    /// Records the scan of (head, value) pairs, then keeps each run's key and last value.
+    /// Records the runs of `keys`: each one's key and result at its index, and their number.
     fn reduce_runs(
         &self,
         commands: &mut Commands,
-        (values, keys, counted): (&Buffer<u32>, &Buffer<u32>, bool),
+        (values, keys, mode): (&Buffer<u32>, &Buffer<u32>, u32),
         (unique_keys, reduced): (&Buffer<u32>, &Buffer<u32>),
         count: &CompactCount,
         op: Op,
@@ -224,31 +210,56 @@ impl<T: Scalar> Segmented<T> {
     ) -> Result<()> {
         wgsl::at_least("reduce by key: unique keys", n as u64, unique_keys.len())?;
         wgsl::at_least("reduce by key: reduced values", n as u64, reduced.len())?;
-        let heads = if counted {
-            Heads::KeysCounted(keys)
+        // No runs leave the count (and the arguments) zero.
+        commands.clear(&count.buffer);
+        let io = Io {
+            values,
+            heads: keys,
+            out: (reduced, unique_keys, &count.buffer),
+        };
+        self.record_segments(commands, io, (mode, true), op, true, n)
+    }
+
+    /// Records the one scan: the `io` block's bindings and its `Segments` uniform.
+    fn record_segments(
+        &self,
+        commands: &mut Commands,
+        io: Io<'_>,
+        (mode, runs): (u32, bool),
+        op: Op,
+        inclusive: bool,
+        n: u32,
+    ) -> Result<()> {
+        let Some(operator) = segmented_operator(T::WGSL, op) else {
+            return Err(shoal::Error::Wgsl {
+                kernel: FAMILY.into(),
+                message: format!("no segmented form of {op:?} on {}", T::WGSL),
+            });
+        };
+        let identity = op.identity::<T>().bits();
+        let segments = self
+            .uniforms
+            .get(&self.gpu, [mode, runs as u32, identity, 0])?;
+        let (out, keys, count) = io.out;
+        let hooks: [(&'static str, &dyn shoal::Bindable); 6] = [
+            ("segments", &segments),
+            ("seg_values", io.values),
+            ("seg_heads", io.heads),
+            ("seg_out", out),
+            ("seg_keys", keys),
+            ("seg_count", count),
+        ];
+        let spec = if inclusive {
+            ScanSpec::inclusive(operator)
         } else {
-            Heads::Keys(keys)
+            ScanSpec::exclusive(operator)
         };
-        let Some(scanned) = self.scan_pairs(commands, values, heads, op, n)? else {
-            // No runs: the count and the arguments are zero.
-            commands.clear(&count.buffer);
-            return Ok(());
-        };
-        let inclusive = self.scratch.get(&self.gpu, "inclusive", n as u64)?;
-        let ends = self.scratch.get(&self.gpu, "ends", n as u64)?;
-        let params = self.params(n, 1, true, op)?;
-        self.run_ends
-            .bind("params", &params)
-            .bind("heads", keys)
-            .bind("scanned", &scanned)
-            .bind("output", &inclusive)
-            .bind("ends", &ends)
-            .invocations(n as u64)
-            .record(commands)?;
-        self.compact
-            .record(commands, &inclusive, Keep::Flags(&ends), reduced, count, 0)?;
-        self.compact
-            .record(commands, keys, Keep::Flags(&ends), unique_keys, count, 0)
+        self.scan.record_hooked(commands, n, spec, &hooks)
+    }
+
+    /// A one-element buffer for an `io` binding a run does not write.
+    fn stand_in(&self, name: &'static str) -> Result<Buffer<u32>> {
+        self.scratch.get(&self.gpu, name, 1)
     }
 
     /// `values` and `heads` of one length that kernels can index; the length.
@@ -269,64 +280,14 @@ impl<T: Scalar> Segmented<T> {
         }
         Ok(n)
     }
+}
 
-    fn params(
-        &self,
-        n: u32,
-        mode: u32,
-        inclusive: bool,
-        op: Op,
-    ) -> Result<Buffer<shoal::glam::UVec4>> {
-        self.uniforms.get(
-            &self.gpu,
-            [n, mode, inclusive as u32, op.identity::<T>().bits()],
-        )
-    }
-
-    /// Records packing and scanning (flag, value) pairs; the scanned pairs, or `None` for no
-    /// elements.
-    fn scan_pairs(
-        &self,
-        commands: &mut Commands,
-        values: &Buffer<u32>,
-        heads: Heads<'_>,
-        op: Op,
-        n: u32,
-    ) -> Result<Option<Buffer<UVec2>>> {
-        if n == 0 {
-            return Ok(None);
-        }
-        let Some(operator) = segmented_operator(T::WGSL, op) else {
-            return Err(shoal::Error::Wgsl {
-                kernel: SOURCE.path().to_string(),
-                message: format!("no segmented form of {op:?} on {}", T::WGSL),
-            });
-        };
-        let (mode, heads) = match heads {
-            Heads::Flags(h) => (0, h),
-            Heads::Keys(k) => (1, k),
-            Heads::KeysCounted(k) => (2, k),
-        };
-        let pairs = self
-            .scratch
-            .get(&self.gpu, "pairs", 2 * n as u64)?
-            .view_as::<UVec2>();
-        let scanned = self
-            .scratch
-            .get(&self.gpu, "scanned", 2 * n as u64)?
-            .view_as::<UVec2>();
-        let params = self.params(n, mode, true, op)?;
-        self.pack
-            .bind("params", &params)
-            .bind("values", values)
-            .bind("heads", heads)
-            .bind("pairs", &pairs)
-            .invocations(n as u64)
-            .record(commands)?;
-        self.scan
-            .record(commands, &pairs, &scanned, ScanSpec::inclusive(operator))?;
-        Ok(Some(scanned))
-    }
+/// The buffers of one run's `io` block: values, flags or keys, and the outputs (results, keys,
+/// count).
+struct Io<'a> {
+    values: &'a Buffer<u32>,
+    heads: &'a Buffer<u32>,
+    out: (&'a Buffer<u32>, &'a Buffer<u32>, &'a Buffer<u32>),
 }
 
 impl Segmented<u32> {
@@ -353,9 +314,9 @@ impl Segmented<u32> {
         count: &CompactCount,
     ) -> Result<()> {
         let n = wgsl::count_u32("run lengths", keys.len())?;
-        // The keys stand in for the values, which the kernel does not read.
+        // The keys stand in for the values, which the kernels do not read.
         let outputs = (unique_keys, lengths);
-        self.reduce_runs(commands, (keys, keys, true), outputs, count, Op::Sum, n)
+        self.reduce_runs(commands, (keys, keys, COUNTED), outputs, count, Op::Sum, n)
     }
 
     /// Run-length encoding, submitted.

@@ -16,8 +16,13 @@ use crate::operator::Operation;
 use crate::value::{Shape, Value};
 use crate::wgsl::{self, Uniforms};
 
-/// A compiled kernel of the family: operation, entry point, work-group size, wide stores, span.
-type KernelKey = (Operation, &'static str, u32, bool, u32);
+/// A compiled kernel of the family: operation, entry point, work-group size, wide stores, span,
+/// and whether it reads and stores through the family's `io` block.
+type KernelKey = (Operation, &'static str, u32, bool, u32, bool);
+
+/// The bindings of an `io` block ([`ScanKernels::with_io`]) for one run, by name: the kernels
+/// that read elements and store results through the block bind those they use.
+pub(crate) type Hooks<'a> = Option<&'a [(&'static str, &'a dyn shoal::Bindable)]>;
 
 /// A buffer of `T` seen as vec4s for `input4`, and one for `output4`.
 type Wide<T> = (Buffer<<T as Value>::Wide>, Buffer<<T as Value>::Wide>);
@@ -35,6 +40,8 @@ pub(crate) struct ScanKernels<T: Value> {
     kernels: Mutex<HashMap<KernelKey, Kernel>>,
     /// Bound as `input4` and `output4` for buffers too short to hold one vec4.
     stand_ins: Mutex<Option<[Buffer<T::Wide>; 2]>>,
+    /// A family's `io` block: where the bottom level reads elements and stores results.
+    io: Option<shoal::Source>,
     pub(crate) uniforms: Uniforms,
     _element: std::marker::PhantomData<fn() -> T>,
 }
@@ -71,9 +78,17 @@ impl<T: Value> ScanKernels<T> {
             subgroups: gpu.has_subgroups(),
             kernels: Mutex::new(HashMap::new()),
             stand_ins: Mutex::new(None),
+            io: None,
             uniforms: Uniforms::default(),
             _element: std::marker::PhantomData,
         })
+    }
+
+    /// The same kernels reading elements and storing results through `io` (the `io` block of
+    /// `scan.wgsl`) where a run passes [`Hooks`].
+    pub(crate) fn with_io(mut self, io: shoal::Source) -> Self {
+        self.io = Some(io);
+        self
     }
 
     pub(crate) fn gpu(&self) -> &Gpu {
@@ -111,15 +126,25 @@ impl<T: Value> ScanKernels<T> {
             && n >= 4
     }
 
-    /// Binds `output` and the views of [`wide`](Self::wide) as `input4` and `output4`, each
-    /// where `kernel` uses it (a kernel variant stores through one of `output`, `output4`).
+    /// Binds `input`, `output`, the views of [`wide`](Self::wide) as `input4` and `output4`,
+    /// and the `hooks`, each where `kernel` uses it (a kernel variant stores through one of
+    /// `output`, `output4`; one with the `io` block may use neither `input` nor `output`).
     pub(super) fn bind_io<'a>(
         kernel: &Kernel,
         mut dispatch: shoal::Dispatch<'a>,
-        output: Option<&'a Buffer<T>>,
+        (input, output): (&'a Buffer<T>, Option<&'a Buffer<T>>),
         (input4, output4): &'a Wide<T>,
+        hooks: Hooks<'a>,
     ) -> shoal::Dispatch<'a> {
         let uses = |name: &str| kernel.reflection().bindings.iter().any(|b| b.name == name);
+        for &(name, buffer) in hooks.unwrap_or(&[]) {
+            if uses(name) {
+                dispatch = dispatch.bind(name, buffer);
+            }
+        }
+        if uses("input") {
+            dispatch = dispatch.bind("input", input);
+        }
         if let Some(output) = output
             && uses("output")
         {
@@ -162,8 +187,9 @@ impl<T: Value> ScanKernels<T> {
         wg: u32,
         wide_store: bool,
         span: u32,
+        hooked: bool,
     ) -> Result<Kernel> {
-        let key = (op, entry, wg, wide_store, span);
+        let key = (op, entry, wg, wide_store, span, hooked);
         if let Some(k) = self.kernels.lock().map_err(|_| wgsl::poisoned())?.get(&key) {
             return Ok(k.clone());
         }
@@ -178,6 +204,9 @@ impl<T: Value> ScanKernels<T> {
         ];
         if !scalar {
             blocks.push(("wide", NARROW.into()));
+        }
+        if let Some(io) = self.io.as_ref().filter(|_| hooked) {
+            blocks.push(("io", io.clone()));
         }
         match words_block(T::SHAPE) {
             Some(words) => blocks.push(("words", words.into())),
@@ -223,16 +252,14 @@ impl<T: Value> ScanKernels<T> {
         (input, n): (&Buffer<T>, u32),
         partials: &Buffer<T>,
         span: u32,
+        hooks: Hooks<'_>,
     ) -> Result<()> {
-        let kernel = self.kernel(op, "reduce_tiles", self.wg, false, span)?;
+        let kernel = self.kernel(op, "reduce_tiles", self.wg, false, span, hooks.is_some())?;
         let params = self.uniforms.get(&self.gpu, [n, 0, 0, 0])?;
         let groups = n.div_ceil(self.tile() * span).max(1);
         let wide = self.wide(input, None)?;
-        let dispatch = kernel
-            .bind("params", &params)
-            .bind("input", input)
-            .bind("partials", partials);
-        Self::bind_io(&kernel, dispatch, None, &wide)
+        let dispatch = kernel.bind("params", &params).bind("partials", partials);
+        Self::bind_io(&kernel, dispatch, (input, None), &wide, hooks)
             .invocations(groups as u64 * self.wg as u64)
             .record(commands)
     }
@@ -243,12 +270,13 @@ impl<T: Value> ScanKernels<T> {
         &self,
         commands: &mut Commands,
         op: Operation,
-        (input, output): (&Buffer<T>, &Buffer<T>),
-        n: u32,
+        (input, output, n): (&Buffer<T>, &Buffer<T>, u32),
         inclusive: bool,
         carries: Option<&Buffer<T>>,
+        hooks: Hooks<'_>,
     ) -> Result<()> {
-        let kernel = self.kernel(op, "scan_tiles", self.wg, self.wide_store(n), 1)?;
+        let hooked = hooks.is_some();
+        let kernel = self.kernel(op, "scan_tiles", self.wg, self.wide_store(n), 1, hooked)?;
         let params = self.uniforms.get(
             &self.gpu,
             [n, inclusive as u32, carries.is_some() as u32, 0],
@@ -257,9 +285,8 @@ impl<T: Value> ScanKernels<T> {
         let wide = self.wide(input, Some(output))?;
         let dispatch = kernel
             .bind("params", &params)
-            .bind("input", input)
             .bind("carries", carries.unwrap_or(input));
-        Self::bind_io(&kernel, dispatch, Some(output), &wide)
+        Self::bind_io(&kernel, dispatch, (input, Some(output)), &wide, hooks)
             .invocations(groups as u64 * self.wg as u64)
             .record(commands)
     }

@@ -28,7 +28,7 @@ use crate::wgsl;
 
 pub use cpu::{scan_by, scan_cpu, workgroup_scan_cpu};
 use kernels::Level;
-pub(crate) use kernels::{ScanKernels, check_pair, grow_levels};
+pub(crate) use kernels::{Hooks, ScanKernels, check_pair, grow_levels};
 pub(crate) use tiling::shared_tiles;
 pub use tiling::{MAX_COARSENING, SOFTWARE_WORKGROUP, Tiling};
 pub use workgroup::WorkgroupScan;
@@ -142,6 +142,37 @@ impl<T: Value> Scan<T> {
         })
     }
 
+    /// A scan whose bottom level reads elements and stores results through `io` (the `io`
+    /// block of `scan.wgsl`) in [`record_hooked`](Self::record_hooked) runs.
+    pub(crate) fn with_io(gpu: &Gpu, io: shoal::Source) -> Result<Self> {
+        Ok(Self {
+            kernels: ScanKernels::new(gpu, Tiling::for_value::<T>(gpu))?.with_io(io),
+            levels: Mutex::new(Vec::new()),
+            state: Mutex::new(None),
+        })
+    }
+
+    /// Records the scan of `n` elements that the `io` block reads and stores, with `hooks`
+    /// bound where its kernels use them.
+    pub(crate) fn record_hooked(
+        &self,
+        commands: &mut Commands,
+        n: u32,
+        spec: ScanSpec,
+        hooks: &[(&'static str, &dyn shoal::Bindable)],
+    ) -> Result<()> {
+        if n == 0 {
+            return Ok(());
+        }
+        // The kernels read and write nothing through these: they stand in for the bindings.
+        let stand_in = self.kernels.gpu().buffer_zeroed::<T>(1)?;
+        let io = (&stand_in, &stand_in);
+        match self.strategy_for(spec, n as u64) {
+            Strategy::LookBack => self.record_lookback(commands, io, n, spec, Some(hooks)),
+            _ => self.record_multilevel(commands, io, n, spec, Some(hooks)),
+        }
+    }
+
     /// Elements per tile (one work group's share): WG × elements per invocation.
     pub fn tile(&self) -> u32 {
         self.kernels.tile()
@@ -173,8 +204,8 @@ impl<T: Value> Scan<T> {
             return Ok(());
         }
         match self.strategy_for(spec, n as u64) {
-            Strategy::LookBack => self.record_lookback(commands, input, output, n, spec),
-            _ => self.record_multilevel(commands, input, output, n, spec),
+            Strategy::LookBack => self.record_lookback(commands, (input, output), n, spec, None),
+            _ => self.record_multilevel(commands, (input, output), n, spec, None),
         }
     }
 
@@ -210,13 +241,14 @@ impl<T: Value> Scan<T> {
             .collect())
     }
 
+    /// The multi-level scan; `hooks` apply to the bottom level (the input and the output).
     fn record_multilevel(
         &self,
         commands: &mut Commands,
-        input: &Buffer<T>,
-        output: &Buffer<T>,
+        (input, output): (&Buffer<T>, &Buffer<T>),
         n: u32,
         spec: ScanSpec,
+        hooks: Hooks<'_>,
     ) -> Result<()> {
         let k = &self.kernels;
         let levels = self.levels_for(n)?;
@@ -224,25 +256,26 @@ impl<T: Value> Scan<T> {
             return k.record_scan_tiles(
                 commands,
                 spec.op,
-                (input, output),
-                n,
+                (input, output, n),
                 spec.inclusive,
                 None,
+                hooks,
             );
         };
         // Up: the totals of each level's tiles become the next level.
         let mut below = (input, n);
-        for (len, partials, _) in &levels {
-            k.record_reduce_tiles(commands, spec.op, below, partials, 1)?;
+        for (i, (len, partials, _)) in levels.iter().enumerate() {
+            let level_hooks = if i == 0 { hooks } else { None };
+            k.record_reduce_tiles(commands, spec.op, below, partials, 1, level_hooks)?;
             below = (partials, *len);
         }
         // Top: one tile, scanned exclusively into offsets.
         k.record_scan_tiles(
             commands,
             spec.op,
-            (top_partials, top_offsets),
-            *top_len,
+            (top_partials, top_offsets, *top_len),
             false,
+            None,
             None,
         )?;
         // Down: each level's tiles start from the offsets of the level above.
@@ -251,29 +284,29 @@ impl<T: Value> Scan<T> {
             k.record_scan_tiles(
                 commands,
                 spec.op,
-                (partials, offsets),
-                *len,
+                (partials, offsets, *len),
                 false,
                 Some(&levels[i + 1].2),
+                None,
             )?;
         }
         k.record_scan_tiles(
             commands,
             spec.op,
-            (input, output),
-            n,
+            (input, output, n),
             spec.inclusive,
             Some(&levels[0].2),
+            hooks,
         )
     }
 
     fn record_lookback(
         &self,
         commands: &mut Commands,
-        input: &Buffer<T>,
-        output: &Buffer<T>,
+        (input, output): (&Buffer<T>, &Buffer<T>),
         n: u32,
         spec: ScanSpec,
+        hooks: Hooks<'_>,
     ) -> Result<()> {
         let k = &self.kernels;
         if T::SHAPE == Shape::Struct {
@@ -300,16 +333,14 @@ impl<T: Value> Scan<T> {
         };
         // Stale states from the previous run would be read as published: start from zero.
         commands.clear(&state);
-        let kernel = k.kernel(spec.op, "scan_lookback", k.workgroup(), k.wide_store(n), 1)?;
+        let (wg, wide_store) = (k.workgroup(), k.wide_store(n));
+        let kernel = k.kernel(spec.op, "scan_lookback", wg, wide_store, 1, hooks.is_some())?;
         let params = k
             .uniforms
             .get(k.gpu(), [n, spec.inclusive as u32, 0, tiles])?;
         let wide = k.wide(input, Some(output))?;
-        let dispatch = kernel
-            .bind("params", &params)
-            .bind("input", input)
-            .bind("tile_state", &state);
-        ScanKernels::<T>::bind_io(&kernel, dispatch, Some(output), &wide)
+        let dispatch = kernel.bind("params", &params).bind("tile_state", &state);
+        ScanKernels::<T>::bind_io(&kernel, dispatch, (input, Some(output)), &wide, hooks)
             .invocations(tiles as u64 * k.workgroup() as u64)
             .record(commands)
     }

@@ -62,7 +62,7 @@ impl<T: Scalar> WorkgroupScan<T> {
         }
         let kernel = self
             .kernels
-            .kernel(op.into(), "scan_workgroup", self.wg, false, 1)?;
+            .kernel(op.into(), "scan_workgroup", self.wg, false, 1, false)?;
         let params = self
             .kernels
             .uniforms
