@@ -27,19 +27,16 @@ struct Segments {
 // [count, x, y, z] as CompactCount lays it out: the number of runs (the arguments stay zero).
 @group(0) @binding(13) var<storage, read_write> seg_count: array<u32>;
 
+// Whether element i starts a segment. Branch-free: the kernels inline this for each of the
+// elements an invocation owns.
 fn is_head(i: u32) -> bool {
-    if segments.mode == 0u {
-        return i == 0u || seg_heads[i] != 0u;
-    }
-    return i == 0u || seg_heads[i] != seg_heads[i - 1u];
+    let h = seg_heads[i];
+    let changed = select(h != seg_heads[max(i, 1u) - 1u], h != 0u, segments.mode == 0u);
+    return i == 0u || changed;
 }
 
 fn element(i: u32) -> T {
-    var value = 1u;
-    if segments.mode != 2u {
-        value = seg_values[i];
-    }
-    return vec2<u32>(select(0u, 1u, is_head(i)), value);
+    return vec2<u32>(select(0u, 1u, is_head(i)), select(seg_values[i], 1u, segments.mode == 2u));
 }
 
 fn emit(i: u32, v: T) {

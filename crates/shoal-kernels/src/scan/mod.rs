@@ -30,7 +30,7 @@ pub use cpu::{scan_by, scan_cpu, workgroup_scan_cpu};
 use kernels::Level;
 pub(crate) use kernels::{Hooks, ScanKernels, check_pair, grow_levels};
 pub(crate) use tiling::shared_tiles;
-pub use tiling::{MAX_COARSENING, SOFTWARE_WORKGROUP, Tiling};
+pub use tiling::{MAX_COARSENING, SOFTWARE_WORKGROUP, Tiling, VALUE_PER};
 pub use workgroup::WorkgroupScan;
 
 /// The WGSL of the scan family.

@@ -25,6 +25,12 @@ pub struct Tiling {
     pub workgroup: Option<u32>,
 }
 
+/// Elements per invocation of values that are not scalars (vectors, structs): the unrolled
+/// `own` block grows with the value, and SwiftShader compiles it slowly. Measured on the
+/// segmented scan (pairs of `u32`) in the browser: one test took 21.6 s with 64 elements per
+/// invocation and 5.2 s with 16, nearly all of it compiling; lavapipe ran alike with both.
+pub const VALUE_PER: u32 = 16;
+
 /// Work-group size of the shared-memory tiles on a software adapter without subgroups
 /// (llvmpipe, SwiftShader): one SIMD row of llvmpipe's 256-bit vectors. Such an adapter runs a
 /// work group's invocations a SIMD row at a time and switches rows at every barrier, so a
@@ -84,25 +90,21 @@ impl Tiling {
 
     /// [`for_gpu`](Self::for_gpu) for values of type `T`: a struct cannot move through
     /// subgroup shuffles, so where `for_gpu` plans one-subgroup tiles it gets shared-memory
-    /// tiles instead (those of a software adapter without subgroups on lavapipe).
+    /// tiles instead (of [`SOFTWARE_WORKGROUP`] invocations on a software adapter); and a value
+    /// that is not a scalar keeps at most [`VALUE_PER`] elements per invocation.
     pub fn for_value<T: Value>(gpu: &Gpu) -> Self {
-        let tiling = Self::for_gpu(gpu);
-        if T::SHAPE != Shape::Struct || !tiling.one_subgroup {
-            return tiling;
-        }
-        if is_software(gpu) {
-            Self {
-                per_invocation: MAX_COARSENING,
-                one_subgroup: false,
-                workgroup: Some(SOFTWARE_WORKGROUP),
-            }
-        } else {
-            Self {
+        let mut tiling = Self::for_gpu(gpu);
+        if T::SHAPE == Shape::Struct && tiling.one_subgroup {
+            tiling = Self {
                 per_invocation: PER,
                 one_subgroup: false,
-                workgroup: None,
-            }
+                workgroup: is_software(gpu).then_some(SOFTWARE_WORKGROUP),
+            };
         }
+        if T::SHAPE != Shape::Scalar {
+            tiling.per_invocation = tiling.per_invocation.min(VALUE_PER);
+        }
+        tiling
     }
 
     /// The shared-memory work-group size: [`workgroup`](Self::workgroup) checked against the
