@@ -10,8 +10,8 @@ use crate::splat::{SceneData, SceneKind, Splat};
 
 use crate::{
     Compact, CompactCount, Histogram, Keep, Matmul, MatmulKernel, Op, RadixSort, Reduce, Scan,
-    ScanSpec, Strategy, WorkgroupScan, compact_cpu, histogram_cpu, matmul_cpu, reduce_cpu,
-    scan_cpu, workgroup_scan_cpu,
+    ScanSpec, Segmented, Strategy, WorkgroupScan, compact_cpu, histogram_cpu, matmul_cpu,
+    reduce_by_key_cpu, reduce_cpu, scan_cpu, segmented_scan_cpu, workgroup_scan_cpu,
 };
 
 /// What a check verified, or what went wrong.
@@ -37,6 +37,9 @@ pub const ALL: &[(&str, Check)] = &[
     }),
     ("Compact -> indirect dispatch count", |g| {
         Box::pin(compact(g))
+    }),
+    ("Segmented reduce-by-key and scan (1,000,003 u32)", |g| {
+        Box::pin(segmented(g))
     }),
     ("Histogram 256 bins (1,000,003)", |g| Box::pin(histogram(g))),
     ("RadixSort pairs, stable (300,007)", |g| Box::pin(sort(g))),
@@ -116,6 +119,56 @@ async fn reduce(gpu: &Gpu) -> Outcome {
         }
     }
     Ok("sum, min and max equal the CPU's".into())
+}
+
+async fn segmented(gpu: &Gpu) -> Outcome {
+    let values = data(1_000_003, 1000);
+    // Keys in runs: each key repeats for 1 to 16 elements.
+    let keys: Vec<u32> = values
+        .iter()
+        .scan((0u32, 0u32), |(key, left), &v| {
+            if *left == 0 {
+                (*key, *left) = (v % 7, 1 + v % 16);
+            }
+            *left -= 1;
+            Some(*key)
+        })
+        .collect();
+    let seg = Segmented::<u32>::new(gpu).map_err(e)?;
+    let (k, v) = (
+        gpu.buffer_from(&keys).map_err(e)?,
+        gpu.buffer_from(&values).map_err(e)?,
+    );
+    let n = keys.len() as u64;
+    let (unique, sums) = (
+        gpu.buffer_zeroed::<u32>(n).map_err(e)?,
+        gpu.buffer_zeroed::<u32>(n).map_err(e)?,
+    );
+    let count = CompactCount::new(gpu).map_err(e)?;
+    seg.run_reduce_by_key(&k, &v, &unique, &sums, &count, Op::Sum)
+        .map_err(e)?;
+    let (want_keys, want_sums) = reduce_by_key_cpu(&keys, &values, Op::Sum);
+    let runs = count.read().await.map_err(e)? as u64;
+    if runs != want_keys.len() as u64
+        || unique.read_range(0..runs).await.map_err(e)? != want_keys
+        || sums.read_range(0..runs).await.map_err(e)? != want_sums
+    {
+        return Err(format!(
+            "reduce-by-key differs from the CPU ({runs} runs, {} wanted)",
+            want_keys.len()
+        ));
+    }
+    let heads: Vec<u32> = (0..n as usize)
+        .map(|i| (i == 0 || keys[i] != keys[i - 1]) as u32)
+        .collect();
+    let h = gpu.buffer_from(&heads).map_err(e)?;
+    seg.run_scan(&v, &h, &sums, Op::Max, true).map_err(e)?;
+    if sums.read().await.map_err(e)? != segmented_scan_cpu(&values, &heads, Op::Max, true) {
+        return Err("the segmented max differs from the CPU".into());
+    }
+    Ok(format!(
+        "{runs} runs reduced and the segmented max equal the CPU's"
+    ))
 }
 
 async fn compact(gpu: &Gpu) -> Outcome {
