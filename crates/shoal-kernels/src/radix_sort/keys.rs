@@ -87,61 +87,50 @@ key!(f32, 1, kind::FLOAT, f32::total_cmp);
 key!(U64, 2, kind::UINT, Ord::cmp);
 key!(I64, 2, kind::INT, Ord::cmp);
 
-/// A `u64` in a GPU buffer: WGSL has no 64-bit integers, so it is two `u32` words, low first
-/// (a `vec2<u32>` to a kernel). `Buffer<u64>` cannot exist (encase lays out WGSL types only);
-/// this is the same 8 bytes.
-///
-/// ```
-/// # fn main() -> Result<(), shoal::Error> {
-/// use shoal_kernels::{RadixSort, U64};
-/// let gpu = shoal::Gpu::blocking()?;
-/// let keys: Vec<U64> = [5u64 << 40, 3, u64::MAX, 0].map(U64).to_vec();
-/// let buffer = gpu.buffer_from(&keys)?;
-/// RadixSort::new(&gpu)?.run(&buffer)?;
-/// assert_eq!(buffer.read_blocking()?, [0, 3, 5 << 40, u64::MAX].map(U64));
-/// # Ok(()) }
-/// ```
-#[repr(transparent)]
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Default,
-    bytemuck::Pod,
-    bytemuck::Zeroable,
-)]
-pub struct U64(pub u64);
+/// Declares a 64-bit key: the integer in a `#[repr(transparent)]` wrapper, laid out byte for
+/// byte (two `u32` words, low first, on every target Shoal runs on: all little-endian).
+macro_rules! wide_key {
+    ($(#[$doc:meta])* $name:ident($int:ty)) => {
+        $(#[$doc])*
+        #[repr(transparent)]
+        #[derive(
+            Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, bytemuck::Pod,
+            bytemuck::Zeroable,
+        )]
+        pub struct $name(pub $int);
+        shoal::pod_element!($name);
+    };
+}
 
-/// An `i64` in a GPU buffer, as [`U64`] is a `u64`: two words, low first.
-///
-/// ```
-/// # fn main() -> Result<(), shoal::Error> {
-/// use shoal_kernels::{I64, RadixSort};
-/// let gpu = shoal::Gpu::blocking()?;
-/// let buffer = gpu.buffer_from(&[7i64, i64::MIN, -1, 1 << 50].map(I64))?;
-/// RadixSort::new(&gpu)?.descending().run(&buffer)?;
-/// assert_eq!(buffer.read_blocking()?, [1 << 50, 7, -1, i64::MIN].map(I64));
-/// # Ok(()) }
-/// ```
-#[repr(transparent)]
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Default,
-    bytemuck::Pod,
-    bytemuck::Zeroable,
-)]
-pub struct I64(pub i64);
+wide_key! {
+    /// A `u64` in a GPU buffer: WGSL has no 64-bit integers, so it is two `u32` words, low first
+    /// (a `vec2<u32>` to a kernel). `Buffer<u64>` cannot exist (encase lays out WGSL types only);
+    /// this is the same 8 bytes.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), shoal::Error> {
+    /// use shoal_kernels::{RadixSort, U64};
+    /// let gpu = shoal::Gpu::blocking()?;
+    /// let keys: Vec<U64> = [5u64 << 40, 3, u64::MAX, 0].map(U64).to_vec();
+    /// let buffer = gpu.buffer_from(&keys)?;
+    /// RadixSort::new(&gpu)?.run(&buffer)?;
+    /// assert_eq!(buffer.read_blocking()?, [0, 3, 5 << 40, u64::MAX].map(U64));
+    /// # Ok(()) }
+    /// ```
+    U64(u64)
+}
 
-shoal::pod_element!(U64, I64);
+wide_key! {
+    /// An `i64` in a GPU buffer, as [`U64`] is a `u64`: two words, low first.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), shoal::Error> {
+    /// use shoal_kernels::{I64, RadixSort};
+    /// let gpu = shoal::Gpu::blocking()?;
+    /// let buffer = gpu.buffer_from(&[7i64, i64::MIN, -1, 1 << 50].map(I64))?;
+    /// RadixSort::new(&gpu)?.descending().run(&buffer)?;
+    /// assert_eq!(buffer.read_blocking()?, [1 << 50, 7, -1, i64::MIN].map(I64));
+    /// # Ok(()) }
+    /// ```
+    I64(i64)
+}
