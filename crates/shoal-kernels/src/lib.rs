@@ -26,7 +26,7 @@ pub use compact::{Compact, CompactCount, Keep, Predicate, compact_cpu};
 pub use histogram::{Histogram, histogram_cpu};
 pub use matmul::{Matmul, MatmulKernel, matmul_cpu};
 pub use radix_sort::{
-    I64, RadixSort, SortKey, SortOrder, U64, argsort_cpu, sort_cpu, sort_pairs_cpu,
+    I64, KeyFunction, RadixSort, SortKey, SortOrder, U64, argsort_cpu, sort_cpu, sort_pairs_cpu,
 };
 
 pub use reduce::{Reduce, reduce_cpu};

@@ -15,10 +15,12 @@ use shoal::{Buffer, Commands, Element, Error, Gpu, Kernel, Result};
 use crate::scan::{Scan, ScanSpec, Tiling};
 use crate::wgsl::{self, Op, Scratch, Uniforms};
 
+mod by_key;
 mod cpu;
 mod keys;
 mod passes;
 
+pub use by_key::KeyFunction;
 pub use cpu::{argsort_cpu, sort_cpu, sort_pairs_cpu};
 pub use keys::{I64, SortKey, SortOrder, U64};
 

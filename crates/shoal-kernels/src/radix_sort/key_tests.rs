@@ -239,6 +239,17 @@ async fn check_wide_values<K: TestKey, V: shoal::Element + Clone + PartialEq + s
 struct Half(u16);
 shoal::pod_element!(Half);
 
+/// An element with its key inside: sorted by `pos.z`, found again by `id`.
+#[derive(encase::ShaderType, Clone, Copy, Debug, PartialEq)]
+struct Particle {
+    pos: shoal::glam::Vec3,
+    id: u32,
+}
+
+const PARTICLE: &str = "struct Particle { pos: vec3<f32>, id: u32 }
+alias Element = Particle;
+fn sort_key(e: Element) -> f32 { return e.pos.z; }";
+
 shoal_conformance::gpu_test! {
     /// u32 keys largest first (ascending: `sort_keys_every_size`).
     async fn sort_u32_descending(gpu) {
@@ -292,5 +303,43 @@ shoal_conformance::gpu_test! {
         let keys = gpu.buffer_from(&[2.0f32, -1.0]).expect("keys");
         sort.run(&keys).expect("sort");
         assert_eq!(keys.read().await.expect("read"), [-1.0, 2.0]);
+    }
+
+    /// Elements sorted by a key their WGSL computes: particles by an f32 (with NaNs and ±0),
+    /// both orders, and 16-byte arrays by a 64-bit key of two of their words.
+    async fn sort_by_key_function(gpu) {
+        for order in [SortOrder::Ascending, SortOrder::Descending] {
+            let sort = RadixSort::<f32>::new(&gpu).expect("sort").with_order(order);
+            let by_z = sort.key_function::<Particle>(PARTICLE).expect("key function");
+            for n in [0u64, 1, 9, 513, 70_001] {
+                let z: Vec<f32> = keys(n + 9, n);
+                let particles: Vec<Particle> = z.iter().enumerate().map(|(i, &z)| Particle {
+                    pos: shoal::glam::vec3(i as f32, 1.0, z),
+                    id: i as u32,
+                }).collect();
+                let pb = gpu.buffer_from(&particles).expect("particles");
+                sort.run_by(&pb, &by_z).expect("sort by");
+                let want = argsort_cpu(&z, order);
+                let got: Vec<u32> = pb.read().await.expect("read").iter().map(|p| p.id).collect();
+                assert_eq!(first_difference(&got, &want), None, "{order:?} n = {n}");
+            }
+        }
+        let sort = RadixSort::<U64>::new(&gpu).expect("sort");
+        let by_words = sort.key_function::<[u32; 4]>(
+            "alias Element = array<u32, 4>;\nfn sort_key(e: Element) -> vec2<u32> { return vec2<u32>(e[2], e[1]); }",
+        ).expect("key function");
+        let wide: Vec<U64> = keys(77, 4_099);
+        let elements: Vec<[u32; 4]> = wide.iter().enumerate().map(|(i, k)| [i as u32, (k.0 >> 32) as u32, k.0 as u32, 5]).collect();
+        let eb = gpu.buffer_from(&elements).expect("elements");
+        sort.run_by(&eb, &by_words).expect("sort by");
+        let want = argsort_cpu(&wide, SortOrder::Ascending);
+        let got: Vec<u32> = eb.read().await.expect("read").iter().map(|e| e[0]).collect();
+        assert_eq!(first_difference(&got, &want), None, "u64 key of [u32; 4]");
+        // A WGSL mistake names the line; a buffer of another layout than `Element` is refused.
+        assert!(matches!(sort.key_function::<[u32; 4]>("fn sort_key(e: Element) -> vec2<u32> { return e; }"), Err(shoal::Error::Wgsl { .. })));
+        let sort = RadixSort::<f32>::new(&gpu).expect("sort");
+        let by_z = sort.key_function::<[u32; 3]>(PARTICLE).expect("key function");
+        let wrong = gpu.buffer_zeroed::<[u32; 3]>(10).expect("buffer");
+        assert!(matches!(sort.run_by(&wrong, &by_z), Err(shoal::Error::ElementLayout { .. })), "{:?}", sort.run_by(&wrong, &by_z));
     }
 }

@@ -64,14 +64,17 @@ pub(crate) mod sealed {
         const WORDS: u32;
         /// How the (most significant) word orders ([`kind`](super::kind)).
         const KIND: u32;
+        /// The WGSL type a key function returns ([`crate::RadixSort::key_function`]).
+        const WGSL: &'static str;
     }
 }
 
 macro_rules! key {
-    ($t:ty, $words:expr, $kind:expr, $cmp:expr) => {
+    ($t:ty, $words:expr, $kind:expr, $wgsl:expr, $cmp:expr) => {
         impl sealed::Key for $t {
             const WORDS: u32 = $words;
             const KIND: u32 = $kind;
+            const WGSL: &'static str = $wgsl;
         }
         impl SortKey for $t {
             fn sort_cmp(&self, other: &Self) -> Ordering {
@@ -81,11 +84,11 @@ macro_rules! key {
     };
 }
 
-key!(u32, 1, kind::UINT, Ord::cmp);
-key!(i32, 1, kind::INT, Ord::cmp);
-key!(f32, 1, kind::FLOAT, f32::total_cmp);
-key!(U64, 2, kind::UINT, Ord::cmp);
-key!(I64, 2, kind::INT, Ord::cmp);
+key!(u32, 1, kind::UINT, "u32", Ord::cmp);
+key!(i32, 1, kind::INT, "i32", Ord::cmp);
+key!(f32, 1, kind::FLOAT, "f32", f32::total_cmp);
+key!(U64, 2, kind::UINT, "vec2<u32>", Ord::cmp);
+key!(I64, 2, kind::INT, "vec2<u32>", Ord::cmp);
 
 /// Declares a 64-bit key: the integer in a `#[repr(transparent)]` wrapper, laid out byte for
 /// byte (two `u32` words, low first, on every target Shoal runs on: all little-endian).
