@@ -1,26 +1,21 @@
-// The passes RadixSort records around its sort of u32 words (radix_sort_common.wgsl) for keys of
-// other types, descending orders, 64-bit keys, wide values and argsort: order-preserving maps of
-// keys to u32 words and back, 64-bit keys split into and joined from their two words, the
-// identity permutation, and gathers by a permutation.
+// The passes RadixSort records around its sort of u32 words (radix_sort_common.wgsl, which maps
+// 32-bit keys itself) for 64-bit keys, wide values and argsort: a mapped copy of 32-bit keys,
+// 64-bit keys split into and joined from their two ordered words, the identity permutation, and
+// gathers by a permutation.
 //
 // One entry point, the operation chosen by a uniform, not an override: one pipeline serves every
 // key type and order (each distinct pipeline costs llvmpipe a cold compile in CI).
 #import shoal::fold
 
 // Operations (`params.op`).
-const MAP_IN_PLACE: u32 = 0u;   // out[i] = to_ordered(out[i])
-const UNMAP_IN_PLACE: u32 = 1u; // out[i] = from_ordered(out[i])
-const MAP_COPY: u32 = 2u;       // out[i] = to_ordered(a[i])
-const SPLIT: u32 = 3u;          // 64-bit keys a[2i], a[2i + 1] -> ordered words out[i] (low), out_b[i] (high)
-const JOIN: u32 = 4u;           // ordered words a[i] (low), b[i] (high) -> 64-bit keys out[2i], out[2i + 1]
-const IOTA: u32 = 5u;           // out[i] = i
-const GATHER: u32 = 6u;         // element i of out = element b[i] of a, elements of params.words words
+const MAP_COPY: u32 = 0u; // out[i] = to_ordered(a[i])
+const SPLIT: u32 = 1u;    // 64-bit keys a[2i], a[2i + 1] -> ordered words out[i] (low), out_b[i] (high)
+const JOIN: u32 = 2u;     // ordered words a[i] (low), b[i] (high) -> 64-bit keys out[2i], out[2i + 1]
+const IOTA: u32 = 3u;     // out[i] = i
+const GATHER: u32 = 4u;   // element i of out = element b[i] of a, elements of params.words words
 
-// Key kinds (`params.map & 3`): how a word's bits order. Bit 2 of `params.map`: descending.
-const UINT: u32 = 0u;
-const INT: u32 = 1u;   // two's complement: flip the sign bit
-const FLOAT: u32 = 2u; // IEEE 754: negative -> flip all bits, positive -> flip the sign bit
-const SIGN: u32 = 0x80000000u;
+// Key maps (`params.map`): radix_sort::key_map.
+#import radix_sort::key_map
 
 // Invocations per work group, elements per invocation (strided by the work group).
 const WG: u32 = 64u;
@@ -42,31 +37,6 @@ struct Params {
 @group(0) @binding(3) var<storage, read_write> out: array<u32>;
 @group(0) @binding(4) var<storage, read_write> out_b: array<u32>;
 
-// The word whose unsigned order is the key order (total order for FLOAT: -NaN < -inf < ... <
-// -0 < +0 < ... < +inf < +NaN), complemented when descending.
-fn to_ordered(x: u32, map: u32) -> u32 {
-    let kind = map & 3u;
-    var y = x;
-    if kind == INT {
-        y = x ^ SIGN;
-    } else if kind == FLOAT {
-        y = x ^ select(SIGN, 0xffffffffu, (x & SIGN) != 0u);
-    }
-    return select(y, ~y, (map & 4u) != 0u);
-}
-
-// The inverse of `to_ordered`.
-fn from_ordered(y: u32, map: u32) -> u32 {
-    let kind = map & 3u;
-    let z = select(y, ~y, (map & 4u) != 0u);
-    if kind == INT {
-        return z ^ SIGN;
-    } else if kind == FLOAT {
-        return z ^ select(0xffffffffu, SIGN, (z & SIGN) != 0u);
-    }
-    return z;
-}
-
 // The map of a 64-bit key's low word: unsigned, in the key's order.
 fn low_map() -> u32 {
     return params.map & 4u;
@@ -84,8 +54,6 @@ fn sort_keys(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg
             return;
         }
         switch params.op {
-            case MAP_IN_PLACE: { out[i] = to_ordered(out[i], map); }
-            case UNMAP_IN_PLACE: { out[i] = from_ordered(out[i], map); }
             case MAP_COPY: { out[i] = to_ordered(a[i], map); }
             case SPLIT: {
                 out[i] = to_ordered(a[2u * i], low_map());

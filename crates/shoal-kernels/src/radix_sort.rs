@@ -163,13 +163,13 @@ impl<K: SortKey> RadixSort<K> {
         }
         let words = keys.view_as::<u32>();
         if K::WORDS == 1 {
-            return self.mapped(commands, &words, |c| self.sort_words(c, &words, None));
+            return self.sort_words(commands, &words, None, self.map());
         }
         // 64-bit keys: LSD over the low words carrying the high ones, then over the high words
         // carrying the low ones (stable, so ties in the high word keep the low word's order).
         let (low, high) = self.split(commands, &words, n)?;
-        self.sort_words(commands, &low, Some(&high))?;
-        self.sort_words(commands, &high, Some(&low))?;
+        self.sort_words(commands, &low, Some(&high), 0)?;
+        self.sort_words(commands, &high, Some(&low), 0)?;
         self.pass(
             commands,
             Pass::Join,
@@ -208,16 +208,12 @@ impl<K: SortKey> RadixSort<K> {
         }
         let (words, values) = (keys.view_as::<u32>(), values.view_as::<u32>());
         if K::WORDS == 1 && value_words == 1 {
-            return self.mapped(commands, &words, |c| {
-                self.sort_words(c, &words, Some(&values))
-            });
+            return self.sort_words(commands, &words, Some(&values), self.map());
         }
         let indices = self.scratch.get(&self.gpu, "sort: indices", n as u64)?;
         if K::WORDS == 1 {
-            self.mapped(commands, &words, |c| {
-                self.pass(c, Pass::Iota, n, 1, [None, None], &[&indices])?;
-                self.sort_words(c, &words, Some(&indices))
-            })?;
+            self.pass(commands, Pass::Iota, n, 1, [None, None], &[&indices])?;
+            self.sort_words(commands, &words, Some(&indices), self.map())?;
         } else {
             self.permutation(commands, &words, &indices, n)?;
             self.gather(commands, &words, &indices, n, K::WORDS)?;
@@ -312,12 +308,14 @@ impl<K: SortKey> RadixSort<K> {
     }
 
     /// Records the sort of `u32` words `keys` ascending, moving `values` (at least as many)
-    /// with them.
+    /// with them. The first pass maps the keys it loads by `map` (a key map of
+    /// `wgsl/sort_key_map.wgsl`, 0 for none), the last maps them back as it stores them.
     fn sort_words(
         &self,
         commands: &mut Commands,
         keys: &Buffer<u32>,
         values: Option<&Buffer<u32>>,
+        map: u32,
     ) -> Result<()> {
         let n = wgsl::count_u32("radix sort", keys.len())?;
         if n <= 1 {
@@ -339,6 +337,7 @@ impl<K: SortKey> RadixSort<K> {
             ),
         };
         let with_values = values.is_some() as u32;
+        let last = 32 / BITS - 1;
         let values = match (values, &stand_in) {
             (Some(v), _) => v,
             (None, Some(s)) => s,
@@ -352,9 +351,10 @@ impl<K: SortKey> RadixSort<K> {
             } else {
                 ((&keys_tmp, &values_tmp), (keys, values))
             };
-            let params = self
-                .uniforms
-                .get(&self.gpu, [n, pass * BITS, tiles, with_values])?;
+            let params = self.uniforms.get(
+                &self.gpu,
+                [n, pass * BITS, tiles, flags(with_values, map, pass, last)],
+            )?;
             self.count
                 .bind("params", &params)
                 .bind("keys_in", src.0)
@@ -375,6 +375,14 @@ impl<K: SortKey> RadixSort<K> {
         }
         Ok(())
     }
+}
+
+/// The `flags` of a pass's parameters (`radix_sort_common.wgsl`): whether values travel, the
+/// key map applied on loading (the first pass) and undone on storing (the last).
+fn flags(with_values: u32, map: u32, pass: u32, last: u32) -> u32 {
+    let map_in = if pass == 0 { map } else { 0 };
+    let map_out = if pass == last { map } else { 0 };
+    with_values | map_in << 8 | map_out << 16
 }
 
 /// A [`Error::BindingKind`] when `other` is the keys' own buffer.

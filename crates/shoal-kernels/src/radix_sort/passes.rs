@@ -1,11 +1,12 @@
-//! The passes [`RadixSort`] records around its sort of `u32` words (`wgsl/sort_keys.wgsl`): keys
-//! mapped to words whose unsigned order is the sort's order and back, 64-bit keys split into
-//! their two words and joined again, the identity permutation, and gathers by a permutation.
-//! One entry point, the operation chosen by a uniform: one pipeline for every key type and order.
+//! The passes [`RadixSort`] records around its sort of `u32` words (`wgsl/sort_keys.wgsl`): a
+//! copy of 32-bit keys mapped to words whose unsigned order is the sort's order (argsort), 64-bit
+//! keys split into their two ordered words and joined again, the identity permutation, and
+//! gathers by a permutation. One entry point, the operation chosen by a uniform: one pipeline for
+//! every key type and order. (The sort itself maps 32-bit keys as it loads and stores them.)
 
 use shoal::{Buffer, Commands, Element, Error, Gpu, Kernel, Result};
 
-use super::keys::{SortKey, SortOrder, kind};
+use super::keys::{SortKey, SortOrder};
 use super::{RadixSort, wgsl};
 
 const SOURCE: shoal::Source = shoal::wgsl!("../../wgsl/sort_keys.wgsl");
@@ -15,20 +16,16 @@ const PER: u32 = 8;
 /// The operations of `sort_keys.wgsl` (`params.op`).
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Pass {
-    /// `out[i] = to_ordered(out[i])`.
-    Map = 0,
-    /// `out[i] = from_ordered(out[i])`.
-    Unmap = 1,
     /// `out[i] = to_ordered(a[i])`.
-    MapCopy = 2,
+    MapCopy = 0,
     /// 64-bit keys `a` to ordered low words `out` and high words `out_b`.
-    Split = 3,
+    Split = 1,
     /// Ordered low words `a` and high words `b` to 64-bit keys `out`.
-    Join = 4,
+    Join = 2,
     /// `out[i] = i`.
-    Iota = 5,
+    Iota = 3,
     /// Element `i` of `out` = element `b[i]` of `a`, elements of `words` words.
-    Gather = 6,
+    Gather = 4,
 }
 
 /// The kernel of the passes.
@@ -50,8 +47,9 @@ pub(super) fn words_per_element<V: Element>() -> Result<u32> {
 }
 
 impl<K: SortKey> RadixSort<K> {
-    /// The map of the keys' (most significant) word: its kind, plus 4 when descending.
-    fn map(&self) -> u32 {
+    /// The map of the keys' (most significant) word: its kind, plus 4 when descending (0, the
+    /// identity, for `u32` ascending).
+    pub(super) fn map(&self) -> u32 {
         K::KIND
             + if self.order == SortOrder::Descending {
                 4
@@ -89,23 +87,6 @@ impl<K: SortKey> RadixSort<K> {
             .bind("out_b", &out_b)
             .invocations(n.div_ceil(PER) as u64)
             .record(commands)
-    }
-
-    /// Records `sort` between mapping the words of 32-bit `keys` to the sort's order in place and
-    /// back; `sort` alone for `u32` ascending, whose words are in order already.
-    pub(super) fn mapped(
-        &self,
-        commands: &mut Commands,
-        keys: &Buffer<u32>,
-        sort: impl FnOnce(&mut Commands) -> Result<()>,
-    ) -> Result<()> {
-        if K::KIND == kind::UINT && self.order == SortOrder::Ascending {
-            return sort(commands);
-        }
-        let n = wgsl::count_u32("radix sort", keys.len())?;
-        self.pass(commands, Pass::Map, n, 1, [None, None], &[keys])?;
-        sort(commands)?;
-        self.pass(commands, Pass::Unmap, n, 1, [None, None], &[keys])
     }
 
     /// Records splitting `n` 64-bit keys (`2n` words) into scratch buffers of their ordered low
@@ -151,10 +132,10 @@ impl<K: SortKey> RadixSort<K> {
                 [Some(keys), None],
                 &[&mapped],
             )?;
-            return self.sort_words(commands, &mapped, Some(indices));
+            return self.sort_words(commands, &mapped, Some(indices), 0);
         }
         let (low, high) = self.split(commands, keys, n)?;
-        self.sort_words(commands, &low, Some(indices))?;
+        self.sort_words(commands, &low, Some(indices), 0)?;
         let high_sorted = self
             .scratch
             .get(&self.gpu, "sort: high words gathered", n as u64)?;
@@ -166,7 +147,7 @@ impl<K: SortKey> RadixSort<K> {
             [Some(&high), Some(indices)],
             &[&high_sorted],
         )?;
-        self.sort_words(commands, &high_sorted, Some(indices))
+        self.sort_words(commands, &high_sorted, Some(indices), 0)
     }
 
     /// Records permuting `n` elements of `words` words each in place: element `i` becomes
