@@ -28,7 +28,7 @@ fn count_digits(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id)
     for (var j = 0u; j < PER; j++) {
         let i = base + j * WG + id;
         if i < params.n {
-            atomicAdd(&sh_digits[digit(keys_in[i])], 1u);
+            atomicAdd(&sh_digits[digit(key_in(i))], 1u);
         }
     }
     workgroupBarrier();
@@ -49,7 +49,7 @@ fn scatter(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) wid:
     let end = min(start + PER, params.n);
     var mine: array<u32, RADIX>;
     for (var i = start; i < end; i++) {
-        mine[digit(keys_in[i])] += 1u;
+        mine[digit(key_in(i))] += 1u;
     }
     for (var d = 0u; d < RADIX; d++) {
         sh_local[d * WG + id] = mine[d];
@@ -80,12 +80,12 @@ fn scatter(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) wid:
         mine[d] = offsets[d * params.tiles + tile] + sh_local[d * WG + id] - sh_local[d * WG];
     }
     for (var i = start; i < end; i++) {
-        let key = keys_in[i];
+        let key = key_in(i);
         let d = digit(key);
         let at = mine[d];
         mine[d] = at + 1u;
-        keys_out[at] = key;
-        if params.with_values != 0u {
+        keys_out[at] = key_out(key);
+        if with_values() {
             values_out[at] = values_in[i];
         }
     }

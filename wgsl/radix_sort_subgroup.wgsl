@@ -35,7 +35,7 @@ fn count_own(tile: u32, sg_id: u32) -> Counts {
     let end = min(start + PER, params.n);
     var c = Counts();
     for (var i = start; i < end; i++) {
-        let d = digit(keys_in[i]);
+        let d = digit(key_in(i));
         c.c0 += one_hot(d, 0u);
         c.c1 += one_hot(d, 1u);
         c.c2 += one_hot(d, 2u);
@@ -96,7 +96,7 @@ fn scatter_subgroup(lane: Lane, @builtin(workgroup_id) wid: vec3<u32>, @builtin(
     let start = (tile * WG + lane.sg_id) * PER;
     let end = min(start + PER, params.n);
     for (var i = start; i < end; i++) {
-        let key = keys_in[i];
+        let key = key_in(i);
         let d = digit(key);
         let h0 = one_hot(d, 0u);
         let h1 = one_hot(d, 1u);
@@ -107,8 +107,8 @@ fn scatter_subgroup(lane: Lane, @builtin(workgroup_id) wid: vec3<u32>, @builtin(
         p1 += h1;
         p2 += h2;
         p3 += h3;
-        keys_out[at] = key;
-        if params.with_values != 0u {
+        keys_out[at] = key_out(key);
+        if with_values() {
             values_out[at] = values_in[i];
         }
     }

@@ -8,9 +8,11 @@ mod reduce;
 mod scan;
 mod segmented;
 mod sort;
+mod sort_keys;
 
 use shoal::{Buffer, Gpu};
-use shoal_kernels::{MatmulKernel, Op, Strategy};
+use shoal_kernels::{MatmulKernel, Op, Strategy, U64};
+use sort_keys::Shape;
 use web_time::Instant;
 
 use crate::harness::Entry;
@@ -94,6 +96,36 @@ pub const ENTRIES: &[Entry] = &[
         bytes_per_element: 8,
         max_log2: 24,
         setup: |g, n| sort::sort_case(g, n, true),
+    },
+    Entry {
+        name: "radix sort i32 keys",
+        bytes_per_element: 4,
+        max_log2: 24,
+        setup: |g, n| sort_keys::key_case::<i32>(g, n, Shape::Keys),
+    },
+    Entry {
+        name: "radix sort f32 keys",
+        bytes_per_element: 4,
+        max_log2: 24,
+        setup: |g, n| sort_keys::key_case::<f32>(g, n, Shape::Keys),
+    },
+    Entry {
+        name: "radix sort u64 keys",
+        bytes_per_element: 8,
+        max_log2: 24,
+        setup: |g, n| sort_keys::key_case::<U64>(g, n, Shape::Keys),
+    },
+    Entry {
+        name: "radix sort u32 pairs 16-byte values",
+        bytes_per_element: 20,
+        max_log2: 24,
+        setup: |g, n| sort_keys::key_case::<u32>(g, n, Shape::Wide),
+    },
+    Entry {
+        name: "radix sort u32 argsort",
+        bytes_per_element: 4,
+        max_log2: 24,
+        setup: |g, n| sort_keys::key_case::<u32>(g, n, Shape::Argsort),
     },
     Entry {
         name: "matmul tiled (n = side^2)",

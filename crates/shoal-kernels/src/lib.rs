@@ -10,8 +10,8 @@
 //!
 //! The parallel primitives (see `docs/primitives.md`): [`WorkgroupScan`] (the document's 000
 //! prefix sum), [`Scan`] of any length with two strategies, [`Reduce`], [`Compact`] (stream
-//! compaction whose count feeds the next dispatch on the GPU), [`Histogram`], [`RadixSort`] and
-//! [`Matmul`]. Each has a CPU twin (`*_cpu`) the tests compare with.
+//! compaction whose count feeds the next dispatch on the GPU), [`Histogram`], [`RadixSort`] (keys of
+//! any [`SortKey`] type, pairs, argsort) and [`Matmul`]. Each has a CPU twin (`*_cpu`) the tests compare with.
 
 pub mod checks;
 mod compact;
@@ -28,7 +28,9 @@ mod wgsl;
 pub use compact::{Compact, CompactCount, Keep, Partition, Predicate, compact_cpu};
 pub use histogram::{Histogram, histogram_cpu};
 pub use matmul::{Matmul, MatmulKernel, matmul_cpu};
-pub use radix_sort::{RadixSort, sort_pairs_cpu};
+pub use radix_sort::{
+    I64, KeyFunction, RadixSort, SortKey, SortOrder, U64, argsort_cpu, sort_cpu, sort_pairs_cpu,
+};
 
 pub use operator::{Operation, Operator};
 pub use reduce::{Reduce, reduce_cpu};

@@ -133,6 +133,10 @@ pub const SNIPPETS: &[(&str, Source)] = &[
         "radix_sort::common",
         shoal::wgsl!("../wgsl/radix_sort_common.wgsl"),
     ),
+    (
+        "radix_sort::key_map",
+        shoal::wgsl!("../wgsl/sort_key_map.wgsl"),
+    ),
     ("splat::common", crate::splat::COMMON),
     ("segmented::io", shoal::wgsl!("../wgsl/segmented.wgsl")),
 ];

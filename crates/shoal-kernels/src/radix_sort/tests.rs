@@ -89,7 +89,7 @@ shoal_conformance::gpu_test! {
                 check_sort_pairs(&gpu, &sort, &random_u32(4, 65_537, 20), &label).await;
             }
         }
-        assert!(matches!(RadixSort::with_tiling(&gpu, Tiling { per_invocation: 0, one_subgroup: false, workgroup: None }), Err(shoal::Error::Override { .. })));
-        assert!(matches!(RadixSort::with_tiling(&gpu, Tiling { per_invocation: 4, one_subgroup: false, workgroup: Some(12) }), Err(shoal::Error::Override { .. })));
+        assert!(matches!(RadixSort::<u32>::with_tiling(&gpu, Tiling { per_invocation: 0, one_subgroup: false, workgroup: None }), Err(shoal::Error::Override { .. })));
+        assert!(matches!(RadixSort::<u32>::with_tiling(&gpu, Tiling { per_invocation: 4, one_subgroup: false, workgroup: Some(12) }), Err(shoal::Error::Override { .. })));
     }
 }

@@ -1,0 +1,123 @@
+//! Sorting elements of any type by a key that WGSL computes from each element
+//! ([`RadixSort::key_function`], [`KeyFunction`]): the keys computed into scratch, argsorted, and
+//! the elements gathered once by that permutation.
+
+use std::marker::PhantomData;
+
+use shoal::{Buffer, Commands, Element, Kernel, Result};
+
+use super::passes::words_per_element;
+use super::{RadixSort, SortKey, wgsl};
+
+const SOURCE: shoal::Source = shoal::wgsl!("../../wgsl/sort_by.wgsl");
+
+/// A sort key of type `K` computed by WGSL from each element of a `Buffer<T>`, compiled by
+/// [`RadixSort::key_function`] for [`RadixSort::run_by`].
+#[derive(Debug)]
+pub struct KeyFunction<T: Element, K: SortKey> {
+    kernel: Kernel,
+    wgsl: String,
+    _types: PhantomData<(T, K)>,
+}
+
+impl<T: Element, K: SortKey> KeyFunction<T, K> {
+    /// The WGSL it was compiled from.
+    pub fn wgsl(&self) -> &str {
+        &self.wgsl
+    }
+}
+
+impl<K: SortKey> RadixSort<K> {
+    /// Compiles a key function for elements of `T`: `wgsl` declares the element's WGSL type as
+    /// `Element` (`alias Element = Particle;` after the struct) and `fn sort_key(e: Element) ->`
+    /// the key's WGSL type: `u32`, `i32`, `f32`, or `vec2<u32>` (low word, high word) for
+    /// [`U64`](crate::U64) and [`I64`](crate::I64). A WGSL error in it is an
+    /// [`shoal::Error::Wgsl`] naming the line; binding a `Buffer<T>` whose stride is not the
+    /// WGSL `Element`'s is an [`shoal::Error::ElementLayout`].
+    ///
+    /// ```
+    /// # fn main() -> Result<(), shoal::Error> {
+    /// use shoal::glam::{Vec4, vec4};
+    /// use shoal_kernels::RadixSort;
+    /// let gpu = shoal::Gpu::blocking()?;
+    /// // Points sorted by their distance from the origin, farthest first.
+    /// let points = gpu.buffer_from(&[vec4(1.0, 0.0, 0.0, 0.0), vec4(0.0, 3.0, 0.0, 1.0), vec4(0.0, 0.0, 2.0, 2.0)])?;
+    /// let sort = RadixSort::<f32>::new(&gpu)?.descending();
+    /// let by_length = sort.key_function::<Vec4>(
+    ///     "alias Element = vec4<f32>;
+    ///      fn sort_key(e: Element) -> f32 { return length(e.xyz); }",
+    /// )?;
+    /// sort.run_by(&points, &by_length)?;
+    /// let order: Vec<f32> = points.read_blocking()?.iter().map(|p| p.w).collect();
+    /// assert_eq!(order, [1.0, 2.0, 0.0]);
+    /// # Ok(()) }
+    /// ```
+    pub fn key_function<T: Element>(&self, wgsl: &str) -> Result<KeyFunction<T, K>> {
+        let store = if K::WORDS == 1 {
+            "fn store_key(i: u32, e: Element) {\n    keys[i] = bitcast<u32>(sort_key(e));\n}"
+        } else {
+            "fn store_key(i: u32, e: Element) {\n    let k = sort_key(e);\n    keys[2u * i] = k.x;\n    keys[2u * i + 1u] = k.y;\n}"
+        };
+        let body = format!("{wgsl}\n// The key type: {}\n{store}\n", K::WGSL);
+        let source = SOURCE.block("element", shoal::Source::new("the key function", body));
+        Ok(KeyFunction {
+            kernel: wgsl::builder(&self.gpu, source)
+                .entry("sort_by_keys")
+                .build()?,
+            wgsl: wgsl.to_string(),
+            _types: PhantomData,
+        })
+    }
+
+    /// Records sorting `elements` in place by the key `key` computes from each (stable: elements
+    /// of equal keys keep their order): the keys computed into scratch, their permutation, and
+    /// one gather of the elements (whose stride must be whole `u32` words).
+    pub fn record_by<T: Element>(
+        &self,
+        commands: &mut Commands,
+        elements: &Buffer<T>,
+        key: &KeyFunction<T, K>,
+    ) -> Result<()> {
+        let element_words = words_per_element::<T>()?;
+        let n = wgsl::count_u32("radix sort by key", elements.len())?;
+        let key_words = n as u64 * K::WORDS as u64;
+        wgsl::count_u32("radix sort by key: the keys' u32 words", key_words)?;
+        wgsl::count_u32(
+            "radix sort by key: the elements' u32 words",
+            n as u64 * element_words as u64,
+        )?;
+        if n <= 1 {
+            return Ok(());
+        }
+        let keys = self
+            .scratch
+            .get(&self.gpu, "sort: computed keys", key_words)?;
+        let params = self.uniforms.get(&self.gpu, [n, 0, 0, 0])?;
+        key.kernel
+            .bind("params", &params)
+            .bind("elements", elements)
+            .bind("keys", &keys)
+            .invocations(n as u64)
+            .record(commands)?;
+        let indices = self.scratch.get(&self.gpu, "sort: indices", n as u64)?;
+        self.permutation(commands, &keys, &indices, n)?;
+        self.gather(
+            commands,
+            &elements.view_as::<u32>(),
+            &indices,
+            n,
+            element_words,
+        )
+    }
+
+    /// Sorts `elements` in place by `key` and submits (see [`record_by`](Self::record_by)).
+    pub fn run_by<T: Element>(
+        &self,
+        elements: &Buffer<T>,
+        key: &KeyFunction<T, K>,
+    ) -> Result<shoal::Submission> {
+        let mut commands = self.gpu.commands();
+        self.record_by(&mut commands, elements, key)?;
+        commands.submit()
+    }
+}

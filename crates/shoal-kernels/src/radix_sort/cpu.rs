@@ -1,0 +1,55 @@
+//! The CPU twins of [`RadixSort`](crate::RadixSort): a stable comparison sort by
+//! [`SortKey::sort_cmp`], which knows nothing of the GPU's word maps.
+
+use super::keys::{SortKey, SortOrder};
+
+/// The CPU twin of [`RadixSort::run_argsort`](crate::RadixSort::run_argsort): element `i` is the
+/// index of the `i`-th key in `order`, equal keys by index (stable).
+///
+/// ```
+/// use shoal_kernels::{SortOrder, argsort_cpu};
+/// assert_eq!(argsort_cpu(&[2.5f32, -1.0, 2.5, f32::NAN], SortOrder::Ascending), [1, 0, 2, 3]);
+/// assert_eq!(argsort_cpu(&[2.5f32, -1.0, 2.5, f32::NAN], SortOrder::Descending), [3, 0, 2, 1]);
+/// ```
+pub fn argsort_cpu<K: SortKey>(keys: &[K], order: SortOrder) -> Vec<u32> {
+    let mut indices: Vec<u32> = (0..keys.len() as u32).collect();
+    // `sort_by` is stable: equal keys keep their order in either direction.
+    match order {
+        SortOrder::Ascending => {
+            indices.sort_by(|&a, &b| keys[a as usize].sort_cmp(&keys[b as usize]));
+        }
+        SortOrder::Descending => {
+            indices.sort_by(|&a, &b| keys[b as usize].sort_cmp(&keys[a as usize]));
+        }
+    }
+    indices
+}
+
+/// The CPU twin of [`RadixSort::run`](crate::RadixSort::run): the keys in `order`.
+///
+/// ```
+/// use shoal_kernels::{SortOrder, sort_cpu};
+/// let sorted = sort_cpu(&[1.0f32, -0.0, f32::NEG_INFINITY, 0.0], SortOrder::Ascending);
+/// let bits: Vec<u32> = sorted.iter().map(|x| x.to_bits()).collect();
+/// assert_eq!(bits, [f32::NEG_INFINITY, -0.0, 0.0, 1.0].map(f32::to_bits));
+/// ```
+pub fn sort_cpu<K: SortKey>(keys: &[K], order: SortOrder) -> Vec<K> {
+    gather(keys, &argsort_cpu(keys, order))
+}
+
+/// The CPU twin of [`RadixSort::run_pairs`](crate::RadixSort::run_pairs) ascending: a stable sort
+/// of the pairs by key.
+///
+/// ```
+/// use shoal_kernels::sort_pairs_cpu;
+/// assert_eq!(sort_pairs_cpu(&[2u32, 1, 2], &["a", "b", "c"]), (vec![1, 2, 2], vec!["b", "a", "c"]));
+/// ```
+pub fn sort_pairs_cpu<K: SortKey, V: Clone>(keys: &[K], values: &[V]) -> (Vec<K>, Vec<V>) {
+    let indices = argsort_cpu(keys, SortOrder::Ascending);
+    (gather(keys, &indices), gather(values, &indices))
+}
+
+/// `items` in the order `indices` gives.
+pub(crate) fn gather<T: Clone>(items: &[T], indices: &[u32]) -> Vec<T> {
+    indices.iter().map(|&i| items[i as usize].clone()).collect()
+}

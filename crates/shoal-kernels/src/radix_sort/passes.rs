@@ -1,0 +1,198 @@
+//! The passes [`RadixSort`] records around its sort of `u32` words (`wgsl/sort_keys.wgsl`): a
+//! copy of 32-bit keys mapped to words whose unsigned order is the sort's order (argsort), 64-bit
+//! keys split into their two ordered words and joined again, the identity permutation, and
+//! gathers by a permutation. One entry point, the operation chosen by a uniform: one pipeline for
+//! every key type and order. (The sort itself maps 32-bit keys as it loads and stores them.)
+
+use shoal::{Buffer, Commands, Element, Error, Gpu, Kernel, Result};
+
+use super::keys::{SortKey, SortOrder};
+use super::{RadixSort, wgsl};
+
+const SOURCE: shoal::Source = shoal::wgsl!("../../wgsl/sort_keys.wgsl");
+/// Elements per invocation (`PER` in the WGSL).
+const PER: u32 = 8;
+
+/// The operations of `sort_keys.wgsl` (`params.op`).
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Pass {
+    /// `out[i] = to_ordered(a[i])`.
+    MapCopy = 0,
+    /// 64-bit keys `a` to ordered low words `out` and high words `out_b`.
+    Split = 1,
+    /// Ordered low words `a` and high words `b` to 64-bit keys `out`.
+    Join = 2,
+    /// `out[i] = i`.
+    Iota = 3,
+    /// Element `i` of `out` = element `b[i]` of `a`, elements of `words` words.
+    Gather = 4,
+}
+
+/// The kernel of the passes.
+pub(super) fn kernel(gpu: &Gpu) -> Result<Kernel> {
+    wgsl::builder(gpu, SOURCE).entry("sort_keys").build()
+}
+
+/// The `u32` words of one `V`: its stride over 4, or an error for a stride the kernels cannot move.
+pub(super) fn words_per_element<V: Element>() -> Result<u32> {
+    if V::STRIDE == 0 || !V::STRIDE.is_multiple_of(4) {
+        return Err(Error::InvalidParameter {
+            kernel: "RadixSort".into(),
+            parameter: format!("the stride of the values' type {}", V::type_name()),
+            value: format!("{} bytes", V::STRIDE),
+            rule: "values move as u32 words: their stride must be a multiple of 4 bytes".into(),
+        });
+    }
+    wgsl::count_u32("radix sort: words per value", V::STRIDE / 4)
+}
+
+impl<K: SortKey> RadixSort<K> {
+    /// The map of the keys' (most significant) word: its kind, plus 4 when descending (0, the
+    /// identity, for `u32` ascending).
+    pub(super) fn map(&self) -> u32 {
+        K::KIND
+            + if self.order == SortOrder::Descending {
+                4
+            } else {
+                0
+            }
+    }
+
+    /// Records `pass` over `n` elements: inputs `a` and `b`, outputs `out` and `out_b` (one or
+    /// two); what a pass does not use is bound to one-word stand-ins it never touches.
+    pub(super) fn pass(
+        &self,
+        commands: &mut Commands,
+        pass: Pass,
+        n: u32,
+        words: u32,
+        [a, b]: [Option<&Buffer<u32>>; 2],
+        outputs: &[&Buffer<u32>],
+    ) -> Result<()> {
+        let stand_in = |name| self.scratch.get(&self.gpu, name, 1);
+        let a = a.map_or_else(|| stand_in("sort: no a"), |b| Ok(b.clone()))?;
+        let b = b.map_or_else(|| stand_in("sort: no b"), |b| Ok(b.clone()))?;
+        let out_b = match outputs.get(1) {
+            Some(o) => (*o).clone(),
+            None => stand_in("sort: no out_b")?,
+        };
+        let params = self
+            .uniforms
+            .get(&self.gpu, [n, pass as u32, self.map(), words])?;
+        self.passes
+            .bind("params", &params)
+            .bind("a", &a)
+            .bind("b", &b)
+            .bind("out", outputs[0])
+            .bind("out_b", &out_b)
+            .invocations(n.div_ceil(PER) as u64)
+            .record(commands)
+    }
+
+    /// Records splitting `n` 64-bit keys (`2n` words) into scratch buffers of their ordered low
+    /// and high words.
+    pub(super) fn split(
+        &self,
+        commands: &mut Commands,
+        keys: &Buffer<u32>,
+        n: u32,
+    ) -> Result<(Buffer<u32>, Buffer<u32>)> {
+        let low = self.scratch.get(&self.gpu, "sort: low words", n as u64)?;
+        let high = self.scratch.get(&self.gpu, "sort: high words", n as u64)?;
+        self.pass(
+            commands,
+            Pass::Split,
+            n,
+            1,
+            [Some(keys), None],
+            &[&low, &high],
+        )?;
+        Ok((low, high))
+    }
+
+    /// Records writing the permutation that sorts the `n` keys whose words are `keys` into
+    /// `indices` (the keys unchanged): the identity permutation sorted with a copy of the mapped
+    /// keys, for 64-bit keys first by the low words, then by the high words gathered in that
+    /// order (LSD, stable).
+    pub(super) fn permutation(
+        &self,
+        commands: &mut Commands,
+        keys: &Buffer<u32>,
+        indices: &Buffer<u32>,
+        n: u32,
+    ) -> Result<()> {
+        self.pass(commands, Pass::Iota, n, 1, [None, None], &[indices])?;
+        if K::WORDS == 1 {
+            let mapped = self.scratch.get(&self.gpu, "sort: mapped keys", n as u64)?;
+            self.pass(
+                commands,
+                Pass::MapCopy,
+                n,
+                1,
+                [Some(keys), None],
+                &[&mapped],
+            )?;
+            return self.sort_words(commands, &mapped, Some(indices), 0);
+        }
+        let (low, high) = self.split(commands, keys, n)?;
+        self.sort_words(commands, &low, Some(indices), 0)?;
+        let high_sorted = self
+            .scratch
+            .get(&self.gpu, "sort: high words gathered", n as u64)?;
+        self.pass(
+            commands,
+            Pass::Gather,
+            n,
+            1,
+            [Some(&high), Some(indices)],
+            &[&high_sorted],
+        )?;
+        self.sort_words(commands, &high_sorted, Some(indices), 0)
+    }
+
+    /// Records permuting `n` elements of `words` words each in place: element `i` becomes
+    /// element `indices[i]`, gathered into scratch and copied back.
+    pub(super) fn gather(
+        &self,
+        commands: &mut Commands,
+        data: &Buffer<u32>,
+        indices: &Buffer<u32>,
+        n: u32,
+        words: u32,
+    ) -> Result<()> {
+        let gathered = self
+            .scratch
+            .get(&self.gpu, "sort: gathered", n as u64 * words as u64)?;
+        self.pass(
+            commands,
+            Pass::Gather,
+            n,
+            words,
+            [Some(data), Some(indices)],
+            &[&gathered],
+        )?;
+        commands.copy(&gathered, data)?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_move_as_whole_words() {
+        assert_eq!(words_per_element::<u32>(), Ok(1));
+        assert_eq!(words_per_element::<[u32; 4]>(), Ok(4));
+        assert_eq!(words_per_element::<shoal::glam::Vec3>(), Ok(4));
+        assert!(matches!(
+            words_per_element::<Half>(),
+            Err(Error::InvalidParameter { .. })
+        ));
+    }
+
+    #[repr(C)]
+    #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+    struct Half(u16);
+    shoal::pod_element!(Half);
+}

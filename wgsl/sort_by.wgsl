@@ -1,0 +1,31 @@
+// Sort keys computed from elements by the user's WGSL (RadixSort::key_function): the key of
+// element i, as the u32 words the sort takes. radix_sort/by_key.rs replaces the `element` block
+// with the user's declarations, `Element` and `fn sort_key(e: Element) -> K`, and a `store_key`
+// for the key type K (one word, or two for 64-bit keys as vec2<u32>, low word first).
+#import shoal::fold
+
+// #block element
+alias Element = u32;
+fn sort_key(e: Element) -> u32 {
+    return e;
+}
+fn store_key(i: u32, e: Element) {
+    keys[i] = bitcast<u32>(sort_key(e));
+}
+// #end element
+
+const WG: u32 = 64u;
+
+// x: the element count.
+@group(0) @binding(0) var<uniform> params: vec4<u32>;
+@group(0) @binding(1) var<storage, read> elements: array<Element>;
+@group(0) @binding(2) var<storage, read_write> keys: array<u32>;
+
+@compute @workgroup_size(WG)
+fn sort_by_keys(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) lid: u32) {
+    let i = shoal_linear_index(wid, nwg, lid, WG);
+    if i < params.x {
+        store_key(i, elements[i]);
+    }
+}

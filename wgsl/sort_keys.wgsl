@@ -1,0 +1,77 @@
+// The passes RadixSort records around its sort of u32 words (radix_sort_common.wgsl, which maps
+// 32-bit keys itself) for 64-bit keys, wide values and argsort: a mapped copy of 32-bit keys,
+// 64-bit keys split into and joined from their two ordered words, the identity permutation, and
+// gathers by a permutation.
+//
+// One entry point, the operation chosen by a uniform, not an override: one pipeline serves every
+// key type and order (each distinct pipeline costs llvmpipe a cold compile in CI).
+#import shoal::fold
+
+// Operations (`params.op`).
+const MAP_COPY: u32 = 0u; // out[i] = to_ordered(a[i])
+const SPLIT: u32 = 1u;    // 64-bit keys a[2i], a[2i + 1] -> ordered words out[i] (low), out_b[i] (high)
+const JOIN: u32 = 2u;     // ordered words a[i] (low), b[i] (high) -> 64-bit keys out[2i], out[2i + 1]
+const IOTA: u32 = 3u;     // out[i] = i
+const GATHER: u32 = 4u;   // element i of out = element b[i] of a, elements of params.words words
+
+// Key maps (`params.map`): radix_sort::key_map.
+#import radix_sort::key_map
+
+// Invocations per work group, elements per invocation (strided by the work group).
+const WG: u32 = 64u;
+const PER: u32 = 8u;
+
+struct Params {
+    n: u32,
+    op: u32,
+    // The key kind of the (most significant) word, plus 4 when descending. The low word of a
+    // 64-bit key is always UINT.
+    map: u32,
+    // Words per element of a gather.
+    words: u32,
+}
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> a: array<u32>;
+@group(0) @binding(2) var<storage, read> b: array<u32>;
+@group(0) @binding(3) var<storage, read_write> out: array<u32>;
+@group(0) @binding(4) var<storage, read_write> out_b: array<u32>;
+
+// The map of a 64-bit key's low word: unsigned, in the key's order.
+fn low_map() -> u32 {
+    return params.map & 4u;
+}
+
+@compute @workgroup_size(WG)
+fn sort_keys(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+             @builtin(local_invocation_index) lid: u32) {
+    let base = shoal_linear_index(wid, nwg, 0u, WG) * PER + lid;
+    let n = params.n;
+    let map = params.map;
+    for (var k = 0u; k < PER; k++) {
+        let i = base + k * WG;
+        if i >= n {
+            return;
+        }
+        switch params.op {
+            case MAP_COPY: { out[i] = to_ordered(a[i], map); }
+            case SPLIT: {
+                out[i] = to_ordered(a[2u * i], low_map());
+                out_b[i] = to_ordered(a[2u * i + 1u], map);
+            }
+            case JOIN: {
+                out[2u * i] = from_ordered(a[i], low_map());
+                out[2u * i + 1u] = from_ordered(b[i], map);
+            }
+            case IOTA: { out[i] = i; }
+            case GATHER: {
+                let w = params.words;
+                let first = b[i] * w;
+                for (var j = 0u; j < w; j++) {
+                    out[i * w + j] = a[first + j];
+                }
+            }
+            default: {}
+        }
+    }
+}
