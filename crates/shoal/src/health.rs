@@ -154,6 +154,15 @@ impl Gpu {
         }
     }
 
+    /// Runs `f` holding Shoal's GL turn (at once on other backends), for raw wgpu calls on
+    /// [`Gpu::device`] such as creating a render pipeline. On GL, wgpu panics when its context
+    /// lock waits more than 6 seconds, as it does while another thread compiles a large kernel;
+    /// inside the turn such a call waits for Shoal's turn instead, without a limit that panics.
+    pub fn with_turn<R>(&self, f: impl FnOnce() -> R) -> R {
+        let _turn = self.turn();
+        f()
+    }
+
     /// The GL turn (waited for), or nothing on other backends.
     pub(crate) fn turn(&self) -> Turn {
         match &self.health().turn {

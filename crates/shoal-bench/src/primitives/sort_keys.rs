@@ -79,7 +79,11 @@ pub(super) fn key_case<K: BenchKey>(
     let values: Vec<[u32; 4]> = (0..if wide { n as u32 } else { 1 })
         .map(|i| [i; 4])
         .collect();
-    let indices = if matches!(shape, Shape::Argsort) { n } else { 1 };
+    let indices = if matches!(shape, Shape::Argsort) {
+        n
+    } else {
+        1
+    };
     Ok(Box::new(KeyCase {
         sort: RadixSort::new(gpu).map_err(err)?,
         shape,
@@ -94,7 +98,11 @@ pub(super) fn key_case<K: BenchKey>(
 
 /// Keys compared by their sort order (bit for bit where it matters: `f32` NaNs and zeros).
 fn same_keys<K: SortKey>(got: &[K], want: &[K]) -> Result<(), String> {
-    match got.iter().zip(want).position(|(a, b)| a.sort_cmp(b).is_ne()) {
+    match got
+        .iter()
+        .zip(want)
+        .position(|(a, b)| a.sort_cmp(b).is_ne())
+    {
         Some(i) => Err(format!("index {i}: gpu {:?} cpu {:?}", got[i], want[i])),
         None if got.len() != want.len() => Err(format!("lengths {} and {}", got.len(), want.len())),
         None => Ok(()),

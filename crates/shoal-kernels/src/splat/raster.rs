@@ -164,16 +164,24 @@ fn bind_group(
             resource: accum.as_entire_binding(),
         });
     }
-    gpu.device().create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("splat render"),
-        layout: &pipeline.get_bind_group_layout(0),
-        entries: &entries,
+    // Raw wgpu calls take Shoal's GL turn (see `Gpu::with_turn`).
+    gpu.with_turn(|| {
+        gpu.device().create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("splat render"),
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &entries,
+        })
     })
 }
 
 impl Pipelines {
     /// The three pipelines, `splat::common` being `common`.
     pub(super) fn new(gpu: &Gpu, common: &str) -> Result<Self> {
+        // Raw wgpu calls take Shoal's GL turn (see `Gpu::with_turn`).
+        gpu.with_turn(|| Self::create(gpu, common))
+    }
+
+    fn create(gpu: &Gpu, common: &str) -> Result<Self> {
         let text = composed(common);
         // naga first, so a broken shader is a typed error with file and line, not a wgpu panic.
         shoal::validate(&shoal::Source::new(RASTER_PATH, text.clone()))?;
