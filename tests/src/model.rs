@@ -191,3 +191,37 @@ gpu_test! {
     assert_eq!(shifted.read().await.expect("read"), want, "each reads its left neighbour's write");
     }
 }
+
+gpu_test! {
+    /// WGSL's workgroup memory starts zeroed in every kind of variable (arrays of scalars, of
+    /// atomics, of arrays and of structs; a struct holding an atomic; a scalar), in kernels that
+    /// name the local index directly, in a struct, or not at all, dispatched after a kernel
+    /// that filled the same variables, in one batch and in separate ones.
+    async fn workgroup_memory_starts_zeroed_in_every_kind_of_variable(gpu) {
+    let wg = gpu.max_workgroup_1d(64);
+    let groups = 48u32;
+    let source = shoal::wgsl!("../../wgsl/conformance/workgroup_zeroed.wgsl");
+    let kernel = |entry: &str| {
+        gpu.kernel_builder(source.clone()).entry(entry).constant("WG", wg).build().expect(entry)
+    };
+    let (dirty, clean, unindexed) = (kernel("dirty"), kernel("clean"), kernel("clean_unindexed"));
+    let out = gpu.buffer_zeroed::<u32>(u64::from(groups * wg)).expect("buffer");
+    for round in 0..3 {
+        let mut commands = gpu.commands();
+        dirty.bind("out", &out).groups([groups, 1, 1]).record(&mut commands).expect("dirty");
+        commands.submit().expect("submit").wait().await.expect("wait");
+        let filled = out.read().await.expect("read");
+        assert!(filled.iter().all(|&v| v != 0), "round {round}: `dirty` sees what it wrote");
+        for (name, reader) in [("clean", &clean), ("clean_unindexed", &unindexed)] {
+            // Right after `dirty`, in the same batch.
+            let mut commands = gpu.commands();
+            dirty.bind("out", &out).groups([groups, 1, 1]).record(&mut commands).expect("dirty");
+            reader.bind("out", &out).groups([groups, 1, 1]).record(&mut commands).expect(name);
+            commands.submit().expect("submit").wait().await.expect("wait");
+            let got = out.read().await.expect("read");
+            let first = got.iter().position(|&v| v != 0);
+            assert_eq!(first, None, "round {round}: `{name}` read nonzero workgroup memory (invocation {first:?} of {wg} per group)");
+        }
+    }
+    }
+}

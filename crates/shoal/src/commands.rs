@@ -16,6 +16,10 @@ use crate::gpu::Gpu;
 use crate::image::Image;
 use crate::profile::{Timing, TimingSource};
 use crate::readback;
+use crate::wait::Turn;
+
+/// Why a batch always has its encoder: only [`Commands::submit`] takes it, consuming the batch.
+const ENCODER_TAKEN: &str = "only `submit` takes the encoder, and it consumes the batch";
 
 /// Dispatches timed per batch at most (two timestamps each).
 const MAX_TIMED: u32 = 256;
@@ -43,10 +47,22 @@ const MAX_TIMED: u32 = 256;
 /// ```
 pub struct Commands {
     gpu: Gpu,
-    encoder: wgpu::CommandEncoder,
+    /// Taken only by [`Commands::submit`], which consumes the batch.
+    encoder: Option<wgpu::CommandEncoder>,
     profiler: Option<Profiler>,
     /// A mistake found while recording by a call that returns no `Result`; `submit` returns it.
     error: Option<Error>,
+    /// Held while the fields above drop: a batch dropped unsubmitted may hold the last handle
+    /// of a buffer or of its query set, whose destruction takes wgpu's GL context lock, so it
+    /// waits for the GL turn like every other call (`wait.rs`). Declared last, so it is
+    /// released last.
+    dropping: Option<Turn>,
+}
+
+impl Drop for Commands {
+    fn drop(&mut self) {
+        self.dropping = Some(self.gpu.turn());
+    }
 }
 
 struct Profiler {
@@ -65,9 +81,10 @@ impl Gpu {
             });
         Commands {
             gpu: self.clone(),
-            encoder,
+            encoder: Some(encoder),
             profiler: None,
             error: None,
+            dropping: None,
         }
     }
 }
@@ -112,7 +129,7 @@ impl Commands {
             });
         }
         if src.byte_len() > 0 {
-            self.encoder.copy_buffer_to_buffer(
+            self.raw().copy_buffer_to_buffer(
                 src.raw(),
                 0,
                 dst.raw(),
@@ -130,7 +147,7 @@ impl Commands {
             .gpu
             .check_owner(|| "a buffer to clear".into(), buffer.id().gpu())
         {
-            Ok(()) => self.encoder.clear_buffer(buffer.raw(), 0, None),
+            Ok(()) => self.raw().clear_buffer(buffer.raw(), 0, None),
             Err(e) => {
                 self.error.get_or_insert(e);
             }
@@ -163,7 +180,7 @@ impl Commands {
                 got: src.texels() as u64,
             });
         }
-        self.encoder.copy_texture_to_texture(
+        self.raw().copy_texture_to_texture(
             src.raw().as_image_copy(),
             dst.raw().as_image_copy(),
             wgpu::Extent3d {
@@ -177,7 +194,11 @@ impl Commands {
 
     /// The underlying encoder, for render passes or hand-written work in the same batch.
     pub fn encoder(&mut self) -> &mut wgpu::CommandEncoder {
-        &mut self.encoder
+        self.raw()
+    }
+
+    fn raw(&mut self) -> &mut wgpu::CommandEncoder {
+        self.encoder.as_mut().expect(ENCODER_TAKEN)
     }
 
     /// Opens a compute pass (timed when profiling) and lets `f` fill it.
@@ -199,6 +220,8 @@ impl Commands {
         };
         let mut pass = self
             .encoder
+            .as_mut()
+            .expect(ENCODER_TAKEN)
             .begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some(label),
                 timestamp_writes,
@@ -207,16 +230,13 @@ impl Commands {
     }
 
     /// Submits the batch.
-    pub fn submit(self) -> Result<Submission> {
-        let Commands {
-            gpu,
-            mut encoder,
-            profiler,
-            error,
-        } = self;
-        if let Some(e) = error {
+    pub fn submit(mut self) -> Result<Submission> {
+        if let Some(e) = self.error.take() {
             return Err(e);
         }
+        let gpu = self.gpu.clone();
+        let profiler = self.profiler.take();
+        let mut encoder = self.encoder.take().expect(ENCODER_TAKEN);
         let mut resolve = None;
         let mut labels = Vec::new();
         if let Some(p) = profiler {
@@ -245,6 +265,7 @@ impl Commands {
             started,
             resolve,
             labels,
+            dropping: None,
         })
     }
 }
@@ -261,6 +282,15 @@ pub struct Submission {
     started: web_time::Instant,
     resolve: Option<wgpu::Buffer>,
     labels: Vec<String>,
+    /// Held while the fields above drop: destroying the timestamps' buffer takes wgpu's GL
+    /// context lock (see [`Commands`]). Declared last, so it is released last.
+    dropping: Option<Turn>,
+}
+
+impl Drop for Submission {
+    fn drop(&mut self) {
+        self.dropping = Some(self.gpu.turn());
+    }
 }
 
 impl Submission {
@@ -294,7 +324,7 @@ impl Submission {
 
     /// The time of each dispatch of a [`profiled`](Commands::profiled) batch, in order; without
     /// timestamps, one wall-clock entry for the whole batch.
-    pub async fn timings(self) -> Result<Vec<Timing>> {
+    pub async fn timings(mut self) -> Result<Vec<Timing>> {
         self.wait().await?;
         if self.labels.is_empty() {
             return Ok(Vec::new());
@@ -310,8 +340,7 @@ impl Submission {
         let ticks: &[u64] =
             bytemuck::try_cast_slice(&bytes).map_err(|e| Error::Readback(e.to_string()))?;
         let period = self.gpu.queue().get_timestamp_period() as f64;
-        Ok(self
-            .labels
+        Ok(std::mem::take(&mut self.labels)
             .into_iter()
             .zip(ticks.chunks_exact(2))
             .map(|(label, t)| Timing {

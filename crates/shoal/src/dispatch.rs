@@ -267,6 +267,9 @@ impl<'a> Dispatch<'a> {
             }
         }
         let mask = binding::filtering_mask(kernel.gpu(), name, r, &resources)?;
+        // Taken first, so released last: on GL, the bind groups dropped below may be the last
+        // handles of buffers the cache let go of meanwhile (see `Kernel::bind_groups`).
+        let _turn = kernel.gpu().turn();
         let variant = kernel.variant(mask)?;
         let bind_groups = kernel.bind_groups(&variant, mask, &resources)?;
         commands.compute_pass(name, |pass| {

@@ -381,6 +381,8 @@ impl Gpu {
     /// A read larger than the cap still works: its staging buffer is dropped afterwards. `0`
     /// keeps none. Shared by the clones of this `Gpu`.
     pub fn set_staging_cap(&self, bytes: u64) {
+        // Trimming destroys buffers, which takes wgpu's GL context lock (`wait.rs`).
+        let _turn = self.turn();
         self.inner.staging.set_cap(bytes);
     }
 

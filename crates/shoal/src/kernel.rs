@@ -10,6 +10,7 @@ use crate::gpu::Gpu;
 use crate::printf::{self, PrintRing};
 use crate::reflect::{self, BindingInfo, BindingKind, Reflection};
 use crate::source::{Composed, Source};
+use crate::zero_init;
 
 /// Bind groups kept per kernel, keyed by the identities of the bound resources.
 const BIND_CACHE: usize = 64;
@@ -49,9 +50,8 @@ pub(crate) struct KernelInner {
     pub(crate) default: Arc<Variant>,
     /// Pipelines for other filtering choices, keyed by [`Variant`] mask, built on first use.
     variants: Mutex<HashMap<u64, Arc<Variant>>>,
-    /// The WGSL for this backend and the override constants, to build variants later.
-    text: String,
-    constants: Vec<(String, f64)>,
+    /// What the pipelines are built from, to build variants later.
+    shader: Shader,
     pub(crate) cache: Mutex<HashMap<Vec<u64>, Arc<Vec<wgpu::BindGroup>>>>,
     /// The debug ring of a kernel that imports `shoal::printf`, bound at every dispatch.
     pub(crate) printf: Option<PrintRing>,
@@ -129,8 +129,9 @@ impl KernelBuilder {
         let gpu = self.gpu;
         let composed = Composed::new(&self.source)?;
         let base = self.source.path().to_string();
-        let reflection = reflect::reflect(&composed, self.entry.as_deref(), &self.constants)
-            .map_err(|e| e.into_error(&base))?;
+        let (reflection, resolved) =
+            reflect::reflect_module(&composed, self.entry.as_deref(), &self.constants)
+                .map_err(|e| e.into_error(&base))?;
         let name = format!("{base}:{}", reflection.entry_point);
         check_device(&gpu, &name, &reflection)?;
 
@@ -142,17 +143,17 @@ impl KernelBuilder {
             true => Some(PrintRing::new(&gpu, self.printf_capacity)?),
             false => None,
         };
-        let text = composed
-            .for_backend(gpu.adapter_details().backend)
-            .into_owned();
-        let default = Arc::new(build_variant(
-            &gpu,
-            &name,
-            &reflection,
-            &text,
-            &self.constants,
-            0,
-        )?);
+        let backend = gpu.adapter_details().backend;
+        let shader = match backend {
+            wgpu::Backend::Gl => zeroed_module(&resolved, &reflection.entry_point),
+            _ => None,
+        }
+        .map(|m| Shader::Zeroed(Box::new(m)))
+        .unwrap_or_else(|| Shader::Wgsl {
+            text: composed.for_backend(backend).into_owned(),
+            constants: self.constants,
+        });
+        let default = Arc::new(build_variant(&gpu, &name, &reflection, &shader, 0)?);
         Ok(Kernel {
             inner: Arc::new(KernelInner {
                 gpu,
@@ -160,8 +161,7 @@ impl KernelBuilder {
                 reflection,
                 default,
                 variants: Mutex::new(HashMap::new()),
-                text,
-                constants: self.constants,
+                shader,
                 cache: Mutex::new(HashMap::new()),
                 printf,
                 print_sites: composed.print_sites,
@@ -171,13 +171,36 @@ impl KernelBuilder {
     }
 }
 
+/// What wgpu compiles for a kernel.
+enum Shader {
+    /// The WGSL for this backend, and the override constants to apply.
+    Wgsl {
+        text: String,
+        constants: Vec<(String, f64)>,
+    },
+    /// On GL, the module with its overrides applied and its workgroup memory zeroed by the
+    /// whole work group (`zero_init.rs`), built with wgpu's own zeroing off.
+    Zeroed(Box<naga::Module>),
+}
+
+/// `resolved` with `entry`'s workgroup memory zeroed by the work group (see `zero_init.rs`),
+/// or `None` when wgpu's zeroing is left to do it.
+fn zeroed_module(resolved: &reflect::Resolved, entry: &str) -> Option<naga::Module> {
+    let index = resolved
+        .module
+        .entry_points
+        .iter()
+        .position(|ep| ep.name == entry)?;
+    let used = resolved.info.get_entry_point(index);
+    zero_init::zeroed_by_work_group(&resolved.module, entry, used)
+}
+
 /// Builds the layouts and the pipeline with the samplers of `mask` non-filtering (see [`Variant`]).
 fn build_variant(
     gpu: &Gpu,
     name: &str,
     r: &Reflection,
-    text: &str,
-    constants: &[(String, f64)],
+    shader: &Shader,
     mask: u64,
 ) -> Result<Variant> {
     let nonfiltering = |i: usize| i < 64 && mask & (1 << i) != 0;
@@ -195,7 +218,21 @@ fn build_variant(
     };
     let groups = r.bindings.iter().map(|b| b.group + 1).max().unwrap_or(0);
     let device = gpu.device();
-    let constants: Vec<(&str, f64)> = constants.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    let (source, constants, zero_initialize_workgroup_memory) = match shader {
+        Shader::Wgsl { text, constants } => (
+            wgpu::ShaderSource::Wgsl(text.as_str().into()),
+            constants
+                .iter()
+                .map(|(k, v)| (k.as_str(), *v))
+                .collect::<Vec<_>>(),
+            true,
+        ),
+        Shader::Zeroed(module) => (
+            wgpu::ShaderSource::Naga(std::borrow::Cow::Owned((**module).clone())),
+            Vec::new(),
+            false,
+        ),
+    };
     gpu.scoped(&format!("kernel `{name}`: creating the pipeline"), || {
         let layouts: Vec<wgpu::BindGroupLayout> = (0..groups)
             .map(|g| {
@@ -220,7 +257,7 @@ fn build_variant(
         });
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(name),
-            source: wgpu::ShaderSource::Wgsl(text.into()),
+            source,
         });
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some(name),
@@ -229,7 +266,7 @@ fn build_variant(
             entry_point: Some(&r.entry_point),
             compilation_options: wgpu::PipelineCompilationOptions {
                 constants: &constants,
-                ..Default::default()
+                zero_initialize_workgroup_memory,
             },
             cache: None,
         });
@@ -436,8 +473,7 @@ impl Kernel {
             &i.gpu,
             &i.name,
             &i.reflection,
-            &i.text,
-            &i.constants,
+            &i.shader,
             mask,
         )?);
         if let Ok(mut v) = i.variants.lock() {
@@ -454,6 +490,9 @@ impl Kernel {
         mask: u64,
         resources: &[Resource<'_>],
     ) -> Result<Arc<Vec<wgpu::BindGroup>>> {
+        // On GL, a bind group the cache lets go of may hold the last handle of a buffer, whose
+        // destruction takes wgpu's context lock: the whole lookup takes the turn (`wait.rs`).
+        let _turn = self.inner.gpu.turn();
         let mut key: Vec<u64> = resources.iter().map(Resource::id).collect();
         key.push(mask);
         if let Some(found) = self

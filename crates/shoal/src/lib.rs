@@ -53,6 +53,7 @@ mod size;
 mod source;
 mod staging;
 mod wait;
+mod zero_init;
 
 pub use append::AppendBuffer;
 pub use backend::BackendChoice;

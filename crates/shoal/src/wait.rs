@@ -90,6 +90,16 @@ impl Turn {
     }
 }
 
+impl std::fmt::Debug for Turn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Turn(held)"
+        } else {
+            "Turn"
+        })
+    }
+}
+
 impl Drop for Turn {
     fn drop(&mut self) {
         if let Some(lock) = self.0.take() {

@@ -13,9 +13,24 @@ const RASTER_PATH: &str = "wgsl/splat_raster.wgsl";
 
 #[derive(Debug)]
 pub(super) struct Pipelines {
+    gpu: Gpu,
+    /// `Some` until `drop` destroys them on Shoal's GL turn: destroying a render pipeline takes
+    /// wgpu's GL context lock (see `Gpu::with_turn`).
+    raw: Option<Raw>,
+}
+
+#[derive(Debug)]
+struct Raw {
     geometry: wgpu::RenderPipeline,
     particles: wgpu::RenderPipeline,
     composite: wgpu::RenderPipeline,
+}
+
+impl Drop for Pipelines {
+    fn drop(&mut self) {
+        let raw = self.raw.take();
+        self.gpu.with_turn(|| drop(raw));
+    }
 }
 
 /// `#import splat::common` resolved as Shoal resolves it for kernels: the line blanked (so line
@@ -178,9 +193,75 @@ impl Pipelines {
     /// The three pipelines, `splat::common` being `common`.
     pub(super) fn new(gpu: &Gpu, common: &str) -> Result<Self> {
         // Raw wgpu calls take Shoal's GL turn (see `Gpu::with_turn`).
-        gpu.with_turn(|| Self::create(gpu, common))
+        let raw = gpu.with_turn(|| Raw::create(gpu, common))?;
+        Ok(Self {
+            gpu: gpu.clone(),
+            raw: Some(raw),
+        })
     }
 
+    fn raw(&self) -> &Raw {
+        self.raw.as_ref().expect("only `drop` takes the pipelines")
+    }
+
+    /// Clears colour and depth, then draws the opaque triangles.
+    pub(super) fn geometry_pass(
+        &self,
+        gpu: &Gpu,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &SplatTarget,
+        scene: &Scene,
+    ) {
+        let group = bind_group(gpu, &self.raw().geometry, scene, None);
+        let mut pass = begin_pass(encoder, "splat geometry", target, (true, true), None);
+        if !scene.geometry.is_empty() {
+            pass.set_pipeline(&self.raw().geometry);
+            pass.set_bind_group(0, &group, &[]);
+            pass.set_vertex_buffer(0, scene.geometry.raw().slice(..));
+            pass.draw(0..scene.geometry.len() as u32, 0..1);
+        }
+    }
+
+    /// Draws the particles as points over what is there (the rasterized baseline).
+    pub(super) fn particle_pass(
+        &self,
+        gpu: &Gpu,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &SplatTarget,
+        scene: &Scene,
+        timestamp_writes: Option<wgpu::RenderPassTimestampWrites<'_>>,
+    ) {
+        let group = bind_group(gpu, &self.raw().particles, scene, None);
+        let label = "splat raster particles";
+        let mut pass = begin_pass(encoder, label, target, (false, true), timestamp_writes);
+        if !scene.particles.is_empty() {
+            pass.set_pipeline(&self.raw().particles);
+            pass.set_bind_group(0, &group, &[]);
+            pass.set_vertex_buffer(0, scene.particles.raw().slice(..));
+            pass.draw(0..scene.particles.len() as u32, 0..1);
+        }
+    }
+
+    /// Adds the compute path's integers, as colour, to the HDR image (a full-screen triangle).
+    pub(super) fn composite_pass(
+        &self,
+        gpu: &Gpu,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &SplatTarget,
+        scene: &Scene,
+        timestamp_writes: Option<wgpu::RenderPassTimestampWrites<'_>>,
+    ) {
+        let group = bind_group(gpu, &self.raw().composite, scene, Some(target.accum.raw()));
+        let label = "splat composite";
+        let mut pass = begin_pass(encoder, label, target, (false, false), timestamp_writes);
+        pass.set_pipeline(&self.raw().composite);
+        pass.set_bind_group(0, &group, &[]);
+        pass.draw(0..3, 0..1);
+    }
+}
+
+impl Raw {
+    /// The three pipelines (the caller holds the GL turn).
     fn create(gpu: &Gpu, common: &str) -> Result<Self> {
         let text = composed(common);
         // naga first, so a broken shader is a typed error with file and line, not a wgpu panic.
@@ -228,60 +309,5 @@ impl Pipelines {
                 },
             ),
         })
-    }
-
-    /// Clears colour and depth, then draws the opaque triangles.
-    pub(super) fn geometry_pass(
-        &self,
-        gpu: &Gpu,
-        encoder: &mut wgpu::CommandEncoder,
-        target: &SplatTarget,
-        scene: &Scene,
-    ) {
-        let group = bind_group(gpu, &self.geometry, scene, None);
-        let mut pass = begin_pass(encoder, "splat geometry", target, (true, true), None);
-        if !scene.geometry.is_empty() {
-            pass.set_pipeline(&self.geometry);
-            pass.set_bind_group(0, &group, &[]);
-            pass.set_vertex_buffer(0, scene.geometry.raw().slice(..));
-            pass.draw(0..scene.geometry.len() as u32, 0..1);
-        }
-    }
-
-    /// Draws the particles as points over what is there (the rasterized baseline).
-    pub(super) fn particle_pass(
-        &self,
-        gpu: &Gpu,
-        encoder: &mut wgpu::CommandEncoder,
-        target: &SplatTarget,
-        scene: &Scene,
-        timestamp_writes: Option<wgpu::RenderPassTimestampWrites<'_>>,
-    ) {
-        let group = bind_group(gpu, &self.particles, scene, None);
-        let label = "splat raster particles";
-        let mut pass = begin_pass(encoder, label, target, (false, true), timestamp_writes);
-        if !scene.particles.is_empty() {
-            pass.set_pipeline(&self.particles);
-            pass.set_bind_group(0, &group, &[]);
-            pass.set_vertex_buffer(0, scene.particles.raw().slice(..));
-            pass.draw(0..scene.particles.len() as u32, 0..1);
-        }
-    }
-
-    /// Adds the compute path's integers, as colour, to the HDR image (a full-screen triangle).
-    pub(super) fn composite_pass(
-        &self,
-        gpu: &Gpu,
-        encoder: &mut wgpu::CommandEncoder,
-        target: &SplatTarget,
-        scene: &Scene,
-        timestamp_writes: Option<wgpu::RenderPassTimestampWrites<'_>>,
-    ) {
-        let group = bind_group(gpu, &self.composite, scene, Some(target.accum.raw()));
-        let label = "splat composite";
-        let mut pass = begin_pass(encoder, label, target, (false, false), timestamp_writes);
-        pass.set_pipeline(&self.composite);
-        pass.set_bind_group(0, &group, &[]);
-        pass.draw(0..3, 0..1);
     }
 }

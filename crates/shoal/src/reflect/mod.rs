@@ -59,6 +59,23 @@ pub(crate) fn reflect(
     entry: Option<&str>,
     constants: &[(String, f64)],
 ) -> Result<Reflection, ReflectError> {
+    reflect_module(composed, entry, constants).map(|(reflection, _)| reflection)
+}
+
+/// The module with its overrides applied, as [`reflect_module`] returns it with the reflection.
+pub(crate) struct Resolved {
+    /// One entry point's module, every override replaced by its value.
+    pub(crate) module: naga::Module,
+    /// naga's analysis of `module`.
+    pub(crate) info: naga::valid::ModuleInfo,
+}
+
+/// [`reflect`], and the module it reflected.
+pub(crate) fn reflect_module(
+    composed: &Composed,
+    entry: Option<&str>,
+    constants: &[(String, f64)],
+) -> Result<(Reflection, Resolved), ReflectError> {
     let module = naga::front::wgsl::parse_str(&composed.text).map_err(|e| {
         let labels: Vec<_> = e
             .labels()
@@ -223,14 +240,19 @@ pub(crate) fn reflect(
     bindings.sort_by_key(|b| (b.group, b.binding));
     let sampled_with = sampling_pairs(&module, &bindings);
 
-    Ok(Reflection {
+    let reflection = Reflection {
         entry_point: name,
         workgroup_size: ep.workgroup_size,
         workgroup_memory,
         bindings,
         needs: needed_features(&module, composed.uses_subgroups),
         sampled_with,
-    })
+    };
+    let resolved = Resolved {
+        module: module.into_owned(),
+        info: info.into_owned(),
+    };
+    Ok((reflection, resolved))
 }
 
 /// The `(texture, sampler)` pairs of every `ImageSample` expression whose operands are among
