@@ -120,6 +120,9 @@ pub struct Scan<T: Value> {
     levels: Mutex<Vec<(Buffer<T>, Buffer<T>)>>,
     /// The look-back's tile counter and tile states.
     state: Mutex<Option<Buffer<u32>>>,
+    /// What [`record_hooked`](Self::record_hooked) binds as input and output (its `io` block
+    /// reads and writes through its hooks instead): one element, made on first use.
+    stand_in: Mutex<Option<Buffer<T>>>,
 }
 
 impl<T: Value> Scan<T> {
@@ -139,6 +142,7 @@ impl<T: Value> Scan<T> {
             kernels: ScanKernels::new(gpu, tiling)?,
             levels: Mutex::new(Vec::new()),
             state: Mutex::new(None),
+            stand_in: Mutex::new(None),
         })
     }
 
@@ -149,6 +153,7 @@ impl<T: Value> Scan<T> {
             kernels: ScanKernels::new(gpu, Tiling::for_value::<T>(gpu))?.with_io(io),
             levels: Mutex::new(Vec::new()),
             state: Mutex::new(None),
+            stand_in: Mutex::new(None),
         })
     }
 
@@ -164,8 +169,13 @@ impl<T: Value> Scan<T> {
         if n == 0 {
             return Ok(());
         }
-        // The kernels read and write nothing through these: they stand in for the bindings.
-        let stand_in = self.kernels.gpu().buffer_zeroed::<T>(1)?;
+        let stand_in = {
+            let mut kept = self.stand_in.lock().map_err(|_| wgsl::poisoned())?;
+            match &*kept {
+                Some(b) => b.clone(),
+                None => kept.insert(self.kernels.gpu().buffer_zeroed::<T>(1)?).clone(),
+            }
+        };
         let io = (&stand_in, &stand_in);
         match self.strategy_for(spec, n as u64) {
             Strategy::LookBack => self.record_lookback(commands, io, n, spec, Some(hooks)),
