@@ -10,7 +10,7 @@ use shoal::{Buffer, Commands, Gpu, Result, Submission};
 
 use crate::compact::CompactCount;
 use crate::operator::Operator;
-use crate::scan::{Scan, ScanSpec};
+use crate::scan::{Scan, ScanSpec, Tiling};
 use crate::wgsl::{self, Op, Scalar, Scratch, Uniforms};
 
 /// The `io` block of the scan's kernels (`wgsl/segmented.wgsl`, a snippet of [`crate::SNIPPETS`]).
@@ -101,11 +101,19 @@ pub struct Segmented<T: Scalar> {
 }
 
 impl<T: Scalar> Segmented<T> {
-    /// The kernels for `gpu` (compiled on first use of each operation).
+    /// The kernels for `gpu` (compiled on first use of each operation), tiled as
+    /// [`Tiling::for_value`] plans for the pairs they scan.
     pub fn new(gpu: &Gpu) -> Result<Self> {
+        Self::with_tiling(gpu, Tiling::for_value::<UVec2>(gpu))
+    }
+
+    /// The kernels with `tiling` forced (a typed error where the device cannot run it; the
+    /// pairs take shared-memory or one-subgroup tiles as for [`Scan`]): smaller tiles cross
+    /// more work groups for the same input.
+    pub fn with_tiling(gpu: &Gpu, tiling: Tiling) -> Result<Self> {
         Ok(Self {
             gpu: gpu.clone(),
-            scan: Scan::with_io(gpu, shoal::Source::new("<segmented io>", IO))?,
+            scan: Scan::with_io(gpu, tiling, shoal::Source::new("<segmented io>", IO))?,
             uniforms: Uniforms::default(),
             scratch: Scratch::default(),
             _element: std::marker::PhantomData,

@@ -71,6 +71,16 @@ impl<T: Value> ScanKernels<T> {
         } else {
             tiling.shared_workgroup(gpu, &SOURCE, 256)?
         };
+        if wg * per < 2 {
+            // Each level of a multi-level scan is one element per tile of the level below: with
+            // one-element tiles the levels would never shrink.
+            return Err(Error::Override {
+                kernel: SOURCE.path().to_string(),
+                message: format!(
+                    "a tile must hold at least 2 elements (work-group size × elements per invocation), not {wg} × {per}"
+                ),
+            });
+        }
         Ok(Self {
             gpu: gpu.clone(),
             wg,

@@ -146,11 +146,11 @@ impl<T: Value> Scan<T> {
         })
     }
 
-    /// A scan whose bottom level reads elements and stores results through `io` (the `io`
-    /// block of `scan.wgsl`) in [`record_hooked`](Self::record_hooked) runs.
-    pub(crate) fn with_io(gpu: &Gpu, io: shoal::Source) -> Result<Self> {
+    /// A scan tiled as `tiling` whose bottom level reads elements and stores results through
+    /// `io` (the `io` block of `scan.wgsl`) in [`record_hooked`](Self::record_hooked) runs.
+    pub(crate) fn with_io(gpu: &Gpu, tiling: Tiling, io: shoal::Source) -> Result<Self> {
         Ok(Self {
-            kernels: ScanKernels::new(gpu, Tiling::for_value::<T>(gpu))?.with_io(io),
+            kernels: ScanKernels::new(gpu, tiling)?.with_io(io),
             levels: Mutex::new(Vec::new()),
             state: Mutex::new(None),
             stand_in: Mutex::new(None),
@@ -173,7 +173,9 @@ impl<T: Value> Scan<T> {
             let mut kept = self.stand_in.lock().map_err(|_| wgsl::poisoned())?;
             match &*kept {
                 Some(b) => b.clone(),
-                None => kept.insert(self.kernels.gpu().buffer_zeroed::<T>(1)?).clone(),
+                None => kept
+                    .insert(self.kernels.gpu().buffer_zeroed::<T>(1)?)
+                    .clone(),
             }
         };
         let io = (&stand_in, &stand_in);

@@ -110,6 +110,10 @@ shoal_conformance::gpu_test! {
         for wg in [1, 2, 8, 32] {
             tilings.push(Tiling { per_invocation: 64, one_subgroup: false, workgroup: Some(wg) });
         }
+        // One-element tiles: a multi-level scan's levels would never shrink.
+        let single = Tiling { per_invocation: 1, one_subgroup: false, workgroup: Some(1) };
+        assert!(matches!(Scan::<u32>::with_tiling(&gpu, single), Err(shoal::Error::Override { .. })));
+        assert!(matches!(Reduce::<u32>::with_tiling(&gpu, single), Err(shoal::Error::Override { .. })));
         for wg in [0, 6, 4096] {
             let bad = Tiling { per_invocation: 4, one_subgroup: false, workgroup: Some(wg) };
             assert!(matches!(Scan::<u32>::with_tiling(&gpu, bad), Err(shoal::Error::Override { .. })), "{bad:?}");

@@ -101,6 +101,10 @@ shoal_conformance::gpu_test! {
         for op in [Op::Min, Op::Max] {
             check_scan(&gpu, &seg, &values, &heads(4, n, 50), op).await;
         }
+        // Forced small shared-memory tiles (8 × 4), where the adapter plans others.
+        let small = Tiling { per_invocation: 4, one_subgroup: false, workgroup: Some(8) };
+        let seg = Segmented::<u32>::with_tiling(&gpu, small).expect("small tiles");
+        check_scan(&gpu, &seg, &random_u32(3, 2_049, 1000), &heads(5, 2_049, 9), Op::Sum).await;
     }
 
     /// i32 and f32 (small integers, so every order of additions is exact) with each operation.
@@ -158,5 +162,7 @@ shoal_conformance::gpu_test! {
         let count = CompactCount::new(&gpu).expect("count");
         assert!(matches!(seg.run_reduce_by_key(&h, &v, &short, &out, &count, Op::Sum), Err(shoal::Error::Length { .. })));
         assert!(matches!(seg.run_run_lengths(&h, &out, &short, &count), Err(shoal::Error::Length { .. })));
+        let single = Tiling { per_invocation: 1, one_subgroup: false, workgroup: Some(1) };
+        assert!(matches!(Segmented::<u32>::with_tiling(&gpu, single), Err(shoal::Error::Override { .. })));
     }
 }
