@@ -1,13 +1,23 @@
 // C = A x B for row-major f32 matrices: A is m x k, B is k x n, C is m x n.
 //
 // matmul_naive: one invocation per element of C, every operand from global memory.
-// matmul_tiled: a TILE x TILE work group computes a (TILE x BLOCK)^2 block of C, each invocation a
-// BLOCK x BLOCK sub-block; the A and B panels it needs go through shared memory TILE columns at a
-// time, so each element loaded is used TILE x BLOCK times. Edges are padded with zeros in shared
-// memory, so shapes need not be multiples of the tile.
+// matmul_tiled: a TILE x TILE work group computes a (TILE x BR) x (TILE x BC) block of C, each
+// invocation BR x BC outputs in registers. The A and B panels it needs go through shared memory
+// KSTEP columns (rows) at a time, as vec4s: the A panel transposed, so that at one k an
+// invocation reads its BR rows as BR / 4 vec4s and its BC columns as BC / 4, and updates BR x BC
+// sums. Edges are padded with zeros in shared memory, so shapes need not be multiples of the
+// block. The Rust side (matmul.rs) writes the `shape` block per adapter and the `step` block,
+// unrolled, from it; as written the file is the 4 x 4 shape of a GPU.
 
-override TILE: u32 = 16u;
-const BLOCK: u32 = 4u;
+// #block shape
+// Work groups of TILE x TILE invocations.
+const TILE: u32 = 16u;
+// Rows and columns of C per invocation (multiples of 4).
+const BR: u32 = 4u;
+const BC: u32 = 4u;
+// Columns of A (rows of B) per panel.
+const KSTEP: u32 = 16u;
+// #end shape
 
 struct Dims {
     m: u32,
@@ -35,52 +45,77 @@ fn matmul_naive(@builtin(global_invocation_id) gid: vec3<u32>) {
     c[row * dims.n + col] = sum;
 }
 
-// A panel: (TILE x BLOCK) rows x TILE columns; B panel: TILE rows x (TILE x BLOCK) columns.
-var<workgroup> sh_a: array<f32, TILE * TILE * BLOCK>;
-var<workgroup> sh_b: array<f32, TILE * TILE * BLOCK>;
+// vec4s per column of the A panel (TILE x BR rows) and per row of the B panel (TILE x BC columns).
+const AQ: u32 = TILE * BR / 4u;
+const BQ: u32 = TILE * BC / 4u;
+var<workgroup> sh_a: array<vec4<f32>, KSTEP * AQ>;
+var<workgroup> sh_b: array<vec4<f32>, KSTEP * BQ>;
+// This invocation's BR x BC sums, row by row, BC / 4 vec4s a row.
+var<private> acc: array<vec4<f32>, BR * BC / 4u>;
+
+// A and B at (row, column), 0 outside the matrix (the index is clamped so the load stays in bounds).
+fn a_at(row: u32, col: u32) -> f32 {
+    let inside = row < dims.m && col < dims.k;
+    return select(0.0, a[min(row, dims.m - 1u) * dims.k + min(col, dims.k - 1u)], inside);
+}
+fn b_at(row: u32, col: u32) -> f32 {
+    let inside = row < dims.k && col < dims.n;
+    return select(0.0, b[min(row, dims.k - 1u) * dims.n + min(col, dims.n - 1u)], inside);
+}
+
+// #block step
+// One k of the panels: this invocation's rows (ty) times its columns (tx) added to `acc`.
+fn step(kk: u32, ty: u32, tx: u32) {
+    let a0 = sh_a[kk * AQ + ty];
+    let b0 = sh_b[kk * BQ + tx];
+    acc[0] += a0.x * b0;
+    acc[1] += a0.y * b0;
+    acc[2] += a0.z * b0;
+    acc[3] += a0.w * b0;
+}
+
+// Stores the sums: C's rows from `row`, columns from `col`.
+fn store(row: u32, col: u32) {
+    for (var i = 0u; i < BR; i++) {
+        for (var j = 0u; j < BC; j++) {
+            store_one(row + i, col + j, acc[i * (BC / 4u) + j / 4u][j % 4u]);
+        }
+    }
+}
+// #end step
+
+fn store_one(row: u32, col: u32, v: f32) {
+    if row < dims.m && col < dims.n {
+        c[row * dims.n + col] = v;
+    }
+}
 
 @compute @workgroup_size(TILE, TILE)
 fn matmul_tiled(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-    let span = TILE * BLOCK;
-    let row0 = wid.y * span;
-    let col0 = wid.x * span;
+    let row0 = wid.y * TILE * BR;
+    let col0 = wid.x * TILE * BC;
     let flat = lid.y * TILE + lid.x;
-    var acc: array<f32, 16>;
-    for (var k0 = 0u; k0 < dims.k; k0 += TILE) {
-        // Each invocation loads BLOCK elements of each panel.
-        for (var r = 0u; r < BLOCK; r++) {
-            let e = r * TILE * TILE + flat;
-            // A panel element e: row e / TILE, column e % TILE.
-            let ar = row0 + e / TILE;
-            let ac = k0 + e % TILE;
-            sh_a[e] = select(0.0, a[ar * dims.k + ac], ar < dims.m && ac < dims.k);
-            // B panel element e: row e / span, column e % span.
-            let br = k0 + e / span;
-            let bc = col0 + e % span;
-            sh_b[e] = select(0.0, b[br * dims.n + bc], br < dims.k && bc < dims.n);
+    for (var k0 = 0u; k0 < dims.k; k0 += KSTEP) {
+        // A panel: vec4 q of column kk holds rows 4q .. 4q + 3 (neighbouring invocations read
+        // neighbouring columns of a row of A).
+        for (var e = flat; e < KSTEP * AQ; e += TILE * TILE) {
+            let kk = e % KSTEP;
+            let q = e / KSTEP;
+            let row = row0 + q * 4u;
+            let col = k0 + kk;
+            sh_a[kk * AQ + q] = vec4<f32>(a_at(row, col), a_at(row + 1u, col), a_at(row + 2u, col), a_at(row + 3u, col));
+        }
+        // B panel: vec4 q of row kk holds columns 4q .. 4q + 3.
+        for (var e = flat; e < KSTEP * BQ; e += TILE * TILE) {
+            let row = k0 + e / BQ;
+            let col = col0 + (e % BQ) * 4u;
+            sh_b[e] = vec4<f32>(b_at(row, col), b_at(row, col + 1u), b_at(row, col + 2u), b_at(row, col + 3u));
         }
         workgroupBarrier();
-        for (var kk = 0u; kk < TILE; kk++) {
-            var av: array<f32, BLOCK>;
-            for (var i = 0u; i < BLOCK; i++) {
-                av[i] = sh_a[(lid.y * BLOCK + i) * TILE + kk];
-            }
-            for (var j = 0u; j < BLOCK; j++) {
-                let bv = sh_b[kk * span + lid.x * BLOCK + j];
-                for (var i = 0u; i < BLOCK; i++) {
-                    acc[i * BLOCK + j] += av[i] * bv;
-                }
-            }
+        for (var kk = 0u; kk < KSTEP; kk++) {
+            step(kk, lid.y * (BR / 4u), lid.x * (BC / 4u));
         }
         workgroupBarrier();
     }
-    for (var i = 0u; i < BLOCK; i++) {
-        let row = row0 + lid.y * BLOCK + i;
-        for (var j = 0u; j < BLOCK; j++) {
-            let col = col0 + lid.x * BLOCK + j;
-            if row < dims.m && col < dims.n {
-                c[row * dims.n + col] = acc[i * BLOCK + j];
-            }
-        }
-    }
+    store(row0 + lid.y * BR, col0 + lid.x * BC);
 }

@@ -27,7 +27,7 @@ mod wgsl;
 
 pub use compact::{Compact, CompactCount, Keep, Partition, Predicate, compact_cpu};
 pub use histogram::{Histogram, histogram_cpu};
-pub use matmul::{Matmul, MatmulKernel, matmul_cpu};
+pub use matmul::{Matmul, MatmulKernel, MatmulShape, matmul_cpu};
 pub use radix_sort::{
     I64, KeyFunction, RadixSort, SortKey, SortOrder, U64, argsort_cpu, sort_cpu, sort_pairs_cpu,
 };
@@ -104,6 +104,8 @@ pub mod particles;
 // browser runs the showcase on the web site's kernels page).
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod contract;
+#[cfg(test)]
+mod folded_tests;
 #[cfg(test)]
 mod from_source_tests;
 #[cfg(all(test, feature = "glsl"))]

@@ -5,9 +5,10 @@ pub(crate) use shoal::{Gpu, Usage};
 pub(crate) use shoal_conformance::rng::Rng;
 
 pub(crate) use crate::{
-    Compact, CompactCount, Histogram, Keep, Matmul, MatmulKernel, Op, RadixSort, Reduce,
-    SOFTWARE_WORKGROUP, Scalar, Scan, ScanSpec, Strategy, Tiling, WorkgroupScan, compact_cpu,
-    histogram_cpu, matmul_cpu, reduce_cpu, scan_cpu, sort_pairs_cpu, workgroup_scan_cpu,
+    Compact, CompactCount, Histogram, Keep, Matmul, MatmulKernel, MatmulShape, Op, RadixSort,
+    Reduce, SOFTWARE_WORKGROUP, Scalar, Scan, ScanSpec, Strategy, Tiling, WorkgroupScan,
+    compact_cpu, histogram_cpu, matmul_cpu, reduce_cpu, scan_cpu, sort_pairs_cpu,
+    workgroup_scan_cpu,
 };
 
 /// The sizes every primitive is tested at: around one work group of a software adapter's tiles

@@ -1,31 +1,80 @@
-//! Matrix products of ragged shapes against the CPU twin.
+//! Matrix products of ragged shapes against the CPU twin, in every kernel shape.
 
 use crate::test_support::*;
 
+/// `c` against the CPU product of `a` and `b`: each element within k·ε·Σ|a_ip·b_pj| (sequential
+/// f32 accumulation against f64).
+fn assert_product(what: &str, got: &[f32], a: &[f32], b: &[f32], [m, k, n]: [usize; 3]) {
+    let want = matmul_cpu(a, b, [m, k, n]);
+    assert_eq!(got.len(), want.len(), "{what}");
+    for (i, (&g, &w)) in got.iter().zip(&want).enumerate() {
+        let (r, col) = (i / n, i % n);
+        let abs: f64 = (0..k)
+            .map(|p| (a[r * k + p] as f64 * b[p * n + col] as f64).abs())
+            .sum();
+        let bound = (k as f64 + 2.0) * f32::EPSILON as f64 * abs;
+        assert!(
+            (g as f64 - w as f64).abs() <= bound,
+            "{what} {m}x{k}x{n} at {i}: {g} vs {w}"
+        );
+    }
+}
+
 shoal_conformance::gpu_test! {
-    /// element is bounded by k·ε·Σ|a_ip·b_pj| (sequential f32 accumulation against f64).
     async fn matmul_ragged_shapes(gpu) {
-        let mm = Matmul::new(&gpu).expect("matmul");
+        // The adapter's own shape, the other adapters' one, and an uneven one (4 x 12 outputs
+        // per invocation, panels 3 deep), so every shape runs on every adapter.
+        let planned = MatmulShape::for_gpu(&gpu);
+        let uneven = MatmulShape { tile: 4, rows: 4, cols: 12, k_step: 3 };
+        let other = if planned == MatmulShape::SOFTWARE { MatmulShape::GPU } else { MatmulShape::SOFTWARE };
         let mut rng = Rng::new(5);
-        for [m, k, n] in [[1u32, 1, 1], [17, 33, 65], [64, 64, 64], [100, 7, 129], [3, 300, 5], [130, 130, 1]] {
+        let cases = [[1u32, 1, 1], [17, 33, 65], [64, 64, 64], [100, 7, 129], [3, 300, 5], [130, 130, 1], [129, 20, 257]];
+        let inputs: Vec<_> = cases.iter().map(|&[m, k, n]| {
             let a: Vec<f32> = (0..m * k).map(|_| rng.range_f32(-1.0, 1.0)).collect();
             let b: Vec<f32> = (0..k * n).map(|_| rng.range_f32(-1.0, 1.0)).collect();
-            let (ab, bb) = (gpu.buffer_from(&a).expect("a"), gpu.buffer_from(&b).expect("b"));
-            let c = gpu.buffer_zeroed::<f32>((m * n) as u64).expect("c");
-            let want = matmul_cpu(&a, &b, [m as usize, k as usize, n as usize]);
-            for kernel in [MatmulKernel::Tiled, MatmulKernel::Naive] {
-                mm.run(&ab, &bb, &c, [m, k, n], kernel).expect("run");
-                let got = c.read().await.expect("c");
-                for (i, (&g, &w)) in got.iter().zip(&want).enumerate() {
-                    let (r, col) = (i / n as usize, i % n as usize);
-                    let abs: f64 = (0..k as usize).map(|p| (a[r * k as usize + p] as f64 * b[p * n as usize + col] as f64).abs()).sum();
-                    let bound = (k as f64 + 2.0) * f32::EPSILON as f64 * abs;
-                    assert!((g as f64 - w as f64).abs() <= bound, "{kernel:?} {m}x{k}x{n} at {i}: {g} vs {w}");
+            (a, b)
+        }).collect();
+        for shape in [planned, other, uneven] {
+            let mm = Matmul::with_shape(&gpu, shape).expect("matmul");
+            let kernels: &[MatmulKernel] = if shape == planned { &[MatmulKernel::Tiled, MatmulKernel::Naive] } else { &[MatmulKernel::Tiled] };
+            for (&[m, k, n], (a, b)) in cases.iter().zip(&inputs) {
+                let (ab, bb) = (gpu.buffer_from(a).expect("a"), gpu.buffer_from(b).expect("b"));
+                let c = gpu.buffer_zeroed::<f32>((m * n) as u64).expect("c");
+                for &kernel in kernels {
+                    mm.run(&ab, &bb, &c, [m, k, n], kernel).expect("run");
+                    let got = c.read().await.expect("c");
+                    assert_product(&format!("{kernel:?} {shape:?}"), &got, a, b, [m as usize, k as usize, n as usize]);
                 }
             }
         }
+        let mm = Matmul::new(&gpu).expect("matmul");
         let a = gpu.buffer_zeroed::<f32>(6).expect("a");
         let c = gpu.buffer_zeroed::<f32>(4).expect("c");
         assert!(matches!(mm.run(&a, &a, &c, [2, 2, 2], MatmulKernel::Tiled), Err(shoal::Error::Length { .. })));
+        // k = 0: C is cleared; m = 0: nothing to do.
+        let (e, c) = (gpu.buffer_zeroed::<f32>(0).expect("empty"), gpu.buffer_from(&[7.0f32; 6]).expect("c"));
+        mm.run(&e, &e, &c, [2, 0, 3], MatmulKernel::Tiled).expect("k = 0");
+        assert_eq!(c.read().await.expect("c"), [0.0; 6]);
+        mm.run(&e, &gpu.buffer_zeroed::<f32>(12).expect("b"), &e, [0, 4, 3], MatmulKernel::Tiled).expect("m = 0");
+    }
+
+    async fn matmul_shapes_outside_the_device_are_typed_errors(gpu) {
+        let limits = gpu.limits();
+        let too_wide = limits.max_compute_work_group_size[0].min(limits.max_compute_work_group_size[1]) * 2;
+        for (why, shape) in [
+            ("rows not a multiple of 4", MatmulShape { rows: 6, ..MatmulShape::GPU }),
+            ("more than 16 columns", MatmulShape { cols: 20, ..MatmulShape::GPU }),
+            ("no k step", MatmulShape { k_step: 0, ..MatmulShape::GPU }),
+            ("no invocations", MatmulShape { tile: 0, ..MatmulShape::GPU }),
+            ("more invocations than the device has", MatmulShape { tile: too_wide, ..MatmulShape::GPU }),
+            ("more shared memory than the device has", MatmulShape { tile: 16, rows: 16, cols: 16, k_step: 64 }),
+        ] {
+            match Matmul::with_shape(&gpu, shape) {
+                Err(shoal::Error::Override { kernel, message }) => {
+                    assert!(kernel.contains("matmul.wgsl") && message.contains("matmul shape"), "{why}: {kernel}: {message}");
+                }
+                other => panic!("{why}: {other:?}"),
+            }
+        }
     }
 }

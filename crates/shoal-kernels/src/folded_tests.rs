@@ -1,0 +1,74 @@
+//! The folded dispatch, once per primitive (issue 14): 65,535 × tile + 1 elements need 65,536
+//! work groups, one more than a grid dimension holds, so Shoal folds the grid over y and the
+//! kernels find their work group with `group_index`. Each primitive runs with forced tiles of
+//! 8 invocations × 1 element (so the size stays at 524,281 elements on every adapter) and is
+//! compared with its CPU twin.
+
+use crate::test_support::*;
+use crate::{Segmented, reduce_by_key_cpu, segmented_scan_cpu};
+
+/// 8 invocations of 1 element each, in shared-memory work groups on every adapter.
+const SMALL: Tiling = Tiling {
+    per_invocation: 1,
+    one_subgroup: false,
+    workgroup: Some(8),
+};
+/// The first size whose tiles of [`SMALL`] need a folded grid.
+const FOLDED: u64 = 65_535 * 8 + 1;
+
+shoal_conformance::gpu_test! {
+    /// Scan (both strategies) and reduce over 65,536 tiles.
+    async fn scan_and_reduce_over_a_folded_grid(gpu) {
+        let data = random_u32(31, FOLDED, 1000);
+        let input = gpu.buffer_from(&data).expect("input");
+        let output = gpu.buffer_zeroed::<u32>(FOLDED).expect("output");
+        let scan = Scan::<u32>::with_tiling(&gpu, SMALL).expect("scan");
+        assert_eq!(scan.tile(), 8);
+        let want = scan_cpu(&data, Op::Sum, true);
+        for strategy in [Strategy::LookBack, Strategy::MultiLevel] {
+            scan.run(&input, &output, ScanSpec::inclusive(Op::Sum).with_strategy(strategy)).expect("scan");
+            let got = output.read().await.expect("read");
+            assert_eq!(first_difference(&got, &want), None, "{strategy:?}");
+        }
+        let reduce = Reduce::<u32>::with_tiling(&gpu, SMALL).expect("reduce");
+        let total = gpu.buffer_zeroed::<u32>(1).expect("total");
+        reduce.run(&input, &total, Op::Max).expect("reduce");
+        assert_eq!(total.read().await.expect("read"), [reduce_cpu(&data, Op::Max)]);
+    }
+
+    /// Segmented scan and reduce-by-key over 65,536 tiles of (heads, value) pairs.
+    async fn segmented_over_a_folded_grid(gpu) {
+        let seg = Segmented::<u32>::with_tiling(&gpu, SMALL).expect("segmented");
+        let values = random_u32(32, FOLDED, 1000);
+        // Runs of 1 to 40 equal keys.
+        let keys: Vec<u32> = random_u32(33, FOLDED, 40).iter().scan((0u32, 0u32), |(key, left), &r| {
+            if *left == 0 { *key += 1; *left = r + 1; }
+            *left -= 1;
+            Some(*key)
+        }).collect();
+        let heads: Vec<u32> = (0..keys.len()).map(|i| u32::from(i == 0 || keys[i] != keys[i - 1])).collect();
+        let (vb, hb, kb) = (gpu.buffer_from(&values).expect("values"), gpu.buffer_from(&heads).expect("heads"), gpu.buffer_from(&keys).expect("keys"));
+        let out = gpu.buffer_zeroed::<u32>(FOLDED).expect("out");
+        seg.run_scan(&vb, &hb, &out, Op::Sum, true).expect("segmented scan");
+        assert_eq!(first_difference(&out.read().await.expect("read"), &segmented_scan_cpu(&values, &heads, Op::Sum, true)), None);
+        let (unique, reduced, count) = (gpu.buffer_zeroed::<u32>(FOLDED).expect("unique"), gpu.buffer_zeroed::<u32>(FOLDED).expect("reduced"), CompactCount::new(&gpu).expect("count"));
+        seg.run_reduce_by_key(&kb, &vb, &unique, &reduced, &count, Op::Sum).expect("reduce by key");
+        let (want_keys, want_sums) = reduce_by_key_cpu(&keys, &values, Op::Sum);
+        let runs = count.read().await.expect("count") as usize;
+        assert_eq!(runs, want_keys.len());
+        assert_eq!(first_difference(&unique.read().await.expect("read")[..runs], &want_keys), None);
+        assert_eq!(first_difference(&reduced.read().await.expect("read")[..runs], &want_sums), None);
+    }
+
+    /// The radix sort over 65,536 tiles: keys and (key, index) pairs.
+    async fn sort_over_a_folded_grid(gpu) {
+        let sort = RadixSort::<u32>::with_tiling(&gpu, SMALL).expect("sort");
+        let keys = random_u32(34, FOLDED, 0);
+        let kb = gpu.buffer_from(&keys).expect("keys");
+        let vb = gpu.buffer_from(&(0..FOLDED as u32).collect::<Vec<_>>()).expect("values");
+        sort.run_pairs(&kb, &vb).expect("sort");
+        let (want_keys, want_values) = sort_pairs_cpu(&keys, &(0..FOLDED as u32).collect::<Vec<_>>());
+        assert_eq!(first_difference(&kb.read().await.expect("keys"), &want_keys), None);
+        assert_eq!(first_difference(&vb.read().await.expect("values"), &want_values), None);
+    }
+}
