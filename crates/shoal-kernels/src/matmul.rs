@@ -1,5 +1,5 @@
 //! [`Matmul`]: `C = A × B` for row-major `f32` matrices, tiled through shared memory in a
-//! [`MatmulShape`] planned per adapter, with the naive one-invocation-per-element kernel kept as
+//! [`MatmulTiling`] planned per adapter, with the naive one-invocation-per-element kernel kept as
 //! the baseline.
 
 use std::fmt::Write as _;
@@ -13,7 +13,7 @@ const SOURCE: shoal::Source = shoal::wgsl!("../wgsl/matmul.wgsl");
 /// How the tiled kernel cuts C: work groups of `tile × tile` invocations, each computing `rows ×
 /// cols` outputs in registers, with panels of A and B `k_step` deep in shared memory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MatmulShape {
+pub struct MatmulTiling {
     /// Invocations along each side of the work group.
     pub tile: u32,
     /// Rows of C per invocation: a multiple of 4 (one vec4 of A's panel per 4 rows).
@@ -24,7 +24,7 @@ pub struct MatmulShape {
     pub k_step: u32,
 }
 
-impl MatmulShape {
+impl MatmulTiling {
     /// The shape of a GPU: 16 × 16 invocations of 4 × 4 outputs (a 64 × 64 block of C), panels
     /// 16 deep. Registers are what a GPU runs short of, so each invocation keeps 16 sums.
     pub const GPU: Self = Self {
@@ -86,7 +86,7 @@ impl MatmulShape {
         };
         if self.tile == 0 || self.k_step == 0 || self.rows == 0 || self.cols == 0 {
             return bad(format!(
-                "matmul shape {self:?}: every dimension must be positive"
+                "matmul tiling {self:?}: every dimension must be positive"
             ));
         }
         if !self.rows.is_multiple_of(4)
@@ -95,7 +95,7 @@ impl MatmulShape {
             || self.cols > 16
         {
             return bad(format!(
-                "matmul shape {self:?}: rows and columns per invocation must be 4, 8, 12 or 16"
+                "matmul tiling {self:?}: rows and columns per invocation must be 4, 8, 12 or 16"
             ));
         }
         let limits = gpu.limits();
@@ -103,14 +103,14 @@ impl MatmulShape {
         let side = limits.max_compute_work_group_size[0].min(limits.max_compute_work_group_size[1]);
         if self.invocations() > max || self.tile > side {
             return bad(format!(
-                "matmul shape {self:?}: {0} x {0} invocations exceed the device's work-group limit ({max}, {side} a side)",
+                "matmul tiling {self:?}: {0} x {0} invocations exceed the device's work-group limit ({max}, {side} a side)",
                 self.tile
             ));
         }
         let shared = limits.max_compute_shared_memory_size as u64;
         if self.k_step > 64 || self.shared_bytes() > shared {
             return bad(format!(
-                "matmul shape {self:?}: panels of {} bytes exceed the device's {shared} bytes of shared memory (or k_step > 64)",
+                "matmul tiling {self:?}: panels of {} bytes exceed the device's {shared} bytes of shared memory (or k_step > 64)",
                 self.shared_bytes()
             ));
         }
@@ -163,7 +163,7 @@ impl MatmulShape {
 /// Which kernel multiplies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum MatmulKernel {
-    /// Shared-memory panels, several outputs per invocation ([`MatmulShape`]).
+    /// Shared-memory panels, several outputs per invocation ([`MatmulTiling`]).
     #[default]
     Tiled,
     /// One invocation per output, operands from global memory.
@@ -188,21 +188,21 @@ pub enum MatmulKernel {
 #[derive(Debug)]
 pub struct Matmul {
     gpu: Gpu,
-    shape: MatmulShape,
+    shape: MatmulTiling,
     tiled: Kernel,
     naive: Kernel,
     uniforms: Uniforms,
 }
 
 impl Matmul {
-    /// Both kernels for `gpu`, the tiled one in the shape [`MatmulShape::for_gpu`] plans.
+    /// Both kernels for `gpu`, the tiled one in the shape [`MatmulTiling::for_gpu`] plans.
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        Self::with_shape(gpu, MatmulShape::for_gpu(gpu))
+        Self::with_tiling(gpu, MatmulTiling::for_gpu(gpu))
     }
 
     /// Both kernels, the tiled one in `shape` (an [`Error::Override`] where `shape` is malformed
     /// or exceeds the device's limits). The naive kernel runs `tile × tile` work groups.
-    pub fn with_shape(gpu: &Gpu, shape: MatmulShape) -> Result<Self> {
+    pub fn with_tiling(gpu: &Gpu, shape: MatmulTiling) -> Result<Self> {
         shape.check(gpu)?;
         let source = SOURCE
             .block("shape", shoal::Source::from(shape.shape_block()))

@@ -24,9 +24,9 @@ shoal_conformance::gpu_test! {
     async fn matmul_ragged_shapes(gpu) {
         // The adapter's own shape, the other adapters' one, and an uneven one (4 x 12 outputs
         // per invocation, panels 3 deep), so every shape runs on every adapter.
-        let planned = MatmulShape::for_gpu(&gpu);
-        let uneven = MatmulShape { tile: 4, rows: 4, cols: 12, k_step: 3 };
-        let other = if planned == MatmulShape::SOFTWARE { MatmulShape::GPU } else { MatmulShape::SOFTWARE };
+        let planned = MatmulTiling::for_gpu(&gpu);
+        let uneven = MatmulTiling { tile: 4, rows: 4, cols: 12, k_step: 3 };
+        let other = if planned == MatmulTiling::SOFTWARE { MatmulTiling::GPU } else { MatmulTiling::SOFTWARE };
         let mut rng = Rng::new(5);
         let cases = [[1u32, 1, 1], [17, 33, 65], [64, 64, 64], [100, 7, 129], [3, 300, 5], [130, 130, 1], [129, 20, 257]];
         let inputs: Vec<_> = cases.iter().map(|&[m, k, n]| {
@@ -35,7 +35,7 @@ shoal_conformance::gpu_test! {
             (a, b)
         }).collect();
         for shape in [planned, other, uneven] {
-            let mm = Matmul::with_shape(&gpu, shape).expect("matmul");
+            let mm = Matmul::with_tiling(&gpu, shape).expect("matmul");
             let kernels: &[MatmulKernel] = if shape == planned { &[MatmulKernel::Tiled, MatmulKernel::Naive] } else { &[MatmulKernel::Tiled] };
             for (&[m, k, n], (a, b)) in cases.iter().zip(&inputs) {
                 let (ab, bb) = (gpu.buffer_from(a).expect("a"), gpu.buffer_from(b).expect("b"));
@@ -62,16 +62,16 @@ shoal_conformance::gpu_test! {
         let limits = gpu.limits();
         let too_wide = limits.max_compute_work_group_size[0].min(limits.max_compute_work_group_size[1]) * 2;
         for (why, shape) in [
-            ("rows not a multiple of 4", MatmulShape { rows: 6, ..MatmulShape::GPU }),
-            ("more than 16 columns", MatmulShape { cols: 20, ..MatmulShape::GPU }),
-            ("no k step", MatmulShape { k_step: 0, ..MatmulShape::GPU }),
-            ("no invocations", MatmulShape { tile: 0, ..MatmulShape::GPU }),
-            ("more invocations than the device has", MatmulShape { tile: too_wide, ..MatmulShape::GPU }),
-            ("more shared memory than the device has", MatmulShape { tile: 16, rows: 16, cols: 16, k_step: 64 }),
+            ("rows not a multiple of 4", MatmulTiling { rows: 6, ..MatmulTiling::GPU }),
+            ("more than 16 columns", MatmulTiling { cols: 20, ..MatmulTiling::GPU }),
+            ("no k step", MatmulTiling { k_step: 0, ..MatmulTiling::GPU }),
+            ("no invocations", MatmulTiling { tile: 0, ..MatmulTiling::GPU }),
+            ("more invocations than the device has", MatmulTiling { tile: too_wide, ..MatmulTiling::GPU }),
+            ("more shared memory than the device has", MatmulTiling { tile: 16, rows: 16, cols: 16, k_step: 64 }),
         ] {
-            match Matmul::with_shape(&gpu, shape) {
+            match Matmul::with_tiling(&gpu, shape) {
                 Err(shoal::Error::Override { kernel, message }) => {
-                    assert!(kernel.contains("matmul.wgsl") && message.contains("matmul shape"), "{why}: {kernel}: {message}");
+                    assert!(kernel.contains("matmul.wgsl") && message.contains("matmul tiling"), "{why}: {kernel}: {message}");
                 }
                 other => panic!("{why}: {other:?}"),
             }
