@@ -73,10 +73,16 @@ fn fold4(i: u32) -> T {
 // #block io
 // How the coarsened kernels read element i and store result i: from `input` and to `output`.
 // A family can read its elements from other bindings and store results elsewhere (the segmented
-// family packs (head, value) pairs as it loads and stores only where runs end).
-fn element(i: u32) -> T { return input[i]; }
-fn emit(i: u32, v: T) { output[i] = v; }
+// family packs (head, value) pairs as it loads and stores only where runs end). `slot` is the
+// element's place among the PER an invocation owns (a constant once the `own` block is
+// unrolled), or NO_SLOT where a fold reads it: a family may keep what it loaded in a slot for
+// the store of the same or the previous slot, rather than load it again.
+fn element(i: u32, slot: u32) -> T { return input[i]; }
+fn emit(i: u32, slot: u32, v: T) { output[i] = v; }
 // #end io
+
+// The slot of an element read outside `load_own` (a fold, the look-back's fallback).
+const NO_SLOT: u32 = 0xffffffffu;
 
 var<workgroup> shared_data: array<T, 2u * WG>;
 var<workgroup> sh_tile: u32;
@@ -195,14 +201,14 @@ fn fold_tile(tile: u32, lane: Lane) -> T {
         let tail = n4 * 4u;
         if lane.id == 0u && tail >= base && tail < base + WG * PER {
             for (var i = tail; i < params.n; i++) {
-                acc = combine(acc, element(i));
+                acc = combine(acc, element(i, NO_SLOT));
             }
         }
     } else {
         for (var j = 0u; j < PER; j++) {
             let i = base + j * WG + lane.id;
             if i < params.n {
-                acc = combine(acc, element(i));
+                acc = combine(acc, element(i, NO_SLOT));
             }
         }
     }
@@ -289,13 +295,13 @@ fn load_own(tile: u32, id: u32) -> T {
     var acc = identity();
     if start + PER <= params.n {
         for (var j = 0u; j < PER; j++) {
-            acc = combine(acc, element(start + j));
+            acc = combine(acc, element(start + j, j));
             own[j] = acc;
         }
     } else {
         for (var j = 0u; j < PER; j++) {
             if start + j < params.n {
-                acc = combine(acc, element(start + j));
+                acc = combine(acc, element(start + j, j));
             }
             own[j] = acc;
         }
@@ -311,7 +317,7 @@ fn store_own(tile: u32, id: u32, prefix: T) {
     if params.inclusive != 0u {
         for (var j = 0u; j < PER; j++) {
             if j < count {
-                emit(start + j, combine(prefix, own[j]));
+                emit(start + j, j, combine(prefix, own[j]));
             }
         }
     } else {
@@ -321,7 +327,7 @@ fn store_own(tile: u32, id: u32, prefix: T) {
                 if j > 0u {
                     v = combine(prefix, own[j - 1u]);
                 }
-                emit(start + j, v);
+                emit(start + j, j, v);
             }
         }
     }

@@ -27,27 +27,66 @@ struct Segments {
 // [count, x, y, z] as CompactCount lays it out: the number of runs (the arguments stay zero).
 @group(0) @binding(13) var<storage, read_write> seg_count: array<u32>;
 
-// Whether element i starts a segment. Branch-free: the kernels inline this for each of the
-// elements an invocation owns.
-fn is_head(i: u32) -> bool {
+// The flags (or keys) of this invocation's slots, as `element` loaded them: a key's predecessor
+// and the key after it are in the neighbouring slots, so `element` and `emit` load each key once
+// (where the slot is a constant, which it is once the `own` block is unrolled).
+var<private> slot_heads: array<u32, PER>;
+
+// Whether element i, of flag (or key) h, starts a segment: flags only need h; keys need the key
+// before, from the previous slot where there is one.
+fn starts(i: u32, h: u32, slot: u32) -> bool {
+    if segments.mode == 0u {
+        return i == 0u || h != 0u;
+    }
+    var before: u32;
+    if slot > 0u && slot < PER {
+        before = slot_heads[slot - 1u];
+    } else {
+        before = seg_heads[max(i, 1u) - 1u];
+    }
+    return i == 0u || h != before;
+}
+
+fn element(i: u32, slot: u32) -> T {
     let h = seg_heads[i];
-    let changed = select(h != seg_heads[max(i, 1u) - 1u], h != 0u, segments.mode == 0u);
-    return i == 0u || changed;
+    let head = starts(i, h, slot);
+    if slot < PER {
+        slot_heads[slot] = h;
+    }
+    // Run lengths read no values.
+    var value = 1u;
+    if segments.mode != 2u {
+        value = seg_values[i];
+    }
+    return vec2<u32>(select(0u, 1u, head), value);
 }
 
-fn element(i: u32) -> T {
-    return vec2<u32>(select(0u, 1u, is_head(i)), select(seg_values[i], 1u, segments.mode == 2u));
-}
-
-fn emit(i: u32, v: T) {
+fn emit(i: u32, slot: u32, v: T) {
+    var h: u32;
+    if slot < PER {
+        h = slot_heads[slot];
+    } else {
+        h = seg_heads[i];
+    }
     if segments.runs == 0u {
         // Exclusive: `v` is the result up to i - 1, which a head does not continue.
-        seg_out[i] = select(v.y, segments.identity, params.inclusive == 0u && is_head(i));
+        seg_out[i] = select(v.y, segments.identity, params.inclusive == 0u && starts(i, h, slot));
         return;
     }
     let last = i + 1u == params.n;
-    if last || seg_heads[i + 1u] != seg_heads[i] {
-        seg_keys[v.x - 1u] = seg_heads[i];
+    var ends = last;
+    if !last {
+        // The next key: loaded into the next slot, unless this is the invocation's last.
+        var next: u32;
+        if slot < PER - 1u {
+            next = slot_heads[slot + 1u];
+        } else {
+            next = seg_heads[i + 1u];
+        }
+        ends = next != h;
+    }
+    if ends {
+        seg_keys[v.x - 1u] = h;
         seg_out[v.x - 1u] = v.y;
     }
     if last {

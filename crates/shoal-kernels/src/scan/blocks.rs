@@ -33,14 +33,14 @@ pub(super) fn own_block(per: u32, shape: Shape, wide_store: bool) -> String {
             }
             format!("v{}.{}", j / 4, LANES[j as usize % 4])
         } else {
-            format!("element(start + {j}u)")
+            format!("element(start + {j}u, {j}u)")
         };
         lines.push(format!("        acc = combine(acc, {x}); own[{j}] = acc;"));
     }
     lines.push("    } else {".into());
     for j in 0..per {
         lines.push(format!(
-            "        if start + {j}u < params.n {{ acc = combine(acc, element(start + {j}u)); }} own[{j}] = acc;"
+            "        if start + {j}u < params.n {{ acc = combine(acc, element(start + {j}u, {j}u)); }} own[{j}] = acc;"
         ));
     }
     lines.extend([
@@ -83,7 +83,7 @@ pub(super) fn own_block(per: u32, shape: Shape, wide_store: bool) -> String {
     } else {
         for j in 0..per {
             lines.push(format!(
-                "    if start + {j}u < params.n {{ emit(start + {j}u, {}); }}",
+                "    if start + {j}u < params.n {{ emit(start + {j}u, {j}u, {}); }}",
                 value(j)
             ));
         }
@@ -135,7 +135,7 @@ pub(super) const GROUP_REDUCE_PORTABLE: &str = "fn group_reduce(x: T, lane: Lane
 /// `output4`, and four elements folded from `input`.
 pub(super) const NARROW: &str = "fn fold4(i: u32) -> T {
     let b = 4u * i;
-    return combine(combine(element(b), element(b + 1u)), combine(element(b + 2u), element(b + 3u)));
+    return combine(combine(element(b, NO_SLOT), element(b + 1u, NO_SLOT)), combine(element(b + 2u, NO_SLOT), element(b + 3u, NO_SLOT)));
 }";
 
 /// The `fold` block of an operator that may not be commutative: each invocation folds its own
@@ -149,7 +149,7 @@ pub(super) const ORDERED_FOLD: &str = "fn fold_tiles(first: u32, last: u32, lane
         var mine = identity();
         for (var j = 0u; j < PER; j++) {
             if start + j < params.n {
-                mine = combine(mine, element(start + j));
+                mine = combine(mine, element(start + j, NO_SLOT));
             }
         }
         group_scan(mine, lane);
