@@ -145,7 +145,9 @@ impl KernelBuilder {
         };
         let backend = gpu.adapter_details().backend;
         let shader = match backend {
-            wgpu::Backend::Gl => zeroed_module(&resolved, &reflection.entry_point),
+            wgpu::Backend::Gl => {
+                zero_init::zeroed_by_work_group(&resolved, &reflection.entry_point)
+            }
             _ => None,
         }
         .map(|m| Shader::Zeroed(Box::new(m)))
@@ -181,18 +183,6 @@ enum Shader {
     /// On GL, the module with its overrides applied and its workgroup memory zeroed by the
     /// whole work group (`zero_init.rs`), built with wgpu's own zeroing off.
     Zeroed(Box<naga::Module>),
-}
-
-/// `resolved` with `entry`'s workgroup memory zeroed by the work group (see `zero_init.rs`),
-/// or `None` when wgpu's zeroing is left to do it.
-fn zeroed_module(resolved: &reflect::Resolved, entry: &str) -> Option<naga::Module> {
-    let index = resolved
-        .module
-        .entry_points
-        .iter()
-        .position(|ep| ep.name == entry)?;
-    let used = resolved.info.get_entry_point(index);
-    zero_init::zeroed_by_work_group(&resolved.module, entry, used)
 }
 
 /// Builds the layouts and the pipeline with the samplers of `mask` non-filtering (see [`Variant`]).

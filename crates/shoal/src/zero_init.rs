@@ -20,16 +20,17 @@ use naga::{
     Literal, LocalVariable, Module, Scalar, Span, Statement, Type, TypeInner,
 };
 
-/// `module` with `entry`'s workgroup variables zeroed by the work group, validated, or `None`
-/// when the entry point uses none, or one that cannot be zeroed by stores (see the module's
-/// documentation). `module` has its overrides resolved; `used` says which globals the entry
-/// point uses (naga's `FunctionInfo`).
+/// The resolved module with `entry`'s workgroup variables zeroed by the work group, validated,
+/// or `None` when the entry point uses none, or one that cannot be zeroed by stores (see the
+/// module's documentation). `resolved` has its overrides applied, and naga's analysis says which
+/// globals the entry point uses.
 pub(crate) fn zeroed_by_work_group(
-    module: &Module,
+    resolved: &crate::reflect::Resolved,
     entry: &str,
-    used: &naga::valid::FunctionInfo,
 ) -> Option<Module> {
+    let module = &resolved.module;
     let index = module.entry_points.iter().position(|ep| ep.name == entry)?;
+    let used = resolved.info.get_entry_point(index);
     // Each variable with, for an array, its element type and length (which may be written with
     // an override: naga resolves it through the module's constants).
     let vars: Vec<_> = module

@@ -148,7 +148,19 @@ pub(crate) fn reflect_module(
                 .into(),
         )
     })?;
-    let (module, info) = processed.map_err(|e| ReflectError::Override(e.to_string()))?;
+    let (resolved_module, resolved_info) =
+        processed.map_err(|e| ReflectError::Override(e.to_string()))?;
+    // Without overrides naga hands back the module it was given: move it rather than clone it.
+    let owned_module = match resolved_module {
+        std::borrow::Cow::Owned(m) => Some(m),
+        std::borrow::Cow::Borrowed(_) => None,
+    };
+    let owned_info = match resolved_info {
+        std::borrow::Cow::Owned(i) => Some(i),
+        std::borrow::Cow::Borrowed(_) => None,
+    };
+    let module = owned_module.unwrap_or(module);
+    let info = owned_info.unwrap_or(info);
 
     let index = module
         .entry_points
@@ -248,10 +260,7 @@ pub(crate) fn reflect_module(
         needs: needed_features(&module, composed.uses_subgroups),
         sampled_with,
     };
-    let resolved = Resolved {
-        module: module.into_owned(),
-        info: info.into_owned(),
-    };
+    let resolved = Resolved { module, info };
     Ok((reflection, resolved))
 }
 

@@ -39,14 +39,7 @@ fn rewrite(text: &str, entry: &str) -> Option<Module> {
         false => Vec::new(),
     };
     let (_, resolved) = reflect_module(&composed, Some(entry), &constants).expect("reflects");
-    let index = resolved
-        .module
-        .entry_points
-        .iter()
-        .position(|ep| ep.name == entry)
-        .expect("the entry point is in the module");
-    let used = resolved.info.get_entry_point(index);
-    zeroed_by_work_group(&resolved.module, entry, used)
+    zeroed_by_work_group(&resolved, entry)
 }
 
 fn entry<'a>(module: &'a Module, name: &str) -> &'a naga::EntryPoint {
