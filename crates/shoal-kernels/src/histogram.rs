@@ -7,7 +7,9 @@ use std::sync::Mutex;
 use shoal::{Buffer, Commands, Error, Gpu, Kernel, Result};
 
 use crate::scan::shared_tiles;
-use crate::wgsl::{self, Uniforms};
+use shoal::glam::UVec4;
+
+use crate::wgsl::{self, Scratch, Uniforms};
 
 const SOURCE: shoal::Source = shoal::wgsl!("../wgsl/histogram.wgsl");
 /// Values per invocation: 16 in work groups of up to 256 invocations, or `SOFTWARE_PER` in the
@@ -38,6 +40,7 @@ pub struct Histogram {
     per: u32,
     kernels: Mutex<HashMap<u32, Kernel>>,
     uniforms: Uniforms,
+    scratch: Scratch,
 }
 
 impl Histogram {
@@ -50,6 +53,7 @@ impl Histogram {
             per,
             kernels: Mutex::new(HashMap::new()),
             uniforms: Uniforms::default(),
+            scratch: Scratch::default(),
         })
     }
 
@@ -110,9 +114,18 @@ impl Histogram {
         }
         let kernel = self.kernel(bins as u32)?;
         let params = self.uniforms.get(&self.gpu, [n, tiles, 0, 0])?;
+        // Fewer than four values: `input4` needs a binding, and none of it is read.
+        let input4 = match input.view_as::<UVec4>() {
+            v if v.is_empty() => self
+                .scratch
+                .get(&self.gpu, "no vec4s", 4)?
+                .view_as::<UVec4>(),
+            v => v,
+        };
         kernel
             .bind("params", &params)
             .bind("input", input)
+            .bind("input4", &input4)
             .bind("counts", counts)
             .invocations(tiles as u64 * self.wg as u64)
             .record(commands)
