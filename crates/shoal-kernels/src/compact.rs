@@ -126,6 +126,36 @@ impl Compact {
     /// Compaction for `gpu`, with the flag kernels compiled.
     pub fn new(gpu: &Gpu) -> Result<Self> {
         let (wg, per) = shared_tiles(gpu, 256, PER, SOFTWARE_PER);
+        Self::with_tiles(gpu, wg, per)
+    }
+
+    /// Compaction with `tiling` forced: smaller tiles cross more work groups for the same input.
+    /// Compaction shares values through shared memory, so `tiling.one_subgroup` is refused, and
+    /// each invocation's elements are an even number up to 64 (its scatter keeps one bit per
+    /// element, in halves): an [`Error::Override`](shoal::Error::Override) otherwise, as is a
+    /// work-group size the device cannot run.
+    pub fn with_tiling(gpu: &Gpu, tiling: crate::Tiling) -> Result<Self> {
+        let refuse = |message: String| {
+            Err(shoal::Error::Override {
+                kernel: SOURCE.path().to_string(),
+                message,
+            })
+        };
+        if tiling.one_subgroup {
+            return refuse("compaction shares values through shared memory: one-subgroup tiles are not offered".into());
+        }
+        let per = tiling.per_invocation;
+        if !(2..=64).contains(&per) || !per.is_multiple_of(2) {
+            return refuse(format!(
+                "compaction takes an even number of elements per invocation from 2 to 64, not {per}"
+            ));
+        }
+        let wg = tiling.shared_workgroup(gpu, &SOURCE, 256)?;
+        Self::with_tiles(gpu, wg, per)
+    }
+
+    /// The kernels for tiles of `wg` invocations × `per` elements.
+    fn with_tiles(gpu: &Gpu, wg: u32, per: u32) -> Result<Self> {
         let build = |entry| {
             wgsl::builder(gpu, SOURCE)
                 .entry(entry)

@@ -1,7 +1,8 @@
 //! The folded dispatch, once per primitive (issue 14): 65,535 × tile + 1 elements need 65,536
 //! work groups, one more than a grid dimension holds, so Shoal folds the grid over y and the
 //! kernels find their work group with `group_index`. Each primitive runs with forced tiles of
-//! 8 invocations × 1 element (so the size stays at 524,281 elements on every adapter) and is
+//! 8 invocations × 1 element (so the size stays at 524,281 elements on every adapter; the
+//! compactions, which take at least 2 elements per invocation, 8 × 2 and 1,048,561) and is
 //! compared with its CPU twin.
 
 use crate::test_support::*;
@@ -15,6 +16,12 @@ const SMALL: Tiling = Tiling {
 };
 /// The first size whose tiles of [`SMALL`] need a folded grid.
 const FOLDED: u64 = 65_535 * 8 + 1;
+/// The compactions' smallest tiles: 8 invocations of 2 elements.
+const PAIRS: Tiling = Tiling {
+    per_invocation: 2,
+    one_subgroup: false,
+    workgroup: Some(8),
+};
 
 shoal_conformance::gpu_test! {
     /// Scan (both strategies) and reduce over 65,536 tiles.
@@ -70,5 +77,28 @@ shoal_conformance::gpu_test! {
         let (want_keys, want_values) = sort_pairs_cpu(&keys, &(0..FOLDED as u32).collect::<Vec<_>>());
         assert_eq!(first_difference(&kb.read().await.expect("keys"), &want_keys), None);
         assert_eq!(first_difference(&vb.read().await.expect("values"), &want_values), None);
+    }
+
+    /// Unique and the stable partition (both compactions) over 65,536 tiles.
+    async fn unique_and_partition_over_a_folded_grid(gpu) {
+        let n = 65_535 * 16 + 1;
+        let compact = Compact::with_tiling(&gpu, PAIRS).expect("compact");
+        // Runs of equal values (for unique), every third a multiple of 3 (for the partition).
+        let values: Vec<u32> = random_u32(35, n, 0).iter().enumerate().map(|(i, &r)| (i as u32 / 3) ^ (r & 1)).collect();
+        let vb = gpu.buffer_from(&values).expect("values");
+        let (a, b) = (gpu.buffer_zeroed::<u32>(n).expect("a"), gpu.buffer_zeroed::<u32>(n).expect("b"));
+        let (ca, cb) = (CompactCount::new(&gpu).expect("count"), CompactCount::new(&gpu).expect("count"));
+        compact.run(&vb, crate::Keep::Predicate(&compact.unique().expect("unique")), &a, &ca).expect("unique");
+        let want = compact_cpu(&values, |x, i| i == 0 || values[i - 1] != x);
+        assert_eq!(ca.read().await.expect("count") as usize, want.len());
+        assert_eq!(first_difference(&a.read().await.expect("read")[..want.len()], &want), None);
+        let split = compact.partition("x % 3u == 0u").expect("partition");
+        let mut commands = gpu.commands();
+        compact.record_partition(&mut commands, &vb, &split, (&a, &b), (&ca, &cb), 0).expect("partition");
+        commands.submit().expect("submit");
+        let (kept, rejected) = (compact_cpu(&values, |x, _| x % 3 == 0), compact_cpu(&values, |x, _| x % 3 != 0));
+        assert_eq!((ca.read().await.expect("count") as usize, cb.read().await.expect("count") as usize), (kept.len(), rejected.len()));
+        assert_eq!(first_difference(&a.read().await.expect("read")[..kept.len()], &kept), None);
+        assert_eq!(first_difference(&b.read().await.expect("read")[..rejected.len()], &rejected), None);
     }
 }

@@ -112,4 +112,30 @@ shoal_conformance::gpu_test! {
         assert!(matches!(compact.record_partition(&mut commands, &vb, &split, (&out, &out), (&count, &count), 0), Err(shoal::Error::BindingKind { .. })));
         assert!(matches!(compact.partition("x +* 1u"), Err(shoal::Error::Wgsl { .. })));
     }
+
+    /// Forced tilings the compaction cannot run are typed errors naming its kernels.
+    async fn compact_tilings_it_cannot_run_are_typed_errors(gpu) {
+        let shared = |per, workgroup| Tiling { per_invocation: per, one_subgroup: false, workgroup: Some(workgroup) };
+        for (why, tiling) in [
+            ("one-subgroup tiles", Tiling { per_invocation: 16, one_subgroup: true, workgroup: None }),
+            ("no elements", shared(0, 8)),
+            ("one element", shared(1, 8)),
+            ("an odd count", shared(3, 8)),
+            ("more than 64", shared(66, 8)),
+            ("a work group that is not a power of two", shared(16, 3)),
+        ] {
+            match Compact::with_tiling(&gpu, tiling) {
+                Err(shoal::Error::Override { kernel, .. }) => assert!(kernel.contains("compact.wgsl"), "{why}: {kernel}"),
+                other => panic!("{why}: {other:?}"),
+            }
+        }
+        // The smallest it takes works: 8 x 2 tiles across several work groups.
+        let compact = Compact::with_tiling(&gpu, shared(2, 8)).expect("8 x 2");
+        let values = random_u32(9, 1000, 10);
+        let (vb, out, count) = (gpu.buffer_from(&values).expect("values"), gpu.buffer_zeroed::<u32>(1000).expect("out"), CompactCount::new(&gpu).expect("count"));
+        compact.run(&vb, Keep::Predicate(&compact.predicate("x < 5u").expect("predicate")), &out, &count).expect("run");
+        let want = compact_cpu(&values, |x, _| x < 5);
+        assert_eq!(count.read().await.expect("count") as usize, want.len());
+        assert_eq!(out.read().await.expect("read")[..want.len()], want[..]);
+    }
 }
