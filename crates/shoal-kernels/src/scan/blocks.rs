@@ -4,47 +4,49 @@
 
 use crate::value::Shape;
 
-/// The `own` block of `scan.wgsl` for `per` elements per invocation: `load_own` and `store_own`
-/// unrolled, so that every index into the private array `own` is a constant and the array lives
-/// in registers (a software adapter's compiler turns a dynamically indexed array into per-lane
-/// memory accesses). Whole chunks load as vec4s when `per` is a multiple of 4; a chunk cut by the
-/// end of the input (or any chunk of values that are not scalars) loads element by element. Stores go through `output4` only when
-/// `wide_store` (then `n` is a multiple of 4) and through `output` otherwise, never both: WebGPU
-/// refuses one buffer bound writable twice in a dispatch.
+/// Elements per invocation up to which the `own` block is unrolled (every index into `own` a
+/// constant, so the array lives in registers); above it the block loops over `own` in memory.
+pub(super) const UNROLLED: u32 = 64;
+
+/// The `own` block of `scan.wgsl` for `per` elements per invocation. Up to [`UNROLLED`],
+/// `load_own` and `store_own` are unrolled, so that every index into the private array `own` is
+/// a constant and the array lives in registers (a software adapter's compiler turns a
+/// dynamically indexed array into per-lane memory accesses); above it they loop
+/// ([`rolled_own_block`]). Loads take one path, with no branch for a chunk cut by the end of the
+/// input: SwiftShader runs every instruction of a kernel whether its lanes take the branch or
+/// not, so a second, guarded copy of the loads cost as much as the loads (measured: the look-back
+/// scan 7.1x the copy kernel with it, 5.9x without). Whole chunks load as vec4s when `per` is a
+/// multiple of 4 (past the end they are the identity, selected); values that are not scalars load
+/// element by element. Stores go through `output4` only when `wide_store` (then `n` is a
+/// multiple of 4) and through `output` otherwise, never both: WebGPU refuses one buffer bound
+/// writable twice in a dispatch.
 pub(super) fn own_block(per: u32, shape: Shape, wide_store: bool) -> String {
     const LANES: [&str; 4] = ["x", "y", "z", "w"];
     let wide = shape == Shape::Scalar && per.is_multiple_of(4);
-    let mut lines = vec![
-        format!("const PER: u32 = {per}u;"),
-        "fn own_start(tile: u32, id: u32) -> u32 { return (tile * WG + id) * PER; }".into(),
-        "fn load_own(tile: u32, id: u32) -> T {".into(),
-        "    let start = own_start(tile, id);".into(),
-        "    var acc = identity();".into(),
-        "    if start + PER <= params.n {".into(),
-    ];
+    if per > UNROLLED {
+        return rolled_own_block(per, shape, wide, wide_store);
+    }
+    let mut lines = load_own_start(per, wide);
     for j in 0..per {
-        let x = if wide {
+        if wide {
             if j % 4 == 0 {
+                let k = j / 4;
                 lines.push(format!(
-                    "        let v{} = input4[start / 4u + {}u];",
-                    j / 4,
-                    j / 4
+                    "    let v{k} = chunk(start / 4u + {k}u, n4, tail);"
                 ));
             }
-            format!("v{}.{}", j / 4, LANES[j as usize % 4])
+            lines.push(format!(
+                "    acc = combine(acc, v{}.{}); own[{j}] = acc;",
+                j / 4,
+                LANES[j as usize % 4]
+            ));
         } else {
-            format!("element(start + {j}u, {j}u)")
-        };
-        lines.push(format!("        acc = combine(acc, {x}); own[{j}] = acc;"));
-    }
-    lines.push("    } else {".into());
-    for j in 0..per {
-        lines.push(format!(
-            "        if start + {j}u < params.n {{ acc = combine(acc, element(start + {j}u, {j}u)); }} own[{j}] = acc;"
-        ));
+            lines.push(format!(
+                "    if start + {j}u < params.n {{ acc = combine(acc, element(start + {j}u, {j}u)); }} own[{j}] = acc;"
+            ));
+        }
     }
     lines.extend([
-        "    }".into(),
         "    return acc;".into(),
         "}".into(),
         "fn store_own(tile: u32, id: u32, prefix: T) {".into(),
@@ -65,10 +67,7 @@ pub(super) fn own_block(per: u32, shape: Shape, wide_store: bool) -> String {
         }
     };
     if shape == Shape::Struct {
-        lines.insert(
-            0,
-            "fn pick(f: T, t: T, c: bool) -> T { if c { return t; } return f; }".into(),
-        );
+        lines.insert(0, PICK.into());
     }
     if wide_store {
         // n is a multiple of 4 here, so even a chunk cut by the end holds whole vec4s.
@@ -87,6 +86,113 @@ pub(super) fn own_block(per: u32, shape: Shape, wide_store: bool) -> String {
                 value(j)
             ));
         }
+    }
+    lines.push("}".into());
+    lines.join("\n")
+}
+
+/// `PER`, `own_start` and `load_own` up to its loads (`chunk` and the input's last `n % 4`
+/// elements where they are vec4s), for both forms of the `own` block.
+fn load_own_start(per: u32, wide: bool) -> Vec<String> {
+    let mut lines = vec![
+        format!("const PER: u32 = {per}u;"),
+        "fn own_start(tile: u32, id: u32) -> u32 { return (tile * WG + id) * PER; }".into(),
+    ];
+    if wide {
+        lines.push(CHUNK.into());
+    }
+    lines.extend([
+        "fn load_own(tile: u32, id: u32) -> T {".into(),
+        "    let start = own_start(tile, id);".into(),
+        "    var acc = identity();".into(),
+    ]);
+    if wide {
+        lines.push(WIDE_PRELUDE.into());
+    }
+    lines
+}
+
+/// The start of a wide `load_own`: the last `n % 4` elements as one vec4 padded with the
+/// identity, for [`CHUNK`].
+const WIDE_PRELUDE: &str = "    let n4 = params.n / 4u;
+    var tail = vec4<T>(identity());
+    if params.n % 4u > 0u { tail.x = input[n4 * 4u]; }
+    if params.n % 4u > 1u { tail.y = input[n4 * 4u + 1u]; }
+    if params.n % 4u > 2u { tail.z = input[n4 * 4u + 2u]; }";
+
+/// `chunk(q)`: vec4 `q` of the input, `tail` where the end cuts it and the identity past it.
+const CHUNK: &str = "fn chunk(q: u32, n4: u32, tail: vec4<T>) -> vec4<T> {
+    let whole = input4[min(q, max(n4, 1u) - 1u)];
+    return select(select(whole, tail, q == n4), vec4<T>(identity()), q > n4);
+}";
+
+/// `select` for a struct, which WGSL's `select` does not take.
+const PICK: &str = "fn pick(f: T, t: T, c: bool) -> T { if c { return t; } return f; }";
+
+/// The `own` block for more than [`UNROLLED`] elements per invocation: the same loads and
+/// stores in loops, `own` indexed by the loop (so in memory). SwiftShader pays a fixed cost per
+/// invocation of a kernel with barriers, which more elements per invocation spread
+/// ([`SWIFTSHADER_PER`](super::SWIFTSHADER_PER)). Loops, not unrolled code, keep the kernel's
+/// compile time that of 64 elements.
+fn rolled_own_block(per: u32, shape: Shape, wide: bool, wide_store: bool) -> String {
+    let mut lines = load_own_start(per, wide);
+    if wide {
+        lines.extend([
+            "    for (var k = 0u; k < PER / 4u; k++) {".into(),
+            "        let v = chunk(start / 4u + k, n4, tail);".into(),
+            "        acc = combine(acc, v.x); own[4u * k] = acc;".into(),
+            "        acc = combine(acc, v.y); own[4u * k + 1u] = acc;".into(),
+            "        acc = combine(acc, v.z); own[4u * k + 2u] = acc;".into(),
+            "        acc = combine(acc, v.w); own[4u * k + 3u] = acc;".into(),
+            "    }".into(),
+        ]);
+    } else {
+        lines.extend([
+            "    for (var j = 0u; j < PER; j++) {".into(),
+            "        if start + j < params.n { acc = combine(acc, element(start + j, j)); }".into(),
+            "        own[j] = acc;".into(),
+            "    }".into(),
+        ]);
+    }
+    lines.extend([
+        "    return acc;".into(),
+        "}".into(),
+        "fn store_own(tile: u32, id: u32, prefix: T) {".into(),
+        "    let start = own_start(tile, id);".into(),
+        "    let inclusive = params.inclusive != 0u;".into(),
+    ]);
+    let pick = if shape == Shape::Struct {
+        lines.insert(0, PICK.into());
+        "pick"
+    } else {
+        "select"
+    };
+    if wide_store {
+        lines.extend([
+            "    for (var k = 0u; k < PER / 4u; k++) {".into(),
+            "        let j = 4u * k;".into(),
+            "        if start + j + 4u <= params.n {".into(),
+            "            let a = combine(prefix, own[j]);".into(),
+            "            let b = combine(prefix, own[j + 1u]);".into(),
+            "            let c = combine(prefix, own[j + 2u]);".into(),
+            "            let d = combine(prefix, own[j + 3u]);".into(),
+            "            let e = select(prefix, combine(prefix, own[max(j, 1u) - 1u]), j > 0u);".into(),
+            "            output4[start / 4u + k] = select(vec4<T>(e, a, b, c), vec4<T>(a, b, c, d), inclusive);".into(),
+            "        }".into(),
+            "    }".into(),
+        ]);
+    } else {
+        lines.extend([
+            "    for (var j = 0u; j < PER; j++) {".into(),
+            "        if start + j < params.n {".into(),
+            "            var before = prefix;".into(),
+            "            if j > 0u { before = combine(prefix, own[j - 1u]); }".into(),
+            format!(
+                "            emit(start + j, j, {pick}(before, combine(prefix, own[j]), inclusive));"
+            ),
+            "        }".into(),
+            "    }".into(),
+        ]);
     }
     lines.push("}".into());
     lines.join("\n")

@@ -101,7 +101,8 @@ shoal_conformance::gpu_test! {
     async fn scan_and_reduce_every_tiling(gpu) {
         let mut tilings = vec![Tiling::for_gpu(&gpu)];
         for one_subgroup in [false, true] {
-            for per in [1, 5, 64] {
+            // Up to 64 the `own` block is unrolled; 130 (scalar loads) and 512 (vec4s) loop.
+            for per in [1, 5, 64, 130, 512] {
                 tilings.push(Tiling { per_invocation: per, one_subgroup, workgroup: None });
             }
         }

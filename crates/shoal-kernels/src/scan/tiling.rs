@@ -6,14 +6,26 @@ use shoal::{Error, Gpu, Result};
 use super::PER;
 use crate::value::{Shape, Value};
 
-/// The most elements an invocation holds in registers.
-pub const MAX_COARSENING: u32 = 64;
+/// The most elements an invocation holds: up to 64 in registers (the scan's `own` block
+/// unrolled), more in a private array in memory (the block rolled into loops; see
+/// [`SWIFTSHADER_PER`]).
+pub const MAX_COARSENING: u32 = 1024;
+
+/// Elements per invocation on SwiftShader (the browser's software adapter), in work groups of
+/// [`SOFTWARE_WORKGROUP`]. SwiftShader runs every four invocations of a kernel with barriers as
+/// a coroutine and pays a fixed cost for each, which only more elements per invocation spread:
+/// measured natively on SwiftShader without subgroups (Chromium's `libvk_swiftshader`, the
+/// browser's path, 2^20 u32, GPU timestamps), the look-back scan takes 5.4x the copy kernel with
+/// 64 elements per invocation, 4.4x with 256 and 3.2x with 512 (work groups of 4, 8 or 16
+/// invocations alike); in headless Chromium 7.2x before, 2.7x with 512.
+pub const SWIFTSHADER_PER: u32 = 512;
 
 /// How the coarsened scan and reduce kernels (and the radix sort) cut their input into tiles,
 /// one per work group.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Tiling {
-    /// Elements each invocation loads, holds in registers and stores (1 to [`MAX_COARSENING`]).
+    /// Elements each invocation loads, holds and stores (1 to [`MAX_COARSENING`]; in registers
+    /// up to 64).
     pub per_invocation: u32,
     /// Work groups of exactly one subgroup, which share values with subgroup operations and
     /// never wait at a barrier (needs [`Gpu::subgroup_size`]); otherwise work groups sharing
@@ -25,8 +37,9 @@ pub struct Tiling {
     pub workgroup: Option<u32>,
 }
 
-/// Elements per invocation of values that are not scalars (vectors, structs) in the browser,
-/// where SwiftShader compiles the unrolled `own` block (which grows with the value) slowly:
+/// Elements per invocation of values that are not scalars (vectors, structs) held in registers
+/// in the browser, where SwiftShader compiles the unrolled `own` block (which grows with the
+/// value) slowly (SwiftShader itself holds [`SWIFTSHADER_PER`] in memory, in loops):
 /// measured on the segmented scan, one test took 21.6 s with 64 elements per invocation and
 /// 5.2 s with 16, nearly all of it compiling. Natively such values take as many as scalars: on
 /// llvmpipe's GL (2^20 pairs of `u32`, GPU timestamps) reduce-by-key took 37.5 ms with 16
@@ -45,6 +58,14 @@ pub const SOFTWARE_WORKGROUP: u32 = 8;
 /// invocations a SIMD row at a time, where barriers and work-group switches are what costs.
 pub(crate) fn is_software(gpu: &Gpu) -> bool {
     gpu.adapter_details().device_type == shoal::wgpu::DeviceType::Cpu
+}
+
+/// Whether `gpu` is SwiftShader (in the browser its name is `google swiftshader`).
+fn is_swiftshader(gpu: &Gpu) -> bool {
+    gpu.adapter_details()
+        .name
+        .to_ascii_lowercase()
+        .contains("swiftshader")
 }
 
 /// Work-group size and elements per invocation for the kernels of a family that shares values
@@ -66,8 +87,9 @@ impl Tiling {
     /// What Shoal picks for `gpu`:
     /// - one-subgroup work groups of 32 elements per invocation where the subgroup size is
     ///   fixed (on lavapipe a barrier costs more than the loads around it);
-    /// - on other software adapters (llvmpipe's GL, SwiftShader in the browser), work groups of
-    ///   [`SOFTWARE_WORKGROUP`] invocations holding [`MAX_COARSENING`] elements each;
+    /// - on other software adapters, work groups of [`SOFTWARE_WORKGROUP`] invocations holding
+    ///   64 elements each in registers (llvmpipe's GL), or [`SWIFTSHADER_PER`] in memory
+    ///   (SwiftShader, in the browser);
     /// - elsewhere (GPUs without fixed subgroups) 16 elements per invocation in work groups of
     ///   up to 256.
     pub fn for_gpu(gpu: &Gpu) -> Self {
@@ -78,7 +100,11 @@ impl Tiling {
                 workgroup: None,
             },
             _ if is_software(gpu) => Self {
-                per_invocation: MAX_COARSENING,
+                per_invocation: if is_swiftshader(gpu) {
+                    SWIFTSHADER_PER
+                } else {
+                    super::blocks::UNROLLED
+                },
                 one_subgroup: false,
                 workgroup: Some(SOFTWARE_WORKGROUP),
             },
@@ -93,7 +119,8 @@ impl Tiling {
     /// [`for_gpu`](Self::for_gpu) for values of type `T`: a struct cannot move through
     /// subgroup shuffles, so where `for_gpu` plans one-subgroup tiles it gets shared-memory
     /// tiles instead (of [`SOFTWARE_WORKGROUP`] invocations on a software adapter); and a value
-    /// that is not a scalar keeps at most [`VALUE_PER`] elements per invocation on wasm32.
+    /// that is not a scalar keeps at most [`VALUE_PER`] elements per invocation on wasm32 where
+    /// they would be held in registers (unrolled; up to 64).
     pub fn for_value<T: Value>(gpu: &Gpu) -> Self {
         let mut tiling = Self::for_gpu(gpu);
         if T::SHAPE == Shape::Struct && tiling.one_subgroup {
@@ -103,7 +130,10 @@ impl Tiling {
                 workgroup: is_software(gpu).then_some(SOFTWARE_WORKGROUP),
             };
         }
-        if T::SHAPE != Shape::Scalar && cfg!(target_arch = "wasm32") {
+        if T::SHAPE != Shape::Scalar
+            && cfg!(target_arch = "wasm32")
+            && tiling.per_invocation <= super::blocks::UNROLLED
+        {
             tiling.per_invocation = tiling.per_invocation.min(VALUE_PER);
         }
         tiling
