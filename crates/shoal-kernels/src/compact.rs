@@ -5,17 +5,30 @@
 
 use shoal::{Buffer, Commands, DispatchArgs, Gpu, Kernel, Result, Usage};
 
-use crate::scan::{Scan, ScanSpec, Strategy, shared_tiles};
+use crate::scan::{Scan, ScanSpec, Strategy, is_swiftshader, shared_tiles};
 use crate::wgsl::{self, Op, Scratch, Uniforms};
 
 const SOURCE: shoal::Source = shoal::wgsl!("../wgsl/compact.wgsl");
 /// Elements per invocation: 16 in work groups of up to 256 invocations, or
-/// `SOFTWARE_PER` in the small work groups of a software adapter (see [`Tiling`](crate::Tiling)).
-/// At most 64: `scatter_tiles` keeps a bit per element in two words.
+/// `SOFTWARE_PER` in the small work groups of a software adapter (see [`Tiling`](crate::Tiling)),
+/// [`SWIFTSHADER_PER`](crate::SWIFTSHADER_PER) on SwiftShader. Up to [`BITS`], `scatter_tiles`
+/// keeps a bit per element in two words; above it `scatter_tiles_rolled` tests each element
+/// again.
 const PER: u32 = 16;
+/// The most elements per invocation `scatter_tiles` keeps one bit each for.
+const BITS: u32 = 64;
 // Measured on llvmpipe (GL, 2^20 values, half kept): 13.6x the copy kernel with 256 x 16, 4.8x
 // with 8 x 64 (4.4x to 5.1x for 8 to 32 invocations of 64 to 128 elements).
 const SOFTWARE_PER: u32 = 64;
+
+/// The scatter kernel for `per` elements per invocation (see [`PER`]).
+fn scatter_entry(per: u32) -> &'static str {
+    if per <= BITS {
+        "scatter_tiles"
+    } else {
+        "scatter_tiles_rolled"
+    }
+}
 
 /// Which elements to keep.
 #[derive(Debug, Clone, Copy)]
@@ -126,14 +139,20 @@ impl Compact {
     /// Compaction for `gpu`, with the flag kernels compiled.
     pub fn new(gpu: &Gpu) -> Result<Self> {
         let (wg, per) = shared_tiles(gpu, 256, PER, SOFTWARE_PER);
+        let per = if is_swiftshader(gpu) {
+            crate::SWIFTSHADER_PER
+        } else {
+            per
+        };
         Self::with_tiles(gpu, wg, per)
     }
 
     /// Compaction with `tiling` forced: smaller tiles cross more work groups for the same input.
     /// Compaction shares values through shared memory, so `tiling.one_subgroup` is refused, and
-    /// each invocation's elements are an even number up to 64 (its scatter keeps one bit per
-    /// element, in halves): an [`Error::Override`](shoal::Error::Override) otherwise, as is a
-    /// work-group size the device cannot run.
+    /// each invocation's elements are an even number up to
+    /// [`MAX_COARSENING`](crate::MAX_COARSENING) (it counts them in halves): an
+    /// [`Error::Override`](shoal::Error::Override) otherwise, as is a work-group size the device
+    /// cannot run.
     pub fn with_tiling(gpu: &Gpu, tiling: crate::Tiling) -> Result<Self> {
         let refuse = |message: String| {
             Err(shoal::Error::Override {
@@ -145,9 +164,10 @@ impl Compact {
             return refuse("compaction shares values through shared memory: one-subgroup tiles are not offered".into());
         }
         let per = tiling.per_invocation;
-        if !(2..=64).contains(&per) || !per.is_multiple_of(2) {
+        if !(2..=crate::MAX_COARSENING).contains(&per) || !per.is_multiple_of(2) {
             return refuse(format!(
-                "compaction takes an even number of elements per invocation from 2 to 64, not {per}"
+                "compaction takes an even number of elements per invocation from 2 to {}, not {per}",
+                crate::MAX_COARSENING
             ));
         }
         let wg = tiling.shared_workgroup(gpu, &SOURCE, 256)?;
@@ -168,7 +188,7 @@ impl Compact {
             wg,
             per,
             flags_count: build("count_tiles")?,
-            flags_scatter: build("scatter_tiles")?,
+            flags_scatter: build(scatter_entry(per))?,
             scan: Scan::new(gpu)?,
             uniforms: Uniforms::default(),
             scratch: Scratch::default(),
@@ -193,7 +213,7 @@ impl Compact {
         Ok(Predicate {
             expression: expression.to_string(),
             count: build("count_tiles")?,
-            scatter: build("scatter_tiles")?,
+            scatter: build(scatter_entry(self.per))?,
         })
     }
 

@@ -121,7 +121,7 @@ shoal_conformance::gpu_test! {
             ("no elements", shared(0, 8)),
             ("one element", shared(1, 8)),
             ("an odd count", shared(3, 8)),
-            ("more than 64", shared(66, 8)),
+            ("more than MAX_COARSENING", shared(crate::MAX_COARSENING + 2, 8)),
             ("a work group that is not a power of two", shared(16, 3)),
         ] {
             match Compact::with_tiling(&gpu, tiling) {
@@ -129,13 +129,26 @@ shoal_conformance::gpu_test! {
                 other => panic!("{why}: {other:?}"),
             }
         }
-        // The smallest it takes works: 8 x 2 tiles across several work groups.
-        let compact = Compact::with_tiling(&gpu, shared(2, 8)).expect("8 x 2");
-        let values = random_u32(9, 1000, 10);
-        let (vb, out, count) = (gpu.buffer_from(&values).expect("values"), gpu.buffer_zeroed::<u32>(1000).expect("out"), CompactCount::new(&gpu).expect("count"));
-        compact.run(&vb, Keep::Predicate(&compact.predicate("x < 5u").expect("predicate")), &out, &count).expect("run");
-        let want = compact_cpu(&values, |x, _| x < 5);
-        assert_eq!(count.read().await.expect("count") as usize, want.len());
-        assert_eq!(out.read().await.expect("read")[..want.len()], want[..]);
+        // The smallest it takes works (8 x 2 tiles across several work groups), and so do more
+        // elements per invocation than its scatter keeps bits for (66, 130: the rolled scatter),
+        // by flags and by a predicate, over sizes that cut a tile or an invocation's elements.
+        for per in [2, 66, 130] {
+            let compact = Compact::with_tiling(&gpu, shared(per, 8)).expect("tiling");
+            let keep = compact.predicate("x < 5u").expect("predicate");
+            for n in [1u64, 1000, 8 * per as u64 + 3, 20_011] {
+                let values = random_u32(n + per as u64, n, 10);
+                let flags: Vec<u32> = values.iter().map(|&x| u32::from(x % 3 == 0)).collect();
+                let (vb, fb) = (gpu.buffer_from(&values).expect("values"), gpu.buffer_from(&flags).expect("flags"));
+                let (out, count) = (gpu.buffer_zeroed::<u32>(n).expect("out"), CompactCount::new(&gpu).expect("count"));
+                for (keep, want) in [
+                    (Keep::Predicate(&keep), compact_cpu(&values, |x, _| x < 5)),
+                    (Keep::Flags(&fb), compact_cpu(&values, |x, _| x % 3 == 0)),
+                ] {
+                    compact.run(&vb, keep, &out, &count).expect("run");
+                    assert_eq!(count.read().await.expect("count") as usize, want.len(), "{per} per invocation, n = {n}");
+                    assert_eq!(out.read().await.expect("read")[..want.len()], want[..], "{per} per invocation, n = {n}");
+                }
+            }
+        }
     }
 }

@@ -61,7 +61,7 @@ pub(crate) fn is_software(gpu: &Gpu) -> bool {
 }
 
 /// Whether `gpu` is SwiftShader (in the browser its name is `google swiftshader`).
-fn is_swiftshader(gpu: &Gpu) -> bool {
+pub(crate) fn is_swiftshader(gpu: &Gpu) -> bool {
     gpu.adapter_details()
         .name
         .to_ascii_lowercase()
