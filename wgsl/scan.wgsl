@@ -90,8 +90,6 @@ var<workgroup> sh_value: T;
 var<workgroup> sh_total: T;
 // The work group's total, left by `group_scan` in every invocation.
 var<private> group_total: T;
-// This invocation's PER elements, scanned in place by `load_own`.
-var<private> own: array<T, PER>;
 
 // #block lane
 struct Lane {
@@ -282,6 +280,8 @@ fn rake_scan(x: T, id: u32) -> T {
 // and storing: a constant, as private arrays need one. The Rust side writes this block with the
 // loops unrolled (constant indices keep `own` in registers on every compiler).
 const PER: u32 = 16u;
+// This invocation's PER elements, scanned in place by `load_own`.
+var<private> own: array<T, PER>;
 
 // The first element of this invocation's PER contiguous ones in tile `tile`.
 fn own_start(tile: u32, id: u32) -> u32 {

@@ -27,6 +27,7 @@ pub(super) fn own_block(per: u32, shape: Shape, wide_store: bool) -> String {
         return rolled_own_block(per, shape, wide, wide_store);
     }
     let mut lines = load_own_start(per, wide);
+    lines.insert(1, "var<private> own: array<T, PER>;".into());
     for j in 0..per {
         if wide {
             if j % 4 == 0 {
@@ -126,31 +127,32 @@ const CHUNK: &str = "fn chunk(q: u32, n4: u32, tail: vec4<T>) -> vec4<T> {
     return select(select(whole, tail, q == n4), vec4<T>(identity()), q > n4);
 }";
 
-/// `select` for a struct, which WGSL's `select` does not take.
-const PICK: &str = "fn pick(f: T, t: T, c: bool) -> T { if c { return t; } return f; }";
-
-/// The `own` block for more than [`UNROLLED`] elements per invocation: the same loads and
-/// stores in loops, `own` indexed by the loop (so in memory). SwiftShader pays a fixed cost per
-/// invocation of a kernel with barriers, which more elements per invocation spread
-/// ([`SWIFTSHADER_PER`](super::SWIFTSHADER_PER)). Loops, not unrolled code, keep the kernel's
-/// compile time that of 64 elements.
+/// The `own` block for more than [`UNROLLED`] elements per invocation: the same loads in loops,
+/// and no `own` array: `store_own` loads the elements again and carries the running value. A
+/// loop's index into a private array makes SwiftShader gather and scatter it lane by lane, which
+/// costs more than loading the input twice (measured natively, 2^20 u32, look-back scan, × the
+/// copy kernel: 3.2 with the array, 2.6 without). SwiftShader pays a fixed cost per invocation of
+/// a kernel with barriers, which more elements per invocation spread
+/// ([`SWIFTSHADER_PER`](super::SWIFTSHADER_PER)); loops, not unrolled code, keep the kernel's
+/// compile time that of 64 elements. The values stored are `prefix ⊕ x0 ⊕ … ⊕ xj` folded left to
+/// right, so an `f32` sum rounds differently from the unrolled block's `prefix ⊕ (x0 ⊕ … ⊕ xj)`,
+/// and as deterministically.
 fn rolled_own_block(per: u32, shape: Shape, wide: bool, wide_store: bool) -> String {
     let mut lines = load_own_start(per, wide);
+    // The elements of chunk k, or of element j, folded into `acc` (load_own) or stored
+    // (store_own): the same loads in both.
     if wide {
         lines.extend([
             "    for (var k = 0u; k < PER / 4u; k++) {".into(),
             "        let v = chunk(start / 4u + k, n4, tail);".into(),
-            "        acc = combine(acc, v.x); own[4u * k] = acc;".into(),
-            "        acc = combine(acc, v.y); own[4u * k + 1u] = acc;".into(),
-            "        acc = combine(acc, v.z); own[4u * k + 2u] = acc;".into(),
-            "        acc = combine(acc, v.w); own[4u * k + 3u] = acc;".into(),
+            "        acc = combine(combine(combine(combine(acc, v.x), v.y), v.z), v.w);".into(),
             "    }".into(),
         ]);
     } else {
         lines.extend([
             "    for (var j = 0u; j < PER; j++) {".into(),
-            "        if start + j < params.n { acc = combine(acc, element(start + j, j)); }".into(),
-            "        own[j] = acc;".into(),
+            "        if start + j < params.n { acc = combine(acc, element(start + j, NO_SLOT)); }"
+                .into(),
             "    }".into(),
         ]);
     }
@@ -160,6 +162,7 @@ fn rolled_own_block(per: u32, shape: Shape, wide: bool, wide_store: bool) -> Str
         "fn store_own(tile: u32, id: u32, prefix: T) {".into(),
         "    let start = own_start(tile, id);".into(),
         "    let inclusive = params.inclusive != 0u;".into(),
+        "    var acc = prefix;".into(),
     ]);
     let pick = if shape == Shape::Struct {
         lines.insert(0, PICK.into());
@@ -167,36 +170,37 @@ fn rolled_own_block(per: u32, shape: Shape, wide: bool, wide_store: bool) -> Str
     } else {
         "select"
     };
-    if wide_store {
-        lines.extend([
+    match (wide, wide_store) {
+        (true, true) => lines.extend([
+            "    let n4 = params.n / 4u;".into(),
             "    for (var k = 0u; k < PER / 4u; k++) {".into(),
-            "        let j = 4u * k;".into(),
-            "        if start + j + 4u <= params.n {".into(),
-            "            let a = combine(prefix, own[j]);".into(),
-            "            let b = combine(prefix, own[j + 1u]);".into(),
-            "            let c = combine(prefix, own[j + 2u]);".into(),
-            "            let d = combine(prefix, own[j + 3u]);".into(),
-            "            let e = select(prefix, combine(prefix, own[max(j, 1u) - 1u]), j > 0u);".into(),
-            "            output4[start / 4u + k] = select(vec4<T>(e, a, b, c), vec4<T>(a, b, c, d), inclusive);".into(),
+            "        if start + 4u * k + 4u <= params.n {".into(),
+            "            let v = input4[start / 4u + k];".into(),
+            "            let a = combine(acc, v.x);".into(),
+            "            let b = combine(a, v.y);".into(),
+            "            let c = combine(b, v.z);".into(),
+            "            let d = combine(c, v.w);".into(),
+            "            output4[start / 4u + k] = select(vec4<T>(acc, a, b, c), vec4<T>(a, b, c, d), inclusive);".into(),
+            "            acc = d;".into(),
             "        }".into(),
             "    }".into(),
-        ]);
-    } else {
-        lines.extend([
+        ]),
+        _ => lines.extend([
             "    for (var j = 0u; j < PER; j++) {".into(),
             "        if start + j < params.n {".into(),
-            "            var before = prefix;".into(),
-            "            if j > 0u { before = combine(prefix, own[j - 1u]); }".into(),
-            format!(
-                "            emit(start + j, j, {pick}(before, combine(prefix, own[j]), inclusive));"
-            ),
+            "            let next = combine(acc, element(start + j, NO_SLOT));".into(),
+            format!("            emit(start + j, NO_SLOT, {pick}(acc, next, inclusive));"),
+            "            acc = next;".into(),
             "        }".into(),
             "    }".into(),
-        ]);
+        ]),
     }
     lines.push("}".into());
     lines.join("\n")
 }
+
+/// `select` for a struct, which WGSL's `select` does not take.
+const PICK: &str = "fn pick(f: T, t: T, c: bool) -> T { if c { return t; } return f; }";
 
 /// The `group_reduce` block of a work group that is one subgroup.
 pub(super) const ONE_SUBGROUP_REDUCE: &str =

@@ -105,6 +105,14 @@ shoal_conformance::gpu_test! {
         let small = Tiling { per_invocation: 4, one_subgroup: false, workgroup: Some(8) };
         let seg = Segmented::<u32>::with_tiling(&gpu, small).expect("small tiles");
         check_scan(&gpu, &seg, &random_u32(3, 2_049, 1000), &heads(5, 2_049, 9), Op::Sum).await;
+        // Tiles of 8 × 130, more than the `own` block unrolls (SwiftShader's kind): the rolled
+        // block, where the io reads neighbouring keys from memory; scans and runs.
+        let rolled = Tiling { per_invocation: 130, one_subgroup: false, workgroup: Some(8) };
+        let seg = Segmented::<u32>::with_tiling(&gpu, rolled).expect("rolled tiles");
+        for n in [1u64, 1_041, 20_001] {
+            check_scan(&gpu, &seg, &random_u32(n, n, 1000), &heads(n + 5, n, 9), Op::Sum).await;
+            check_reduce_by_key(&gpu, &seg, &runs(n, n, 40), &random_u32(n + 2, n, 0), Op::Max).await;
+        }
     }
 
     /// i32 and f32 (small integers, so every order of additions is exact) with each operation.
