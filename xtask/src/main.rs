@@ -42,6 +42,8 @@ commands:
   bench         the benchmarks, built with --release (GPU timestamps; milliseconds and ratios
                 to a copy kernel, the CPU and lampshade)
                   [--browser: the primitives in headless Chromium on WebGPU, the bench page]
+                  [--swiftshader: Chromium's SwiftShader natively (Vulkan), subgroups withheld:
+                  the browser's paths, written as primitives-swiftshader.{csv,json,svg}]
   web           build the web site (the demos and the kernel checks on WebGPU, wasm32) into
                 target/shoal/site/ and serve it on http://localhost:8000
                   [--port N] [--no-serve: only build]
@@ -398,6 +400,41 @@ fn bench(extra: &[String]) -> bool {
                     .is_ok()
             });
         }
+        return stages.finish();
+    }
+    if extra.first().map(String::as_str) == Some("--swiftshader") {
+        // Chromium's own SwiftShader, natively through Vulkan, subgroups withheld: the
+        // browser's kernels and tiles in seconds instead of a page load per change.
+        let Some(tools) = browser_tools(&mut stages) else {
+            return stages.finish();
+        };
+        let icd = tools
+            .chromium
+            .parent()
+            .map(|dir| dir.join("vk_swiftshader_icd.json"))
+            .filter(|p| p.exists())
+            .unwrap_or_else(|| PathBuf::from("/usr/lib/chromium/vk_swiftshader_icd.json"));
+        let mut args = vec!["run", "--release", "-q", "-p", "shoal-bench", "--"];
+        args.extend(extra[1..].iter().map(String::as_str));
+        let icd = icd.display().to_string();
+        stages.run(
+            "benchmarks on SwiftShader (Chromium's, Vulkan, no subgroups, release)",
+            || {
+                if !Path::new(&icd).exists() {
+                    eprintln!("{icd} not found: Debian's chromium package ships it");
+                    return false;
+                }
+                cargo(
+                    &args,
+                    &[
+                        ("SHOAL_BACKEND", "vulkan"),
+                        ("VK_ICD_FILENAMES", &icd),
+                        ("SHOAL_BENCH_WITHOUT_SUBGROUPS", "1"),
+                        ("SHOAL_BENCH_COMMIT", &commit),
+                    ],
+                )
+            },
+        );
         return stages.finish();
     }
     let backend = std::env::var("SHOAL_BACKEND").unwrap_or_else(|_| "vulkan".into());

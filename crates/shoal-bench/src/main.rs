@@ -5,6 +5,8 @@
 //! `<group>`: `overhead`, `kernels`, or a primitive such as `scan` or `sort`.
 //! `SHOAL_BENCH_MAX_LOG2` (default 22) sets the largest size, 2^16 to 2^max.
 //! `SHOAL_BENCH_COMMIT` (set by xtask) is the commit the JSON names.
+//! `SHOAL_BENCH_WITHOUT_SUBGROUPS` withholds subgroup operations from the device, so that the
+//! kernels take the paths of an adapter without them (set by `cargo xtask bench --swiftshader`).
 
 mod overhead;
 mod sims;
@@ -17,7 +19,17 @@ use shoal_bench::{harness, primitives, report::Report};
 fn main() -> std::process::ExitCode {
     let filter: Vec<String> = std::env::args().skip(1).collect();
     let wanted = |name: &str| filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str()));
-    let gpu = match shoal::Gpu::blocking() {
+    // SHOAL_BENCH_WITHOUT_SUBGROUPS: the paths of an adapter without subgroups (the browser's),
+    // e.g. on Chromium's SwiftShader run natively (`cargo xtask bench --swiftshader`).
+    let options = shoal::GpuOptions {
+        withheld_features: if std::env::var_os("SHOAL_BENCH_WITHOUT_SUBGROUPS").is_some() {
+            shoal::wgpu::Features::SUBGROUP | shoal::wgpu::Features::SUBGROUP_BARRIER
+        } else {
+            shoal::wgpu::Features::empty()
+        },
+        ..Default::default()
+    };
+    let gpu = match pollster::block_on(shoal::Gpu::with_options(options)) {
         Ok(gpu) => gpu,
         Err(e) => {
             eprintln!("error: {e}");

@@ -12,7 +12,8 @@ use crate::harness::{RUNS, Row};
 pub struct Report {
     /// The adapter's details, as printed above the table.
     pub adapter: String,
-    /// The backend's name in the file names: `vulkan`, `gl`, `webgpu`.
+    /// The backend's name in the file names: `vulkan`, `gl`, `webgpu`, or `swiftshader` (its
+    /// Vulkan driver run natively).
     pub backend: String,
     /// The commit the benchmark was built from (`git describe --always --dirty`), when known.
     pub commit: Option<String>,
@@ -30,7 +31,15 @@ impl Report {
         let details = gpu.adapter_details();
         Self {
             adapter: details.to_string(),
-            backend: format!("{:?}", details.backend).to_lowercase(),
+            // SwiftShader run natively (`cargo xtask bench --swiftshader`) keeps its own files.
+            backend: match details.backend {
+                shoal::wgpu::Backend::Vulkan
+                    if details.name.to_ascii_lowercase().contains("swiftshader") =>
+                {
+                    "swiftshader".into()
+                }
+                b => format!("{b:?}").to_lowercase(),
+            },
             commit,
             build: if cfg!(debug_assertions) {
                 "debug"

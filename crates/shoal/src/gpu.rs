@@ -17,6 +17,10 @@ pub struct GpuOptions {
     /// The limits to require instead of the adapter's own: lower ones to try a smaller device;
     /// ones the adapter does not have are [`Error::RequestDevice`]. `None`: the adapter's.
     pub limits: Option<wgpu::Limits>,
+    /// Features Shoal would ask for (where the adapter has them) not to ask for: with
+    /// `wgpu::Features::SUBGROUP` an adapter that has subgroups runs the kernels' paths for one
+    /// without (the browser's), e.g. Chromium's SwiftShader run natively. Empty by default.
+    pub withheld_features: wgpu::Features,
 }
 
 /// What the adapter is.
@@ -171,7 +175,8 @@ impl Gpu {
         desc.backends = choice.backends();
         let instance = wgpu::Instance::new(desc);
         let adapter = pick_adapter(&instance, choice).await?;
-        let (device, queue) = request_device(&adapter, options.limits).await?;
+        let features = adapter.features() & WANTED_FEATURES & !options.withheld_features;
+        let (device, queue) = request_device(&adapter, features, options.limits).await?;
         Ok(Self::assemble(
             Some(instance),
             Some(adapter),
@@ -227,7 +232,8 @@ impl Gpu {
         instance: Option<wgpu::Instance>,
         adapter: wgpu::Adapter,
     ) -> Result<Self> {
-        let (device, queue) = request_device(&adapter, None).await?;
+        let (device, queue) =
+            request_device(&adapter, adapter.features() & WANTED_FEATURES, None).await?;
         Ok(Self::assemble(
             instance,
             Some(adapter),
@@ -457,11 +463,12 @@ async fn pick_adapter(instance: &wgpu::Instance, choice: BackendChoice) -> Resul
 
 async fn request_device(
     adapter: &wgpu::Adapter,
+    features: wgpu::Features,
     limits: Option<wgpu::Limits>,
 ) -> Result<(wgpu::Device, wgpu::Queue)> {
     let desc = wgpu::DeviceDescriptor {
         label: Some("shoal"),
-        required_features: adapter.features() & WANTED_FEATURES,
+        required_features: features,
         // wgpu's defaults cap a work group at 256 invocations and 16 KiB of shared memory:
         // ask for everything the adapter has instead.
         required_limits: limits.unwrap_or_else(|| adapter.limits()),

@@ -172,7 +172,6 @@ fn rolled_own_block(per: u32, shape: Shape, wide: bool, wide_store: bool) -> Str
     };
     match (wide, wide_store) {
         (true, true) => lines.extend([
-            "    let n4 = params.n / 4u;".into(),
             "    for (var k = 0u; k < PER / 4u; k++) {".into(),
             "        if start + 4u * k + 4u <= params.n {".into(),
             "            let v = input4[start / 4u + k];".into(),

@@ -150,6 +150,30 @@ shoal_conformance::gpu_test! {
         }
     }
 
+    /// A device asked for without subgroups (`GpuOptions::withheld_features`, what `cargo xtask
+    /// bench --swiftshader` uses) has none, takes the shared-memory tiles, refuses a kernel that
+    /// needs them with a typed error, and scans and reduces as the CPU does.
+    async fn subgroups_withheld_take_the_shared_memory_paths(gpu) {
+        let withheld = shoal::wgpu::Features::SUBGROUP | shoal::wgpu::Features::SUBGROUP_BARRIER;
+        let options = shoal::GpuOptions { withheld_features: withheld, ..Default::default() };
+        let other = shoal::Gpu::with_options(options).await.expect("a device without subgroups");
+        // Only what was withheld is missing.
+        assert_eq!(other.features(), gpu.features() - withheld);
+        assert!(!other.has_subgroups());
+        assert!(!Tiling::for_gpu(&other).one_subgroup);
+        let needs = shoal::Source::new("needs subgroups", "enable subgroups;\n@group(0) @binding(0) var<storage, read_write> out: array<u32>;\n@compute @workgroup_size(64) fn main(@builtin(local_invocation_index) i: u32) { out[i] = subgroupAdd(1u); }\n");
+        assert!(matches!(other.kernel(needs), Err(shoal::Error::MissingFeature { .. })));
+        let (scan, reduce) = (Scan::<u32>::new(&other).expect("scan"), Reduce::<u32>::new(&other).expect("reduce"));
+        for &n in &[0u64, 1, 5, 513, 100_003] {
+            let data = random_u32(n + 7, n, 1000);
+            for strategy in STRATEGIES {
+                check_scan(&other, &scan, &data, ScanSpec::exclusive(Op::Sum).with_strategy(strategy)).await;
+            }
+            let input = other.buffer_from(&data).expect("input");
+            assert_eq!(reduce.value(&input, Op::Max).await.expect("reduce"), reduce_cpu(&data, Op::Max), "n = {n}");
+        }
+    }
+
     /// Two scans and a reduction recorded into one batch with the same objects.
     async fn scans_recorded_in_one_batch(gpu) {
         let scan = Scan::<u32>::new(&gpu).expect("scan");
