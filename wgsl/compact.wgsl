@@ -111,10 +111,7 @@ fn scatter_tiles(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id
         b += kb;
         bits = set_bit(set_bit(bits, j, ka), half + j, kb);
     }
-    shared_data[2u * id] = a;
-    shared_data[2u * id + 1u] = b;
-    scan_shared(id);
-    var at = tile_offsets[tile] + shared_data[2u * id] - a;
+    var at = offset_of(tile, id, a, b);
     for (var j = 0u; j < PER; j++) {
         if bit(bits, j) != 0u {
             output[at] = values[start + j];
@@ -143,10 +140,7 @@ fn scatter_tiles_rolled(@builtin(local_invocation_index) id: u32, @builtin(workg
         a += kept(start + j);
         b += kept(start + half + j);
     }
-    shared_data[2u * id] = a;
-    shared_data[2u * id + 1u] = b;
-    scan_shared(id);
-    var at = tile_offsets[tile] + shared_data[2u * id] - a;
+    var at = offset_of(tile, id, a, b);
     for (var i = start; i < min(start + PER, params.n); i++) {
         let v = values[i];
         if keep(v, i) {
@@ -155,6 +149,15 @@ fn scatter_tiles_rolled(@builtin(local_invocation_index) id: u32, @builtin(workg
         }
     }
     write_count(tile, id);
+}
+
+// Where this invocation's kept elements go (`a` and `b` of them, in halves): the tile's offset
+// plus those of the invocations before it, by the document's scan over the work group.
+fn offset_of(tile: u32, id: u32, a: u32, b: u32) -> u32 {
+    shared_data[2u * id] = a;
+    shared_data[2u * id + 1u] = b;
+    scan_shared(id);
+    return tile_offsets[tile] + shared_data[2u * id] - a;
 }
 
 // The last invocation of the last tile writes the count and the next kernel's arguments (after

@@ -47,13 +47,7 @@ pub(super) fn own_block(per: u32, shape: Shape, wide_store: bool) -> String {
             ));
         }
     }
-    lines.extend([
-        "    return acc;".into(),
-        "}".into(),
-        "fn store_own(tile: u32, id: u32, prefix: T) {".into(),
-        "    let start = own_start(tile, id);".into(),
-        "    let inclusive = params.inclusive != 0u;".into(),
-    ]);
+    lines.push(STORE_OWN_START.into());
     // Element j of the result: prefix ⊕ own[j] inclusive, prefix ⊕ own[j - 1] exclusive.
     let value = |j: u32| {
         let inclusive = format!("combine(prefix, own[{j}])");
@@ -113,6 +107,13 @@ fn load_own_start(per: u32, wide: bool) -> Vec<String> {
     lines
 }
 
+/// The end of `load_own` and the start of `store_own`, in both forms of the `own` block.
+const STORE_OWN_START: &str = "    return acc;
+}
+fn store_own(tile: u32, id: u32, prefix: T) {
+    let start = own_start(tile, id);
+    let inclusive = params.inclusive != 0u;";
+
 /// The start of a wide `load_own`: the last `n % 4` elements as one vec4 padded with the
 /// identity, for [`CHUNK`].
 const WIDE_PRELUDE: &str = "    let n4 = params.n / 4u;
@@ -156,14 +157,7 @@ fn rolled_own_block(per: u32, shape: Shape, wide: bool, wide_store: bool) -> Str
             "    }".into(),
         ]);
     }
-    lines.extend([
-        "    return acc;".into(),
-        "}".into(),
-        "fn store_own(tile: u32, id: u32, prefix: T) {".into(),
-        "    let start = own_start(tile, id);".into(),
-        "    let inclusive = params.inclusive != 0u;".into(),
-        "    var acc = prefix;".into(),
-    ]);
+    lines.extend([STORE_OWN_START.into(), "    var acc = prefix;".into()]);
     let pick = if shape == Shape::Struct {
         lines.insert(0, PICK.into());
         "pick"
