@@ -29,7 +29,8 @@ struct Segments {
 
 // The flags (or keys) of this invocation's slots, as `element` loaded them: a key's predecessor
 // and the key after it are in the neighbouring slots, so `element` and `emit` load each key once
-// (where the slot is a constant, which it is once the `own` block is unrolled).
+// (where the slot is a constant, which it is once the `own` block is unrolled; the rolled block
+// passes NO_SLOT, and the neighbours are read from memory).
 var<private> slot_heads: array<u32, PER>;
 
 // Whether element i, of flag (or key) h, starts a segment: flags only need h; keys need the key
