@@ -11,7 +11,7 @@ use crate::wgsl::{self, Op, Scratch, Uniforms};
 const SOURCE: shoal::Source = shoal::wgsl!("../wgsl/compact.wgsl");
 /// Elements per invocation: 16 in work groups of up to 256 invocations, or
 /// `SOFTWARE_PER` in the small work groups of a software adapter (see [`Tiling`](crate::Tiling)),
-/// [`SWIFTSHADER_PER`](crate::SWIFTSHADER_PER) on SwiftShader. Up to [`BITS`], `scatter_tiles`
+/// [`ROLLED_PER`](crate::ROLLED_PER) on SwiftShader. Up to [`BITS`], `scatter_tiles`
 /// keeps a bit per element in two words; above it `scatter_tiles_rolled` tests each element
 /// again.
 const PER: u32 = 16;
@@ -140,7 +140,7 @@ impl Compact {
     pub fn new(gpu: &Gpu) -> Result<Self> {
         let (wg, per) = shared_tiles(gpu, 256, PER, SOFTWARE_PER);
         let per = if is_swiftshader(gpu) {
-            crate::SWIFTSHADER_PER
+            crate::ROLLED_PER
         } else {
             per
         };

@@ -35,8 +35,8 @@ pub use radix_sort::{
 pub use operator::{Operation, Operator};
 pub use reduce::{Reduce, reduce_cpu};
 pub use scan::{
-    MAX_COARSENING, SOFTWARE_WORKGROUP, SWIFTSHADER_PER, Scan, ScanSpec, Strategy, Tiling,
-    VALUE_PER, WorkgroupScan, scan_by, scan_cpu, workgroup_scan_cpu,
+    MAX_COARSENING, ROLLED_PER, SOFTWARE_WORKGROUP, Scan, ScanSpec, Strategy, Tiling, VALUE_PER,
+    WorkgroupScan, scan_by, scan_cpu, workgroup_scan_cpu,
 };
 pub use segmented::{Segmented, reduce_by_key_cpu, segmented_scan_cpu};
 pub use value::{Shape, Value};

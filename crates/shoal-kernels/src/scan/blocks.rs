@@ -134,7 +134,7 @@ const CHUNK: &str = "fn chunk(q: u32, n4: u32, tail: vec4<T>) -> vec4<T> {
 /// costs more than loading the input twice (measured natively, 2^20 u32, look-back scan, × the
 /// copy kernel: 3.2 with the array, 2.6 without). SwiftShader pays a fixed cost per invocation of
 /// a kernel with barriers, which more elements per invocation spread
-/// ([`SWIFTSHADER_PER`](super::SWIFTSHADER_PER)); loops, not unrolled code, keep the kernel's
+/// ([`ROLLED_PER`](super::ROLLED_PER)); loops, not unrolled code, keep the kernel's
 /// compile time that of 64 elements. The values stored are `prefix ⊕ x0 ⊕ … ⊕ xj` folded left to
 /// right, so an `f32` sum rounds differently from the unrolled block's `prefix ⊕ (x0 ⊕ … ⊕ xj)`,
 /// and as deterministically.

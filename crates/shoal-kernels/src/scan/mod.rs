@@ -29,7 +29,7 @@ use crate::wgsl;
 pub use cpu::{scan_by, scan_cpu, workgroup_scan_cpu};
 use kernels::Level;
 pub(crate) use kernels::{Hooks, ScanKernels, check_pair, grow_levels};
-pub use tiling::{MAX_COARSENING, SOFTWARE_WORKGROUP, SWIFTSHADER_PER, Tiling, VALUE_PER};
+pub use tiling::{MAX_COARSENING, ROLLED_PER, SOFTWARE_WORKGROUP, Tiling, VALUE_PER};
 pub(crate) use tiling::{is_software, is_swiftshader, shared_tiles};
 pub use workgroup::WorkgroupScan;
 

@@ -8,17 +8,21 @@ use crate::value::{Shape, Value};
 
 /// The most elements an invocation holds: up to 64 in registers (the scan's `own` block
 /// unrolled), more in a private array in memory (the block rolled into loops; see
-/// [`SWIFTSHADER_PER`]).
+/// [`ROLLED_PER`]).
 pub const MAX_COARSENING: u32 = 1024;
 
-/// Elements per invocation on SwiftShader (the browser's software adapter), in work groups of
-/// [`SOFTWARE_WORKGROUP`]. SwiftShader runs every four invocations of a kernel with barriers as
-/// a coroutine and pays a fixed cost for each, which only more elements per invocation spread:
-/// measured natively on SwiftShader without subgroups (Chromium's `libvk_swiftshader`, the
-/// browser's path, 2^20 u32, GPU timestamps), the look-back scan takes 5.4x the copy kernel with
-/// 64 elements per invocation, 4.4x with 256 and 3.2x with 512 (work groups of 4, 8 or 16
-/// invocations alike); in headless Chromium 7.2x before, 2.7x with 512.
-pub const SWIFTSHADER_PER: u32 = 512;
+/// Elements per invocation of the rolled tiles (the scan's `own` block in loops, no registers
+/// held) that software adapters paying per invocation or per work group take: SwiftShader (the
+/// browser's), in shared-memory work groups of [`SOFTWARE_WORKGROUP`], and lavapipe, in
+/// one-subgroup work groups. SwiftShader runs every four invocations of a kernel with barriers as
+/// a coroutine and pays a fixed cost for each: measured natively on SwiftShader without
+/// subgroups (Chromium's `libvk_swiftshader`, the browser's path, 2^20 u32, GPU timestamps), the
+/// look-back scan takes 5.4x the copy kernel with 64 elements per invocation, 4.4x with 256 and
+/// 3.2x with 512 (work groups of 4, 8 or 16 invocations alike); in headless Chromium 7.2x
+/// before, 2.5-2.7x with 512. On lavapipe (2^22, same process, GPU ms with 32 per invocation →
+/// 512): the look-back scan 13.4 → 6.6, the segmented sum 31.7 → 21.1, the sort of
+/// u32 keys 251 → 205, pairs 293 → 265; 1024 made the scan faster still and reduce-by-key slower.
+pub const ROLLED_PER: u32 = 512;
 
 /// How the coarsened scan and reduce kernels (and the radix sort) cut their input into tiles,
 /// one per work group.
@@ -39,7 +43,7 @@ pub struct Tiling {
 
 /// Elements per invocation of values that are not scalars (vectors, structs) held in registers
 /// in the browser, where SwiftShader compiles the unrolled `own` block (which grows with the
-/// value) slowly (SwiftShader itself holds [`SWIFTSHADER_PER`] in memory, in loops):
+/// value) slowly (SwiftShader itself holds [`ROLLED_PER`] in memory, in loops):
 /// measured on the segmented scan, one test took 21.6 s with 64 elements per invocation and
 /// 5.2 s with 16, nearly all of it compiling. Natively such values take as many as scalars: on
 /// llvmpipe's GL (2^20 pairs of `u32`, GPU timestamps) reduce-by-key took 37.5 ms with 16
@@ -85,23 +89,24 @@ pub(crate) fn shared_tiles(gpu: &Gpu, cap: u32, per: u32, software_per: u32) -> 
 
 impl Tiling {
     /// What Shoal picks for `gpu`:
-    /// - one-subgroup work groups of 32 elements per invocation where the subgroup size is
-    ///   fixed (on lavapipe a barrier costs more than the loads around it);
+    /// - one-subgroup work groups where the subgroup size is fixed (on lavapipe a barrier costs
+    ///   more than the loads around it): [`ROLLED_PER`] elements per invocation on a software
+    ///   adapter (lavapipe), 32 on a GPU;
     /// - on other software adapters, work groups of [`SOFTWARE_WORKGROUP`] invocations holding
-    ///   64 elements each in registers (llvmpipe's GL), or [`SWIFTSHADER_PER`] in memory
+    ///   64 elements each in registers (llvmpipe's GL), or [`ROLLED_PER`] in memory
     ///   (SwiftShader, in the browser);
     /// - elsewhere (GPUs without fixed subgroups) 16 elements per invocation in work groups of
     ///   up to 256.
     pub fn for_gpu(gpu: &Gpu) -> Self {
         match Self::one_subgroup_size(gpu) {
             Some(s) if s >= 4 => Self {
-                per_invocation: 32,
+                per_invocation: if is_software(gpu) { ROLLED_PER } else { 32 },
                 one_subgroup: true,
                 workgroup: None,
             },
             _ if is_software(gpu) => Self {
                 per_invocation: if is_swiftshader(gpu) {
-                    SWIFTSHADER_PER
+                    ROLLED_PER
                 } else {
                     super::blocks::UNROLLED
                 },

@@ -4,7 +4,9 @@
 use crate::test_support::*;
 use crate::{CompactCount, Segmented, reduce_by_key_cpu, segmented_scan_cpu};
 
-const SEG_SIZES: &[u64] = &[0, 1, 2, 7, 8, 9, 511, 512, 513, 8193, 65_537, 200_003];
+const SEG_SIZES: &[u64] = &[
+    0, 1, 2, 7, 8, 9, 511, 512, 513, 4095, 4097, 8193, 65_537, 200_003,
+];
 
 /// Head flags: one in `every` (random), or every element, or none but the first.
 fn heads(seed: u64, n: u64, every: u32) -> Vec<u32> {
