@@ -73,21 +73,54 @@ fn count_tiles(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) 
     }
 }
 
+// #block marks
+// How an invocation counts its PER contiguous elements and writes the kept ones. Here, for up to
+// 64 (compact.rs swaps in `ROLLED_MARKS` above): one bit per element, so the writing loop neither
+// reads nor tests the elements it drops.
+var<private> bits: vec2<u32>;
+
 // Bit `j` (below 64) of `bits` set to `k` (0 or 1, the bit clear before).
-fn set_bit(bits: vec2<u32>, j: u32, k: u32) -> vec2<u32> {
+fn set_bit(b: vec2<u32>, j: u32, k: u32) -> vec2<u32> {
     if j < 32u {
-        return vec2(bits.x | (k << j), bits.y);
+        return vec2(b.x | (k << j), b.y);
     }
-    return vec2(bits.x, bits.y | (k << (j - 32u)));
+    return vec2(b.x, b.y | (k << (j - 32u)));
 }
 
 // Bit `j` (below 64) of `bits`.
-fn bit(bits: vec2<u32>, j: u32) -> u32 {
+fn bit(j: u32) -> u32 {
     if j < 32u {
         return (bits.x >> j) & 1u;
     }
     return (bits.y >> (j - 32u)) & 1u;
 }
+
+// The kept elements of the invocation's first and second halves (from `start`).
+fn count_own(start: u32) -> vec2<u32> {
+    let half = PER / 2u;
+    var a = 0u;
+    var b = 0u;
+    for (var j = 0u; j < half; j++) {
+        let ka = kept(start + j);
+        let kb = kept(start + half + j);
+        a += ka;
+        b += kb;
+        bits = set_bit(set_bit(bits, j, ka), half + j, kb);
+    }
+    return vec2(a, b);
+}
+
+// The kept elements from `start` written in order from `at`.
+fn write_own(start: u32, at: u32) {
+    var to = at;
+    for (var j = 0u; j < PER; j++) {
+        if bit(j) != 0u {
+            output[to] = values[start + j];
+            to += 1u;
+        }
+    }
+}
+// #end marks
 
 @compute @workgroup_size(WG)
 fn scatter_tiles(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) wid: vec3<u32>,
@@ -98,56 +131,8 @@ fn scatter_tiles(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id
     }
     // Contiguous elements per invocation keep the output in input order.
     let start = tile * WG * PER + id * PER;
-    let half = PER / 2u;
-    // Whether each of this invocation's PER (at most 64, compact.rs) elements is kept, one bit
-    // each, so the writing loop below neither reads nor tests the elements it drops.
-    var bits = vec2<u32>(0u);
-    var a = 0u;
-    var b = 0u;
-    for (var j = 0u; j < half; j++) {
-        let ka = kept(start + j);
-        let kb = kept(start + half + j);
-        a += ka;
-        b += kb;
-        bits = set_bit(set_bit(bits, j, ka), half + j, kb);
-    }
-    var at = offset_of(tile, id, a, b);
-    for (var j = 0u; j < PER; j++) {
-        if bit(bits, j) != 0u {
-            output[at] = values[start + j];
-            at += 1u;
-        }
-    }
-    write_count(tile, id);
-}
-
-// scatter_tiles for more than 64 elements per invocation (compact.rs picks it), too many for
-// the bits: the writing loop tests each element again. On SwiftShader, which pays a fixed cost
-// per invocation, 512 elements per invocation this way take 9.7x the copy kernel against 13.3x
-// for 64 with the bits (2^20, half kept).
-@compute @workgroup_size(WG)
-fn scatter_tiles_rolled(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) wid: vec3<u32>,
-                        @builtin(num_workgroups) nwg: vec3<u32>) {
-    let tile = group_index(wid, nwg);
-    if tile >= params.tiles {
-        return;
-    }
-    let start = tile * WG * PER + id * PER;
-    let half = PER / 2u;
-    var a = 0u;
-    var b = 0u;
-    for (var j = 0u; j < half; j++) {
-        a += kept(start + j);
-        b += kept(start + half + j);
-    }
-    var at = offset_of(tile, id, a, b);
-    for (var i = start; i < min(start + PER, params.n); i++) {
-        let v = values[i];
-        if keep(v, i) {
-            output[at] = v;
-            at += 1u;
-        }
-    }
+    let c = count_own(start);
+    write_own(start, offset_of(tile, id, c.x, c.y));
     write_count(tile, id);
 }
 

@@ -11,9 +11,8 @@ use crate::wgsl::{self, Op, Scratch, Uniforms};
 const SOURCE: shoal::Source = shoal::wgsl!("../wgsl/compact.wgsl");
 /// Elements per invocation: 16 in work groups of up to 256 invocations, or
 /// `SOFTWARE_PER` in the small work groups of a software adapter (see [`Tiling`](crate::Tiling)),
-/// [`ROLLED_PER`](crate::ROLLED_PER) on SwiftShader. Up to [`BITS`], `scatter_tiles`
-/// keeps a bit per element in two words; above it `scatter_tiles_rolled` tests each element
-/// again.
+/// [`ROLLED_PER`](crate::ROLLED_PER) on SwiftShader. Up to [`BITS`], `scatter_tiles` keeps a bit
+/// per element in two words (the `marks` block of `compact.wgsl`); above it [`ROLLED_MARKS`].
 const PER: u32 = 16;
 /// The most elements per invocation `scatter_tiles` keeps one bit each for.
 const BITS: u32 = 64;
@@ -21,13 +20,50 @@ const BITS: u32 = 64;
 // with 8 x 64 (4.4x to 5.1x for 8 to 32 invocations of 64 to 128 elements).
 const SOFTWARE_PER: u32 = 64;
 
-/// The scatter kernel for `per` elements per invocation (see [`PER`]).
-fn scatter_entry(per: u32) -> &'static str {
-    if per <= BITS {
-        "scatter_tiles"
-    } else {
-        "scatter_tiles_rolled"
+/// The `marks` block for more than [`BITS`] elements per invocation, too many for the bits: the
+/// writing loop tests each element again. On SwiftShader, which pays a fixed cost per invocation,
+/// 512 elements per invocation this way took 9.6x the copy kernel against 13.3x for 64 with the
+/// bits (2^20, half kept).
+const ROLLED_MARKS: &str = "fn count_own(start: u32) -> vec2<u32> {
+    let half = PER / 2u;
+    var a = 0u;
+    var b = 0u;
+    for (var j = 0u; j < half; j++) {
+        a += kept(start + j);
+        b += kept(start + half + j);
     }
+    return vec2(a, b);
+}
+fn write_own(start: u32, at: u32) {
+    var to = at;
+    for (var i = start; i < min(start + PER, params.n); i++) {
+        let v = values[i];
+        if keep(v, i) {
+            output[to] = v;
+            to += 1u;
+        }
+    }
+}";
+
+/// The count and scatter kernels of `source` (the file, or it with a predicate) for tiles of
+/// `wg` invocations × `per` elements.
+fn tile_kernels(gpu: &Gpu, source: shoal::Source, wg: u32, per: u32) -> Result<(Kernel, Kernel)> {
+    let source = if per > BITS {
+        source.block(
+            "marks",
+            shoal::Source::new("compact.rs: ROLLED_MARKS", ROLLED_MARKS),
+        )
+    } else {
+        source
+    };
+    let build = |entry| {
+        wgsl::builder(gpu, source.clone())
+            .entry(entry)
+            .constant("WG", wg)
+            .constant("PER", per)
+            .build()
+    };
+    Ok((build("count_tiles")?, build("scatter_tiles")?))
 }
 
 /// Which elements to keep.
@@ -176,19 +212,13 @@ impl Compact {
 
     /// The kernels for tiles of `wg` invocations × `per` elements.
     fn with_tiles(gpu: &Gpu, wg: u32, per: u32) -> Result<Self> {
-        let build = |entry| {
-            wgsl::builder(gpu, SOURCE)
-                .entry(entry)
-                .constant("WG", wg)
-                .constant("PER", per)
-                .build()
-        };
+        let (flags_count, flags_scatter) = tile_kernels(gpu, SOURCE, wg, per)?;
         Ok(Self {
             gpu: gpu.clone(),
             wg,
             per,
-            flags_count: build("count_tiles")?,
-            flags_scatter: build(scatter_entry(per))?,
+            flags_count,
+            flags_scatter,
             scan: Scan::new(gpu)?,
             uniforms: Uniforms::default(),
             scratch: Scratch::default(),
@@ -203,17 +233,11 @@ impl Compact {
             "keep",
             shoal::Source::new(format!("predicate `{expression}`"), body),
         );
-        let build = |entry| {
-            wgsl::builder(&self.gpu, source.clone())
-                .entry(entry)
-                .constant("WG", self.wg)
-                .constant("PER", self.per)
-                .build()
-        };
+        let (count, scatter) = tile_kernels(&self.gpu, source, self.wg, self.per)?;
         Ok(Predicate {
             expression: expression.to_string(),
-            count: build("count_tiles")?,
-            scatter: build(scatter_entry(self.per))?,
+            count,
+            scatter,
         })
     }
 
