@@ -1,8 +1,13 @@
 // Histogram of u32 values into BINS bins (a value v lands in bin min(v, BINS - 1)). Each work
-// group counts a tile of WG x PER values with atomics on shared memory, then adds its non-zero
-// bins to the global counts: one global atomic per bin and work group instead of one per value.
+// group counts a tile of WG x PER values in shared memory, then adds its non-zero bins to the
+// global counts: one global atomic per bin and work group instead of one per value.
 // Values are read four at a time (`input4`, the same buffer as vec4s: a software adapter loads a
 // vec4 in about the time of one scalar); the last n % 4 through `input`.
+//
+// How the work group counts is the `bins` block: below, one shared counter per bin, incremented
+// with atomics (a GPU's shared atomics are cheap); histogram.rs swaps in one counter per bin and
+// invocation, incremented without atomics, where an atomic costs a loop over the lanes
+// (software adapters).
 
 override WG: u32 = 256u;
 // A multiple of 4.
@@ -21,8 +26,20 @@ struct Params {
 @group(0) @binding(2) var<storage, read_write> counts: array<atomic<u32>>;
 @group(0) @binding(3) var<storage, read> input4: array<vec4<u32>>;
 
+// #block bins
 // Workgroup memory starts zeroed (WGSL), so no clearing pass.
 var<workgroup> sh_bins: array<atomic<u32>, BINS>;
+
+// Counts one value in `bin`, for invocation `id`.
+fn count(bin: u32, id: u32) {
+    atomicAdd(&sh_bins[bin], 1u);
+}
+
+// The work group's count in `bin`, after a barrier.
+fn total(bin: u32) -> u32 {
+    return atomicLoad(&sh_bins[bin]);
+}
+// #end bins
 
 @compute @workgroup_size(WG)
 fn histogram(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) wid: vec3<u32>,
@@ -37,22 +54,22 @@ fn histogram(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) wi
         let q = base / 4u + j * WG + id;
         if q < n4 {
             let v = min(input4[q], vec4<u32>(BINS - 1u));
-            atomicAdd(&sh_bins[v.x], 1u);
-            atomicAdd(&sh_bins[v.y], 1u);
-            atomicAdd(&sh_bins[v.z], 1u);
-            atomicAdd(&sh_bins[v.w], 1u);
+            count(v.x, id);
+            count(v.y, id);
+            count(v.z, id);
+            count(v.w, id);
         }
     }
     // The last n % 4 values, in the tile that holds them.
     let tail = n4 * 4u;
-    if id == 0u && tail >= base && tail < base + WG * PER {
+    if id == 0u && tail >= base && tail - base < WG * PER {
         for (var i = tail; i < params.n; i++) {
-            atomicAdd(&sh_bins[min(input[i], BINS - 1u)], 1u);
+            count(min(input[i], BINS - 1u), id);
         }
     }
     workgroupBarrier();
     for (var b = id; b < BINS; b += WG) {
-        let c = atomicLoad(&sh_bins[b]);
+        let c = total(b);
         if c != 0u {
             atomicAdd(&counts[b], c);
         }

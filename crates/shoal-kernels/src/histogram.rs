@@ -6,20 +6,64 @@ use std::sync::Mutex;
 
 use shoal::{Buffer, Commands, Error, Gpu, Kernel, Result};
 
-use crate::scan::shared_tiles;
+use crate::scan::{is_software, shared_tiles};
 use shoal::glam::UVec4;
 
 use crate::wgsl::{self, Scratch, Uniforms};
 
 const SOURCE: shoal::Source = shoal::wgsl!("../wgsl/histogram.wgsl");
-/// Values per invocation: 16 in work groups of up to 256 invocations, or `SOFTWARE_PER` in the
-/// small work groups of a software adapter (see [`Tiling`](crate::Tiling)).
+/// Values per invocation on a GPU: 16, in work groups of up to 256 invocations.
 const PER: u32 = 16;
-// Measured on llvmpipe (GL, 2^20 values, 256 bins): 5.3x the copy kernel with 256 x 16, 2.9x
-// with 8 x 256, 2.3x with 8 x 1024 (fewer tiles, so fewer merges of 256 bins into the counts).
-const SOFTWARE_PER: u32 = 1024;
+/// Values per invocation on a software adapter, in its small work groups (see
+/// [`Tiling`](crate::Tiling)): the most of these that still leaves a tile per CPU thread.
+/// Measured on lavapipe (2^22 values, 256 bins, per-invocation counters): 1.53x the copy kernel
+/// with 8 x 1024, 1.27x with 8 x 4096, 1.18x with 8 x 16384; at 2^16, 8 x 16384 (one tile) took
+/// 2.26x against 1.25x for 8 x 4096 (two).
+const SOFTWARE_PERS: [u32; 3] = [16384, 4096, 1024];
 /// The most bins offered on any device (see [`Histogram::max_bins`]).
 const MAX_BINS: u32 = 1024;
+/// The most per-invocation counters (work group size x bins) a software adapter's work group
+/// keeps; above it, shared atomics (llvmpipe's GL driver compiles the zeroing of 4096 words of
+/// workgroup memory for minutes).
+const LANE_COUNTERS: u32 = 2048;
+
+/// The `bins` block for adapters whose shared atomics are slow: a counter per bin and
+/// invocation, bin-major so the merge reads each bin's counters in a row. On lavapipe (2^22
+/// values, 8 x 1024) this took the histogram from 3.3x the copy kernel to 1.5x; llvmpipe's GL
+/// 3.4x to 1.6x (2^20); SwiftShader 2.0-2.6x to 1.6-1.7x.
+const LANE_BINS: &str = "var<workgroup> sh_bins: array<u32, BINS * WG>;
+
+fn count(bin: u32, id: u32) {
+    sh_bins[bin * WG + id] += 1u;
+}
+
+fn total(bin: u32) -> u32 {
+    var c = 0u;
+    for (var l = 0u; l < WG; l++) {
+        c += sh_bins[bin * WG + l];
+    }
+    return c;
+}";
+
+/// How a [`Histogram`] tiles its input and counts in shared memory.
+#[derive(Debug, Clone, Copy)]
+struct Tiles {
+    wg: u32,
+    /// Values per invocation, or `None` for the most of [`SOFTWARE_PERS`] the input fills.
+    per: Option<u32>,
+    /// Per-invocation counters (`LANE_BINS`) where they fit in [`LANE_COUNTERS`].
+    lanes: bool,
+}
+
+/// CPU threads a software adapter runs work groups on (a guess of 8 where the platform does not
+/// say, as in the browser).
+fn cpu_threads() -> u32 {
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Ok(n) = std::thread::available_parallelism() {
+        return n.get().min(64) as u32;
+    }
+    8
+}
 
 /// Histograms of `u32` values: value `v` counts in bin `min(v, bins - 1)`.
 ///
@@ -36,9 +80,9 @@ const MAX_BINS: u32 = 1024;
 #[derive(Debug)]
 pub struct Histogram {
     gpu: Gpu,
-    wg: u32,
-    per: u32,
-    kernels: Mutex<HashMap<u32, Kernel>>,
+    tiles: Tiles,
+    /// Kernels by bins and values per invocation.
+    kernels: Mutex<HashMap<(u32, u32), Kernel>>,
     uniforms: Uniforms,
     scratch: Scratch,
 }
@@ -46,15 +90,26 @@ pub struct Histogram {
 impl Histogram {
     /// A histogram for `gpu`; kernels are compiled per bin count on first use.
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        let (wg, per) = shared_tiles(gpu, 256, PER, SOFTWARE_PER);
-        Ok(Self {
+        let (wg, per) = shared_tiles(gpu, 256, PER, PER);
+        let software = is_software(gpu);
+        Ok(Self::with_tiles(
+            gpu,
+            Tiles {
+                wg,
+                per: (!software).then_some(per),
+                lanes: software,
+            },
+        ))
+    }
+
+    fn with_tiles(gpu: &Gpu, tiles: Tiles) -> Self {
+        Self {
             gpu: gpu.clone(),
-            wg,
-            per,
+            tiles,
             kernels: Mutex::new(HashMap::new()),
             uniforms: Uniforms::default(),
             scratch: Scratch::default(),
-        })
+        }
     }
 
     /// The most bins one work group counts in shared memory on this device: what its shared
@@ -64,26 +119,41 @@ impl Histogram {
         (self.gpu.limits().max_compute_shared_memory_size / 4).min(MAX_BINS)
     }
 
-    fn kernel(&self, bins: u32) -> Result<Kernel> {
-        if let Some(k) = self
-            .kernels
-            .lock()
-            .map_err(|_| wgsl::poisoned())?
-            .get(&bins)
-        {
+    /// Values per invocation for `n` values: the fixed count, or the most of [`SOFTWARE_PERS`]
+    /// that leaves a tile per CPU thread.
+    fn per(&self, n: u32) -> u32 {
+        self.tiles.per.unwrap_or_else(|| {
+            let tiles = cpu_threads() as u64;
+            let fills = |&&per: &&u32| n as u64 >= tiles * self.tiles.wg as u64 * per as u64;
+            let last = SOFTWARE_PERS[SOFTWARE_PERS.len() - 1];
+            *SOFTWARE_PERS.iter().find(fills).unwrap_or(&last)
+        })
+    }
+
+    fn kernel(&self, bins: u32, per: u32) -> Result<Kernel> {
+        let key = (bins, per);
+        if let Some(k) = self.kernels.lock().map_err(|_| wgsl::poisoned())?.get(&key) {
             return Ok(k.clone());
         }
+        let source = if self.tiles.lanes && self.tiles.wg * bins <= LANE_COUNTERS {
+            SOURCE.block(
+                "bins",
+                shoal::Source::new("histogram.rs: LANE_BINS", LANE_BINS),
+            )
+        } else {
+            SOURCE
+        };
         let k = self
             .gpu
-            .kernel_builder(SOURCE)
-            .constant("WG", self.wg)
-            .constant("PER", self.per)
+            .kernel_builder(source)
+            .constant("WG", self.tiles.wg)
+            .constant("PER", per)
             .constant("BINS", bins)
             .build()?;
         self.kernels
             .lock()
             .map_err(|_| wgsl::poisoned())?
-            .insert(bins, k.clone());
+            .insert(key, k.clone());
         Ok(k)
     }
 
@@ -108,11 +178,12 @@ impl Histogram {
             });
         }
         commands.clear(counts);
-        let tiles = n.div_ceil(self.wg * self.per);
+        let per = self.per(n);
+        let tiles = n.div_ceil(self.tiles.wg * per);
         if tiles == 0 {
             return Ok(());
         }
-        let kernel = self.kernel(bins as u32)?;
+        let kernel = self.kernel(bins as u32, per)?;
         let params = self.uniforms.get(&self.gpu, [n, tiles, 0, 0])?;
         // Fewer than four values: `input4` needs a binding, and none of it is read.
         let input4 = match input.view_as::<UVec4>() {
@@ -127,7 +198,7 @@ impl Histogram {
             .bind("input", input)
             .bind("input4", &input4)
             .bind("counts", counts)
-            .invocations(tiles as u64 * self.wg as u64)
+            .invocations(tiles as u64 * self.tiles.wg as u64)
             .record(commands)
     }
 

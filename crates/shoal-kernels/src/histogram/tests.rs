@@ -1,5 +1,6 @@
 //! Histograms against their CPU twin, at every listed size and bin count.
 
+use super::{PER, SOFTWARE_PERS, Tiles};
 use crate::test_support::*;
 
 shoal_conformance::gpu_test! {
@@ -28,5 +29,35 @@ shoal_conformance::gpu_test! {
         let too_many = gpu.buffer_zeroed::<u32>(hist.max_bins() as u64 + 1).expect("counts");
         let input = gpu.buffer_from(&[1u32]).expect("input");
         assert!(matches!(hist.run(&input, &too_many), Err(shoal::Error::WorkgroupMemory { .. })));
+    }
+}
+
+shoal_conformance::gpu_test! {
+    /// Every way of tiling and counting, forced on whatever adapter runs the test: a GPU's
+    /// (work groups of up to 256 x 16 values, shared atomics), a software adapter's per-invocation
+    /// counters at each fixed count of values per invocation and chosen by size, and shared
+    /// atomics in small work groups; tile neighbours, the tail of n % 4 values, 256 and 7 bins.
+    async fn histogram_every_tiling(gpu) {
+        let gpu_wg = crate::wgsl::plan_workgroup(&gpu, 256);
+        let mut tilings = vec![Tiles { wg: gpu_wg, per: Some(PER), lanes: false }];
+        for per in SOFTWARE_PERS {
+            tilings.push(Tiles { wg: 8, per: Some(per), lanes: true });
+        }
+        tilings.push(Tiles { wg: 8, per: None, lanes: true });
+        tilings.push(Tiles { wg: 8, per: Some(4096), lanes: false });
+        for tiles in tilings {
+            let hist = Histogram::with_tiles(&gpu, tiles);
+            let tile = tiles.wg as u64 * tiles.per.unwrap_or(1024) as u64;
+            for bins in [256u64, 7] {
+                let counts = gpu.buffer_zeroed::<u32>(bins).expect("counts");
+                for n in [0, 3, tile - 1, tile, tile + 1, tile + 6, 3 * tile + 2, 300_001] {
+                    let data = random_u32(n + bins, n, 300);
+                    let input = gpu.buffer_from(&data).expect("input");
+                    hist.run(&input, &counts).expect("run");
+                    let want = histogram_cpu(&data, bins as usize);
+                    assert_eq!(counts.read().await.expect("counts"), want, "{tiles:?}, {bins} bins, n = {n}");
+                }
+            }
+        }
     }
 }
