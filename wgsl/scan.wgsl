@@ -61,11 +61,16 @@ struct Params {
 // stores a vec4 in about the time of one scalar. Elements past the last whole vec4 are read and
 // written through the scalar bindings.
 // #block wide
+// #block wide_input
 @group(0) @binding(6) var<storage, read> input4: array<vec4<T>>;
 @group(0) @binding(7) var<storage, read_write> output4: array<vec4<T>>;
+// Elements 4q .. 4q + 3, all of them in the input. A family whose `io` block makes scalar
+// elements defines its own `element4` there, and this region is dropped.
+fn element4(q: u32) -> vec4<T> { return input4[q]; }
+// #end wide_input
 // The four elements from 4 x i folded.
 fn fold4(i: u32) -> T {
-    let v = input4[i];
+    let v = element4(i);
     return combine(combine(v.x, v.y), combine(v.z, v.w));
 }
 // #end wide
@@ -76,9 +81,13 @@ fn fold4(i: u32) -> T {
 // family packs (head, value) pairs as it loads and stores only where runs end). `slot` is the
 // element's place among the PER an invocation owns (a constant once the `own` block is
 // unrolled), or NO_SLOT where a fold reads it: a family may keep what it loaded in a slot for
-// the store of the same or the previous slot, rather than load it again.
+// the store of the same or the previous slot, rather than load it again. A family of scalar
+// elements also defines `element4(q)`, elements 4q .. 4q + 3 (the `wide_input` region above is
+// then dropped), and may use `finish`.
 fn element(i: u32, slot: u32) -> T { return input[i]; }
 fn emit(i: u32, slot: u32, v: T) { output[i] = v; }
+// Called once, after the last element's `emit`, with the combination of all n elements.
+fn finish(total: T) {}
 // #end io
 
 // The slot of an element read outside `load_own` (a fold, the look-back's fallback).
@@ -330,6 +339,9 @@ fn store_own(tile: u32, id: u32, prefix: T) {
                 emit(start + j, j, v);
             }
         }
+    }
+    if start < params.n && params.n - start <= PER {
+        finish(combine(prefix, own[PER - 1u]));
     }
 }
 // #end own

@@ -2,68 +2,50 @@
 //! with the count left on the GPU beside ready-made indirect-dispatch arguments, so the next
 //! kernel can run over exactly the kept elements with no readback in between; unique and the
 //! stable two-way partition are compactions by predicates.
+//!
+//! A compaction is one [`Scan`] of the kept flags (an inclusive sum), whose `io` block
+//! (`wgsl/compact.wgsl`) tests each element as it loads it and stores each where its count says:
+//! one pass over the input, like the scan, on the scan's tiles for the adapter.
 
-use shoal::{Buffer, Commands, DispatchArgs, Gpu, Kernel, Result, Usage};
+use shoal::{Buffer, Commands, DispatchArgs, Gpu, Result, Usage};
 
-use crate::scan::{Scan, ScanSpec, Strategy, is_swiftshader, shared_tiles};
+use crate::scan::{Scan, ScanSpec, Tiling};
 use crate::wgsl::{self, Op, Scratch, Uniforms};
+use shoal::glam::UVec4;
 
-const SOURCE: shoal::Source = shoal::wgsl!("../wgsl/compact.wgsl");
-/// Elements per invocation: 16 in work groups of up to 256 invocations, or
-/// `SOFTWARE_PER` in the small work groups of a software adapter (see [`Tiling`](crate::Tiling)),
-/// [`ROLLED_PER`](crate::ROLLED_PER) on SwiftShader. Up to [`BITS`], `scatter_tiles` keeps a bit
-/// per element in two words (the `marks` block of `compact.wgsl`); above it [`ROLLED_MARKS`].
-const PER: u32 = 16;
-/// The most elements per invocation `scatter_tiles` keeps one bit each for.
-const BITS: u32 = 64;
-// Measured on llvmpipe (GL, 2^20 values, half kept): 13.6x the copy kernel with 256 x 16, 4.8x
-// with 8 x 64 (4.4x to 5.1x for 8 to 32 invocations of 64 to 128 elements).
-const SOFTWARE_PER: u32 = 64;
-
-/// The `marks` block for more than [`BITS`] elements per invocation, too many for the bits: the
-/// writing loop tests each element again. On SwiftShader, which pays a fixed cost per invocation,
-/// 512 elements per invocation this way took 9.6x the copy kernel against 13.3x for 64 with the
-/// bits (2^20, half kept).
-const ROLLED_MARKS: &str = "fn count_own(start: u32) -> vec2<u32> {
-    let half = PER / 2u;
-    var a = 0u;
-    var b = 0u;
-    for (var j = 0u; j < half; j++) {
-        a += kept(start + j);
-        b += kept(start + half + j);
-    }
-    return vec2(a, b);
+/// The `io` block of the scan's kernels (`wgsl/compact.wgsl`, a snippet of [`crate::SNIPPETS`]),
+/// after a `keep` function.
+const IO: &str = "#import compact::io";
+/// The `keep` and `keep4` functions of a compaction by flags.
+const KEEP_FLAGS: &str = "fn keep(x: u32, i: u32) -> bool {
+    return flags[i] != 0u;
 }
-fn write_own(start: u32, at: u32) {
-    var to = at;
-    for (var i = start; i < min(start + PER, params.n); i++) {
-        let v = values[i];
-        if keep(v, i) {
-            output[to] = v;
-            to += 1u;
-        }
-    }
+fn keep4(q: u32) -> vec4<bool> {
+    return flags4[q] != vec4(0u);
 }";
 
-/// The count and scatter kernels of `source` (the file, or it with a predicate) for tiles of
-/// `wg` invocations × `per` elements.
-fn tile_kernels(gpu: &Gpu, source: shoal::Source, wg: u32, per: u32) -> Result<(Kernel, Kernel)> {
-    let source = if per > BITS {
-        source.block(
-            "marks",
-            shoal::Source::new("compact.rs: ROLLED_MARKS", ROLLED_MARKS),
-        )
-    } else {
-        source
-    };
-    let build = |entry| {
-        wgsl::builder(gpu, source.clone())
-            .entry(entry)
-            .constant("WG", wg)
-            .constant("PER", per)
-            .build()
-    };
-    Ok((build("count_tiles")?, build("scatter_tiles")?))
+/// `keep` and `keep4` for a predicate `expression` over `x` and `i`.
+fn keep_predicate(expression: &str) -> String {
+    format!(
+        "fn keep(x: u32, i: u32) -> bool {{
+    return {expression};
+}}
+fn keep4(q: u32) -> vec4<bool> {{
+    let x = values4[q];
+    let i = 4u * q;
+    return vec4(keep(x.x, i), keep(x.y, i + 1u), keep(x.z, i + 2u), keep(x.w, i + 3u));
+}}"
+    )
+}
+
+/// The scan that compacts by `keep` (WGSL defining `fn keep(x: u32, i: u32) -> bool`), tiled as
+/// `tiling`; its kernel for the smallest inputs compiled now, so a WGSL error in `keep` is
+/// returned here.
+fn compaction_scan(gpu: &Gpu, tiling: Tiling, path: String, keep: &str) -> Result<Scan<u32>> {
+    let io = shoal::Source::new(path, format!("{keep}\n{IO}"));
+    let scan = Scan::with_io(gpu, tiling, io)?;
+    scan.prepare_hooked(ScanSpec::inclusive(Op::Sum))?;
+    Ok(scan)
 }
 
 /// Which elements to keep.
@@ -86,8 +68,7 @@ pub struct Partition {
 #[derive(Debug, Clone)]
 pub struct Predicate {
     expression: String,
-    count: Kernel,
-    scatter: Kernel,
+    scan: std::sync::Arc<Scan<u32>>,
 }
 
 /// The count and the indirect arguments a compaction leaves on the GPU.
@@ -143,7 +124,11 @@ impl CompactCount {
     }
 }
 
-/// Stream compaction: three passes (count per tile, scan of the counts, scatter).
+/// Stream compaction: one scan of the kept flags that stores each kept value at its count.
+///
+/// The whole output is written: the kept values in order at the front, then the rejected ones,
+/// the last first (every element is stored unconditionally, at one place or the other: a
+/// software adapter pays for a branch in every lane whether it is taken or not).
 ///
 /// ```
 /// # fn main() -> Result<(), shoal::Error> {
@@ -156,70 +141,34 @@ impl CompactCount {
 /// let odd = compact.predicate("x % 2u == 1u")?; // a WGSL expression over `x`
 /// compact.run(&values, Keep::Predicate(&odd), &kept, &count)?;
 /// let cpu = compact_cpu(&data, |x, _| x % 2 == 1);
-/// assert_eq!(kept.read_blocking()?[..cpu.len()], cpu[..]);
+/// let out = kept.read_blocking()?;
+/// assert_eq!(out[..cpu.len()], cpu[..]);
+/// assert_eq!(out[999], 0); // the first even value, rejected, is last
 /// # Ok(()) }
 /// ```
 #[derive(Debug)]
 pub struct Compact {
     gpu: Gpu,
-    wg: u32,
-    per: u32,
-    flags_count: Kernel,
-    flags_scatter: Kernel,
-    scan: Scan<u32>,
+    tiling: Tiling,
+    flags: Scan<u32>,
     uniforms: Uniforms,
     scratch: Scratch,
 }
 
 impl Compact {
-    /// Compaction for `gpu`, with the flag kernels compiled.
+    /// Compaction for `gpu`, tiled as its [`Scan`]'s ([`Tiling::for_gpu`]), with the flag
+    /// kernels compiled.
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        let (wg, per) = shared_tiles(gpu, 256, PER, SOFTWARE_PER);
-        let per = if is_swiftshader(gpu) {
-            crate::ROLLED_PER
-        } else {
-            per
-        };
-        Self::with_tiles(gpu, wg, per)
+        Self::with_tiling(gpu, Tiling::for_gpu(gpu))
     }
 
     /// Compaction with `tiling` forced: smaller tiles cross more work groups for the same input.
-    /// Compaction shares values through shared memory, so `tiling.one_subgroup` is refused, and
-    /// each invocation's elements are an even number up to
-    /// [`MAX_COARSENING`](crate::MAX_COARSENING) (it counts them in halves): an
-    /// [`Error::Override`](shoal::Error::Override) otherwise, as is a work-group size the device
-    /// cannot run.
-    pub fn with_tiling(gpu: &Gpu, tiling: crate::Tiling) -> Result<Self> {
-        let refuse = |message: String| {
-            Err(shoal::Error::Override {
-                kernel: SOURCE.path().to_string(),
-                message,
-            })
-        };
-        if tiling.one_subgroup {
-            return refuse("compaction shares values through shared memory: one-subgroup tiles are not offered".into());
-        }
-        let per = tiling.per_invocation;
-        if !(2..=crate::MAX_COARSENING).contains(&per) || !per.is_multiple_of(2) {
-            return refuse(format!(
-                "compaction takes an even number of elements per invocation from 2 to {}, not {per}",
-                crate::MAX_COARSENING
-            ));
-        }
-        let wg = tiling.shared_workgroup(gpu, &SOURCE, 256)?;
-        Self::with_tiles(gpu, wg, per)
-    }
-
-    /// The kernels for tiles of `wg` invocations × `per` elements.
-    fn with_tiles(gpu: &Gpu, wg: u32, per: u32) -> Result<Self> {
-        let (flags_count, flags_scatter) = tile_kernels(gpu, SOURCE, wg, per)?;
+    /// A tiling the device cannot run is a typed error, as for [`Scan::with_tiling`].
+    pub fn with_tiling(gpu: &Gpu, tiling: Tiling) -> Result<Self> {
         Ok(Self {
             gpu: gpu.clone(),
-            wg,
-            per,
-            flags_count,
-            flags_scatter,
-            scan: Scan::new(gpu)?,
+            tiling,
+            flags: compaction_scan(gpu, tiling, "compaction by flags".into(), KEEP_FLAGS)?,
             uniforms: Uniforms::default(),
             scratch: Scratch::default(),
         })
@@ -228,16 +177,11 @@ impl Compact {
     /// Compiles a predicate: `expression` is WGSL of type `bool` over `x: u32` (the value) and
     /// `i: u32` (its index). A WGSL error in it is an [`shoal::Error::Wgsl`] naming the line.
     pub fn predicate(&self, expression: &str) -> Result<Predicate> {
-        let body = format!("fn keep(x: u32, i: u32) -> bool {{\n    return {expression};\n}}");
-        let source = SOURCE.block(
-            "keep",
-            shoal::Source::new(format!("predicate `{expression}`"), body),
-        );
-        let (count, scatter) = tile_kernels(&self.gpu, source, self.wg, self.per)?;
+        let keep = keep_predicate(expression);
+        let path = format!("predicate `{expression}`");
         Ok(Predicate {
             expression: expression.to_string(),
-            count,
-            scatter,
+            scan: std::sync::Arc::new(compaction_scan(&self.gpu, self.tiling, path, &keep)?),
         })
     }
 
@@ -319,13 +263,10 @@ impl Compact {
         )
     }
 
-    fn scratch(&self, name: &'static str, len: u64) -> Result<Buffer<u32>> {
-        self.scratch.get(&self.gpu, name, len)
-    }
-
     /// Records compacting `values` into the front of `output` (at least as long), keeping what
     /// `keep` says, and writing the count and the arguments for a next kernel of
-    /// `next_workgroup` invocations per group into `count`.
+    /// `next_workgroup` invocations per group into `count`. The rest of `output`'s first
+    /// `values.len()` elements receives the rejected values, the last first.
     pub fn record(
         &self,
         commands: &mut Commands,
@@ -337,61 +278,38 @@ impl Compact {
     ) -> Result<()> {
         let n = wgsl::count_u32("compact", values.len())?;
         wgsl::at_least("compact: output buffer", values.len(), output.len())?;
-        let (counter, scatter, flags) = match keep {
+        let (scan, flags) = match keep {
             Keep::Flags(f) => {
                 wgsl::at_least("compact: flags buffer", values.len(), f.len())?;
-                (&self.flags_count, &self.flags_scatter, f)
+                (&self.flags, f)
             }
-            Keep::Predicate(p) => (&p.count, &p.scatter, values),
+            Keep::Predicate(p) => (&*p.scan, values),
         };
         // With nothing to scan, the count and the arguments are all zero.
         commands.clear(&count.buffer);
-        if n == 0 {
-            return Ok(());
-        }
-        let tiles = n.div_ceil(self.wg * self.per);
-        let counts = self.scratch("counts", tiles as u64)?;
-        let offsets = self.scratch("offsets", tiles as u64)?;
         let max_x = self.gpu.limits().max_compute_work_group_count[0];
-        let params = self
+        let compaction = self
             .uniforms
-            .get(&self.gpu, [n, tiles, next_workgroup, max_x])?;
-        let groups = tiles as u64 * self.wg as u64;
-        // A predicate kernel reads no flags, so reflection gives it no such binding.
-        let by_flags = matches!(keep, Keep::Flags(_));
-        fn with_flags<'a>(
-            d: shoal::Dispatch<'a>,
-            flags: &'a Buffer<u32>,
-            by_flags: bool,
-        ) -> shoal::Dispatch<'a> {
-            if by_flags { d.bind("flags", flags) } else { d }
+            .get(&self.gpu, [next_workgroup, max_x, 0, 0])?;
+        let (values4, flags4) = (self.wide(values)?, self.wide(flags)?);
+        let hooks: [(&'static str, &dyn shoal::Bindable); 7] = [
+            ("compaction", &compaction),
+            ("values", values),
+            ("flags", flags),
+            ("values4", &values4),
+            ("flags4", &flags4),
+            ("kept", output),
+            ("count_args", &count.buffer),
+        ];
+        scan.record_hooked(commands, n, ScanSpec::inclusive(Op::Sum), &hooks)
+    }
+
+    /// `buffer` as vec4s, or a stand-in where it is shorter than one (then none is read).
+    fn wide(&self, buffer: &Buffer<u32>) -> Result<Buffer<UVec4>> {
+        match buffer.view_as::<UVec4>() {
+            v if v.is_empty() => Ok(self.scratch.get(&self.gpu, "no vec4s", 4)?.view_as()),
+            v => Ok(v),
         }
-        with_flags(
-            counter
-                .bind("params", &params)
-                .bind("values", values)
-                .bind("tile_counts", &counts),
-            flags,
-            by_flags,
-        )
-        .invocations(groups)
-        .record(commands)?;
-        self.scan.record(
-            commands,
-            &counts,
-            &offsets,
-            ScanSpec::exclusive(Op::Sum).with_strategy(Strategy::MultiLevel),
-        )?;
-        with_flags(
-            scatter.bind("params", &params).bind("values", values),
-            flags,
-            by_flags,
-        )
-        .bind("tile_offsets", &offsets)
-        .bind("output", output)
-        .bind("count_args", &count.buffer)
-        .invocations(groups)
-        .record(commands)
     }
 
     /// Compacts and submits; returns nothing to read until the caller reads `output` or `count`.

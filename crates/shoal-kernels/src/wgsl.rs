@@ -126,7 +126,7 @@ impl Op {
 /// The snippets the kernels' WGSL imports (`#import name`), by name, each with its file. Every
 /// family's sources carry them ([`with_snippets`]); `cargo xtask check-wgsl` adds them too, to
 /// validate `wgsl/*.wgsl` without a device. A snippet that relies on its importer's definitions
-/// (`scan::document` needs `T`, `combine`, `WG` and `shared_data`; `segmented::io` is the `io` block of `scan.wgsl`) is validated where imported.
+/// (`scan::document` needs `T`, `combine`, `WG` and `shared_data`; `segmented::io` and `compact::io` are `io` blocks of `scan.wgsl`) is validated where imported.
 pub const SNIPPETS: &[(&str, Source)] = &[
     ("scan::document", shoal::wgsl!("../wgsl/scan_document.wgsl")),
     (
@@ -139,6 +139,7 @@ pub const SNIPPETS: &[(&str, Source)] = &[
     ),
     ("splat::common", crate::splat::COMMON),
     ("segmented::io", shoal::wgsl!("../wgsl/segmented.wgsl")),
+    ("compact::io", shoal::wgsl!("../wgsl/compact.wgsl")),
 ];
 
 /// `source` with every snippet of [`SNIPPETS`] available to its `#import` lines: the one way the

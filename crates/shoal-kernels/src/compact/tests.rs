@@ -2,6 +2,16 @@
 
 use crate::test_support::*;
 
+/// The whole output of a compaction: the kept values in order, then the rejected ones, the last
+/// first.
+fn kept_then_rejected(values: &[u32], keep: impl Fn(u32, usize) -> bool) -> Vec<u32> {
+    let mut out = compact_cpu(values, &keep);
+    let mut rejected = compact_cpu(values, |x, i| !keep(x, i));
+    rejected.reverse();
+    out.extend(rejected);
+    out
+}
+
 shoal_conformance::gpu_test! {
     /// Compaction by flags at every listed size; the count stays on the GPU until read.
     async fn compact_flags_every_size(gpu) {
@@ -15,8 +25,8 @@ shoal_conformance::gpu_test! {
             compact.run(&vb, Keep::Flags(&fb), &out, &count).expect("compact");
             let want = compact_cpu(&values, |_, i| flags[i] != 0);
             assert_eq!(count.read().await.expect("count") as usize, want.len(), "n = {n}");
-            let got = out.read_range(0..want.len() as u64).await.expect("out");
-            assert_eq!(first_difference(&got, &want), None, "n = {n}");
+            let got = out.read().await.expect("out");
+            assert_eq!(first_difference(&got, &kept_then_rejected(&values, |_, i| flags[i] != 0)), None, "n = {n}");
         }
     }
 
@@ -35,7 +45,7 @@ shoal_conformance::gpu_test! {
                 compact.run(&vb, Keep::Predicate(p), &out, &count).expect("compact");
                 let want = compact_cpu(&values, keep);
                 assert_eq!(count.read().await.expect("count") as usize, want.len(), "{} n = {n}", p.expression());
-                assert_eq!(first_difference(&out.read_range(0..want.len() as u64).await.expect("out"), &want), None);
+                assert_eq!(first_difference(&out.read().await.expect("out"), &kept_then_rejected(&values, keep)), None);
             }
         }
         assert!(matches!(compact.predicate("x +"), Err(shoal::Error::Wgsl { .. })));
@@ -73,8 +83,9 @@ shoal_conformance::gpu_test! {
         let args = count.read_args().await.expect("args");
         assert!((args.x * args.y * 64) as usize >= want.len(), "{args:?}");
         assert_eq!(first_difference(&out.read_range(0..want.len() as u64).await.expect("out"), &want), None);
-        // Past the count, nothing was touched.
-        assert!(out.read_range(want.len() as u64..want.len() as u64 + 64).await.expect("tail").iter().all(|&x| x == 0));
+        // Past the count, the rejected values, the last first (the indirect kernel did not touch them).
+        let rejected: Vec<u32> = compact_cpu(&values, |x, _| x >= 250).into_iter().rev().collect();
+        assert_eq!(first_difference(&out.read_range(want.len() as u64..n).await.expect("tail"), &rejected), None);
         let _ = Usage::INDIRECT;
     }
 
@@ -113,40 +124,46 @@ shoal_conformance::gpu_test! {
         assert!(matches!(compact.partition("x +* 1u"), Err(shoal::Error::Wgsl { .. })));
     }
 
-    /// Forced tilings the compaction cannot run are typed errors naming its kernels.
-    async fn compact_tilings_it_cannot_run_are_typed_errors(gpu) {
+    /// Forced tilings the compaction's scan cannot run are typed errors; every other tiling
+    /// compacts: one-subgroup tiles where the adapter has subgroups, and shared-memory tiles of
+    /// 1 to 512 elements per invocation (unrolled up to 64, rolled above, odd counts through the
+    /// scalar loads), by flags and by a predicate, over sizes that cut a tile or an invocation's
+    /// elements, and the output past the count holds the rejected values, the last first.
+    async fn compact_every_tiling(gpu) {
         let shared = |per, workgroup| Tiling { per_invocation: per, one_subgroup: false, workgroup: Some(workgroup) };
         for (why, tiling) in [
-            ("one-subgroup tiles", Tiling { per_invocation: 16, one_subgroup: true, workgroup: None }),
             ("no elements", shared(0, 8)),
-            ("one element", shared(1, 8)),
-            ("an odd count", shared(3, 8)),
             ("more than MAX_COARSENING", shared(crate::MAX_COARSENING + 2, 8)),
             ("a work group that is not a power of two", shared(16, 3)),
         ] {
             match Compact::with_tiling(&gpu, tiling) {
-                Err(shoal::Error::Override { kernel, .. }) => assert!(kernel.contains("compact.wgsl"), "{why}: {kernel}"),
+                Err(shoal::Error::Override { kernel, .. }) => assert!(kernel.contains("scan.wgsl"), "{why}: {kernel}"),
                 other => panic!("{why}: {other:?}"),
             }
         }
-        // The smallest it takes works (8 x 2 tiles across several work groups), and so do more
-        // elements per invocation than its scatter keeps bits for (66, 130: the rolled scatter),
-        // by flags and by a predicate, over sizes that cut a tile or an invocation's elements.
-        for per in [2, 66, 130] {
-            let compact = Compact::with_tiling(&gpu, shared(per, 8)).expect("tiling");
+        let mut tilings: Vec<Tiling> = [1, 2, 3, 64, 66, 130, 512].into_iter().map(|per| shared(per, 8)).collect();
+        let one_subgroup = Tiling { per_invocation: 16, one_subgroup: true, workgroup: None };
+        match Compact::with_tiling(&gpu, one_subgroup) {
+            Ok(_) => tilings.push(one_subgroup),
+            Err(e) => assert!(!gpu.has_subgroups(), "one-subgroup tiles refused with subgroups: {e}"),
+        }
+        for tiling in tilings {
+            let compact = Compact::with_tiling(&gpu, tiling).expect("tiling");
             let keep = compact.predicate("x < 5u").expect("predicate");
-            for n in [1u64, 1000, 8 * per as u64 + 3, 20_011] {
-                let values = random_u32(n + per as u64, n, 10);
+            let tile = 8 * tiling.per_invocation as u64;
+            for n in [1u64, 1000, tile + 3, 20_011] {
+                let values = random_u32(n + tile, n, 10);
                 let flags: Vec<u32> = values.iter().map(|&x| u32::from(x % 3 == 0)).collect();
                 let (vb, fb) = (gpu.buffer_from(&values).expect("values"), gpu.buffer_from(&flags).expect("flags"));
                 let (out, count) = (gpu.buffer_zeroed::<u32>(n).expect("out"), CompactCount::new(&gpu).expect("count"));
-                for (keep, want) in [
-                    (Keep::Predicate(&keep), compact_cpu(&values, |x, _| x < 5)),
-                    (Keep::Flags(&fb), compact_cpu(&values, |x, _| x % 3 == 0)),
+                for (keep, test) in [
+                    (Keep::Predicate(&keep), &(|x: u32, _| x < 5) as &dyn Fn(u32, usize) -> bool),
+                    (Keep::Flags(&fb), &|x: u32, _| x.is_multiple_of(3)),
                 ] {
                     compact.run(&vb, keep, &out, &count).expect("run");
-                    assert_eq!(count.read().await.expect("count") as usize, want.len(), "{per} per invocation, n = {n}");
-                    assert_eq!(out.read().await.expect("read")[..want.len()], want[..], "{per} per invocation, n = {n}");
+                    let want = compact_cpu(&values, test);
+                    assert_eq!(count.read().await.expect("count") as usize, want.len(), "{tiling:?}, n = {n}");
+                    assert_eq!(first_difference(&out.read().await.expect("read"), &kept_then_rejected(&values, test)), None, "{tiling:?}, n = {n}");
                 }
             }
         }

@@ -16,10 +16,12 @@ pub(super) const UNROLLED: u32 = 64;
 /// input: SwiftShader runs every instruction of a kernel whether its lanes take the branch or
 /// not, so a second, guarded copy of the loads cost as much as the loads (measured: the look-back
 /// scan 7.1x the copy kernel with it, 5.9x without). Whole chunks load as vec4s when `per` is a
-/// multiple of 4 (past the end they are the identity, selected); values that are not scalars load
-/// element by element. Stores go through `output4` only when `wide_store` (then `n` is a
-/// multiple of 4) and through `output` otherwise, never both: WebGPU refuses one buffer bound
-/// writable twice in a dispatch.
+/// multiple of 4 (past the end they are the identity, selected), through `element4`, which an
+/// `io` block may define; values that are not scalars load element by element. Stores go
+/// through `output4` only when `wide_store` (then `n` is a multiple of 4) and through `output`
+/// or the `io` block's `emit` otherwise, never both: WebGPU refuses one buffer bound writable
+/// twice in a dispatch. The invocation holding the last element ends with the `io` block's
+/// `finish`.
 pub(super) fn own_block(per: u32, shape: Shape, wide_store: bool) -> String {
     const LANES: [&str; 4] = ["x", "y", "z", "w"];
     let wide = shape == Shape::Scalar && per.is_multiple_of(4);
@@ -82,7 +84,7 @@ pub(super) fn own_block(per: u32, shape: Shape, wide_store: bool) -> String {
             ));
         }
     }
-    lines.push("}".into());
+    lines.push(finish("combine(prefix, own[PER - 1u])"));
     lines.join("\n")
 }
 
@@ -118,13 +120,13 @@ fn store_own(tile: u32, id: u32, prefix: T) {
 /// identity, for [`CHUNK`].
 const WIDE_PRELUDE: &str = "    let n4 = params.n / 4u;
     var tail = vec4<T>(identity());
-    if params.n % 4u > 0u { tail.x = input[n4 * 4u]; }
-    if params.n % 4u > 1u { tail.y = input[n4 * 4u + 1u]; }
-    if params.n % 4u > 2u { tail.z = input[n4 * 4u + 2u]; }";
+    if params.n % 4u > 0u { tail.x = element(n4 * 4u, NO_SLOT); }
+    if params.n % 4u > 1u { tail.y = element(n4 * 4u + 1u, NO_SLOT); }
+    if params.n % 4u > 2u { tail.z = element(n4 * 4u + 2u, NO_SLOT); }";
 
 /// `chunk(q)`: vec4 `q` of the input, `tail` where the end cuts it and the identity past it.
 const CHUNK: &str = "fn chunk(q: u32, n4: u32, tail: vec4<T>) -> vec4<T> {
-    let whole = input4[min(q, max(n4, 1u) - 1u)];
+    let whole = element4(min(q, max(n4, 1u) - 1u));
     return select(select(whole, tail, q == n4), vec4<T>(identity()), q > n4);
 }";
 
@@ -188,8 +190,14 @@ fn rolled_own_block(per: u32, shape: Shape, wide: bool, wide_store: bool) -> Str
             "    }".into(),
         ]),
     }
-    lines.push("}".into());
+    lines.push(finish("acc"));
     lines.join("\n")
+}
+
+/// The end of `store_own`: the invocation that holds the last element passes the total of all
+/// of them, `total`, to the `io` block's `finish`.
+fn finish(total: &str) -> String {
+    format!("    if start < params.n && params.n - start <= PER {{ finish({total}); }}\n}}")
 }
 
 /// `select` for a struct, which WGSL's `select` does not take.

@@ -128,9 +128,11 @@ impl<T: Value> ScanKernels<T> {
         ))
     }
 
-    /// Whether a scan of `n` elements stores through `output4` (see [`own_block`]).
-    pub(super) fn wide_store(&self, n: u32) -> bool {
+    /// Whether a scan of `n` elements stores through `output4` (see [`own_block`]): scalars,
+    /// in whole vec4s, unless an `io` block stores them.
+    pub(super) fn wide_store(&self, n: u32, hooked: bool) -> bool {
         T::SHAPE == Shape::Scalar
+            && !(hooked && self.io.is_some())
             && self.tiling.per_invocation.is_multiple_of(4)
             && n.is_multiple_of(4)
             && n >= 4
@@ -203,6 +205,7 @@ impl<T: Value> ScanKernels<T> {
         if let Some(k) = self.kernels.lock().map_err(|_| wgsl::poisoned())?.get(&key) {
             return Ok(k.clone());
         }
+        let io = self.io.as_ref().filter(|_| hooked);
         let scalar = T::SHAPE == Shape::Scalar;
         let mut blocks: Vec<(&str, shoal::Source)> = vec![
             ("value", Operation::value_block::<T>().into()),
@@ -214,8 +217,10 @@ impl<T: Value> ScanKernels<T> {
         ];
         if !scalar {
             blocks.push(("wide", NARROW.into()));
+        } else if io.is_some() {
+            blocks.push(("wide_input", "".into()));
         }
-        if let Some(io) = self.io.as_ref().filter(|_| hooked) {
+        if let Some(io) = io {
             blocks.push(("io", io.clone()));
         }
         match words_block(T::SHAPE) {
@@ -286,7 +291,14 @@ impl<T: Value> ScanKernels<T> {
         hooks: Hooks<'_>,
     ) -> Result<()> {
         let hooked = hooks.is_some();
-        let kernel = self.kernel(op, "scan_tiles", self.wg, self.wide_store(n), 1, hooked)?;
+        let kernel = self.kernel(
+            op,
+            "scan_tiles",
+            self.wg,
+            self.wide_store(n, hooked),
+            1,
+            hooked,
+        )?;
         let params = self.uniforms.get(
             &self.gpu,
             [n, inclusive as u32, carries.is_some() as u32, 0],

@@ -30,7 +30,7 @@ pub use cpu::{scan_by, scan_cpu, workgroup_scan_cpu};
 use kernels::Level;
 pub(crate) use kernels::{Hooks, ScanKernels, check_pair, grow_levels};
 pub use tiling::{MAX_COARSENING, ROLLED_PER, SOFTWARE_WORKGROUP, Tiling, VALUE_PER};
-pub(crate) use tiling::{is_software, is_swiftshader, shared_tiles};
+pub(crate) use tiling::{is_software, shared_tiles};
 pub use workgroup::WorkgroupScan;
 
 /// The WGSL of the scan family.
@@ -155,6 +155,21 @@ impl<T: Value> Scan<T> {
             state: Mutex::new(None),
             stand_in: Mutex::new(None),
         })
+    }
+
+    /// Compiles the kernel a hooked scan of a few elements takes, so that a WGSL error in the
+    /// `io` block is returned now (the other kernels compile on first use).
+    pub(crate) fn prepare_hooked(&self, spec: ScanSpec) -> Result<()> {
+        let k = &self.kernels;
+        k.kernel(
+            spec.op,
+            "scan_tiles",
+            k.workgroup(),
+            k.wide_store(1, true),
+            1,
+            true,
+        )
+        .map(drop)
     }
 
     /// Records the scan of `n` elements that the `io` block reads and stores, with `hooks`
@@ -353,7 +368,7 @@ impl<T: Value> Scan<T> {
         };
         // Stale states from the previous run would be read as published: start from zero.
         commands.clear(&state);
-        let (wg, wide_store) = (k.workgroup(), k.wide_store(n));
+        let (wg, wide_store) = (k.workgroup(), k.wide_store(n, hooks.is_some()));
         let kernel = k.kernel(spec.op, "scan_lookback", wg, wide_store, 1, hooks.is_some())?;
         let params = k
             .uniforms

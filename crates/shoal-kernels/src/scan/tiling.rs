@@ -12,9 +12,8 @@ use crate::value::{Shape, Value};
 pub const MAX_COARSENING: u32 = 1024;
 
 /// Elements per invocation of the rolled tiles (the scan's `own` block in loops, no registers
-/// held) that software adapters paying per invocation or per work group take: SwiftShader (the
-/// browser's), in shared-memory work groups of [`SOFTWARE_WORKGROUP`], and lavapipe, in
-/// one-subgroup work groups. SwiftShader runs every four invocations of a kernel with barriers as
+/// held) that software adapters take: SwiftShader (the browser's) and llvmpipe's GL in
+/// shared-memory work groups of [`SOFTWARE_WORKGROUP`], lavapipe in one-subgroup work groups. SwiftShader runs every four invocations of a kernel with barriers as
 /// a coroutine and pays a fixed cost for each: measured natively on SwiftShader without
 /// subgroups (Chromium's `libvk_swiftshader`, the browser's path, 2^20 u32, GPU timestamps), the
 /// look-back scan takes 5.4x the copy kernel with 64 elements per invocation, 4.4x with 256 and
@@ -22,6 +21,9 @@ pub const MAX_COARSENING: u32 = 1024;
 /// before, 2.5-2.7x with 512. On lavapipe (2^22, same process, GPU ms with 32 per invocation →
 /// 512): the look-back scan 13.4 → 6.6, the segmented sum 31.7 → 21.1, the sort of
 /// u32 keys 251 → 205, pairs 293 → 265; 1024 made the scan faster still and reduce-by-key slower.
+/// On llvmpipe's GL (2^20, GPU ms, 8 × 64 → 8 × 512): the look-back scan 3.8 → 1.8, compaction
+/// 4.7 → 3.0 (8 × 1024: 4.2), the sort of u32 keys 85 → 71; every kernel of the table was as fast
+/// or faster.
 pub const ROLLED_PER: u32 = 512;
 
 /// How the coarsened scan and reduce kernels (and the radix sort) cut their input into tiles,
@@ -64,16 +66,8 @@ pub(crate) fn is_software(gpu: &Gpu) -> bool {
     gpu.adapter_details().device_type == shoal::wgpu::DeviceType::Cpu
 }
 
-/// Whether `gpu` is SwiftShader (in the browser its name is `google swiftshader`).
-pub(crate) fn is_swiftshader(gpu: &Gpu) -> bool {
-    gpu.adapter_details()
-        .name
-        .to_ascii_lowercase()
-        .contains("swiftshader")
-}
-
 /// Work-group size and elements per invocation for the kernels of a family that shares values
-/// through shared memory only (compaction, the histogram): [`SOFTWARE_WORKGROUP`] invocations of
+/// through shared memory only (the histogram): [`SOFTWARE_WORKGROUP`] invocations of
 /// `software_per` elements on a software adapter, else `per` elements in work groups of the
 /// largest power of two up to `cap` the device allows.
 pub(crate) fn shared_tiles(gpu: &Gpu, cap: u32, per: u32, software_per: u32) -> (u32, u32) {
@@ -92,9 +86,8 @@ impl Tiling {
     /// - one-subgroup work groups where the subgroup size is fixed (on lavapipe a barrier costs
     ///   more than the loads around it): [`ROLLED_PER`] elements per invocation on a software
     ///   adapter (lavapipe), 32 on a GPU;
-    /// - on other software adapters, work groups of [`SOFTWARE_WORKGROUP`] invocations holding
-    ///   64 elements each in registers (llvmpipe's GL), or [`ROLLED_PER`] in memory
-    ///   (SwiftShader, in the browser);
+    /// - on other software adapters (llvmpipe's GL, SwiftShader in the browser), work groups of
+    ///   [`SOFTWARE_WORKGROUP`] invocations of [`ROLLED_PER`] elements each;
     /// - elsewhere (GPUs without fixed subgroups) 16 elements per invocation in work groups of
     ///   up to 256.
     pub fn for_gpu(gpu: &Gpu) -> Self {
@@ -105,11 +98,7 @@ impl Tiling {
                 workgroup: None,
             },
             _ if is_software(gpu) => Self {
-                per_invocation: if is_swiftshader(gpu) {
-                    ROLLED_PER
-                } else {
-                    super::blocks::UNROLLED
-                },
+                per_invocation: ROLLED_PER,
                 one_subgroup: false,
                 workgroup: Some(SOFTWARE_WORKGROUP),
             },
