@@ -3,9 +3,9 @@
 // as they are loaded, and scanned with the segmented form of the operation
 //   (ca, a) . (cb, b) = (ca + cb, cb > 0 ? b : a op b),
 // associative whenever op is: a head cuts the running value off from everything before it, and
-// the first component counts the heads. Results are stored as values (a segmented scan), or only
-// where a run of equal keys ends, at the run's index (heads so far - 1): reduce-by-key and run
-// lengths, in the scan's one pass.
+// the first component counts the heads. Results are stored as values (a segmented scan), or
+// where a run of equal keys ends, at the run's index (heads so far - 1), every other element
+// behind the runs: reduce-by-key and run lengths, in the scan's one pass.
 
 struct Segments {
     // 0: a segment starts where `seg_heads[i]` (a flag) is set; 1: where `seg_heads` (keys)
@@ -74,25 +74,25 @@ fn emit(i: u32, slot: u32, v: T) {
         seg_out[i] = select(v.y, segments.identity, params.inclusive == 0u && starts(i, h, slot));
         return;
     }
-    let last = i + 1u == params.n;
-    var ends = last;
-    if !last {
-        // The next key: loaded into the next slot, unless this is the invocation's last.
-        var next: u32;
-        if slot < PER - 1u {
-            next = slot_heads[slot + 1u];
-        } else {
-            next = seg_heads[i + 1u];
-        }
-        ends = next != h;
+    // The next key: loaded into the next slot, unless this is the invocation's last.
+    var next: u32;
+    if slot < PER - 1u {
+        next = slot_heads[slot + 1u];
+    } else {
+        next = seg_heads[min(i + 1u, params.n - 1u)];
     }
-    if ends {
-        seg_keys[v.x - 1u] = h;
-        seg_out[v.x - 1u] = v.y;
-    }
-    if last {
-        seg_count[0] = v.x;
-    }
+    let ends = i + 1u == params.n || next != h;
+    // Every element is stored, with no branch (a software adapter pays for an `if` in every
+    // lane, taken or not): where its run ends, the key and the result at the run's index; any
+    // other element at the back, past the runs (n - 2 - i + runs so far, unique to it).
+    let at = select(params.n - 2u - i + v.x, v.x - 1u, ends);
+    seg_keys[at] = h;
+    seg_out[at] = v.y;
 }
 
-fn finish(total: T) {}
+// The number of runs, once.
+fn finish(total: T) {
+    if segments.runs != 0u {
+        seg_count[0] = total.x;
+    }
+}

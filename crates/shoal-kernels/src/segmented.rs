@@ -161,8 +161,9 @@ impl<T: Scalar> Segmented<T> {
 
     /// Records reduce-by-key: for each run of equal consecutive `keys`, its key into
     /// `unique_keys` and `op` over its values into `reduced`, in order, and the number of runs
-    /// into `count` (on the GPU, laid out as [`Compact`](crate::Compact) leaves it). Both outputs hold at least one
-    /// element per key.
+    /// into `count` (on the GPU, laid out as [`Compact`](crate::Compact) leaves it). Both outputs
+    /// hold at least one element per key; past the count their elements are overwritten (every
+    /// key is stored somewhere, so that no store waits on a branch).
     pub fn record_reduce_by_key(
         &self,
         commands: &mut Commands,
@@ -300,7 +301,9 @@ struct Io<'a> {
 
 impl Segmented<u32> {
     /// Records run-length encoding: for each run of equal consecutive `keys`, its key into
-    /// `unique_keys` and its length into `lengths`, and the number of runs into `count`.
+    /// `unique_keys` and its length into `lengths`, and the number of runs into `count`. Both
+    /// outputs hold at least one element per key; past the count their elements are overwritten,
+    /// as by reduce-by-key.
     ///
     /// ```
     /// # fn main() -> Result<(), shoal::Error> {
