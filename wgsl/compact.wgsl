@@ -9,6 +9,8 @@
 // `fn keep4(q: u32) -> vec4<bool>` (elements 4q .. 4q + 3): `flags[i] != 0u`, or the user's
 // predicate over the value `x` and its index `i` (which may read `values`).
 
+#import dispatch::args
+
 struct Compaction {
     // Work-group size of the kernel the arguments are for (0: write none).
     args_workgroup: u32,
@@ -48,11 +50,9 @@ fn emit(i: u32, slot: u32, v: T) {
 fn finish(total: T) {
     count_args[0] = total;
     if compaction.args_workgroup != 0u {
-        let w = compaction.args_workgroup;
-        let groups = total / w + select(0u, 1u, total % w != 0u);
-        let x = min(groups, compaction.max_groups_x);
-        count_args[1] = x;
-        count_args[2] = select(1u, (groups + x - 1u) / x, x > 0u);
-        count_args[3] = 1u;
+        let args = dispatch_args(total, compaction.args_workgroup, compaction.max_groups_x);
+        count_args[1] = args.x;
+        count_args[2] = args.y;
+        count_args[3] = args.z;
     }
 }

@@ -9,7 +9,7 @@
 
 struct Segments {
     // 0: a segment starts where `seg_heads[i]` (a flag) is set; 1: where `seg_heads` (keys)
-    // changes; 2: as 1, with every value 1 (run lengths).
+    // changes.
     mode: u32,
     // 0: each element's result into `seg_out`; 1: each run's key and result at its index.
     runs: u32,
@@ -54,12 +54,7 @@ fn element(i: u32, slot: u32) -> T {
     if slot < PER {
         slot_heads[slot] = h;
     }
-    // Run lengths read no values.
-    var value = 1u;
-    if segments.mode != 2u {
-        value = seg_values[i];
-    }
-    return vec2<u32>(select(0u, 1u, head), value);
+    return vec2<u32>(select(0u, 1u, head), seg_values[i]);
 }
 
 fn emit(i: u32, slot: u32, v: T) {

@@ -11,7 +11,6 @@ use shoal::{Buffer, Commands, DispatchArgs, Gpu, Result, Usage};
 
 use crate::scan::{Scan, ScanSpec, Tiling};
 use crate::wgsl::{self, Op, Scratch, Uniforms};
-use shoal::glam::UVec4;
 
 /// The `io` block of the scan's kernels (`wgsl/compact.wgsl`, a snippet of [`crate::SNIPPETS`]),
 /// after a `keep` function.
@@ -291,7 +290,8 @@ impl Compact {
         let compaction = self
             .uniforms
             .get(&self.gpu, [next_workgroup, max_x, 0, 0])?;
-        let (values4, flags4) = (self.wide(values)?, self.wide(flags)?);
+        let values4 = self.scratch.vec4s(&self.gpu, values)?;
+        let flags4 = self.scratch.vec4s(&self.gpu, flags)?;
         let hooks: [(&'static str, &dyn shoal::Bindable); 7] = [
             ("compaction", &compaction),
             ("values", values),
@@ -302,14 +302,6 @@ impl Compact {
             ("count_args", &count.buffer),
         ];
         scan.record_hooked(commands, n, ScanSpec::inclusive(Op::Sum), &hooks)
-    }
-
-    /// `buffer` as vec4s, or a stand-in where it is shorter than one (then none is read).
-    fn wide(&self, buffer: &Buffer<u32>) -> Result<Buffer<UVec4>> {
-        match buffer.view_as::<UVec4>() {
-            v if v.is_empty() => Ok(self.scratch.get(&self.gpu, "no vec4s", 4)?.view_as()),
-            v => Ok(v),
-        }
     }
 
     /// Compacts and submits; returns nothing to read until the caller reads `output` or `count`.

@@ -43,7 +43,7 @@ shoal_conformance::gpu_test! {
         assert_eq!(total.read().await.expect("read"), [reduce_cpu(&data, Op::Max)]);
     }
 
-    /// Segmented scan and reduce-by-key over 65,536 tiles of (heads, value) pairs.
+    /// Segmented scan, reduce-by-key and run lengths over 65,536 tiles.
     async fn segmented_over_a_folded_grid(gpu) {
         let seg = Segmented::<u32>::with_tiling(&gpu, SMALL).expect("segmented");
         let values = random_u32(32, FOLDED, 1000);
@@ -65,6 +65,13 @@ shoal_conformance::gpu_test! {
         assert_eq!(runs, want_keys.len());
         assert_eq!(first_difference(&unique.read().await.expect("read")[..runs], &want_keys), None);
         assert_eq!(first_difference(&reduced.read().await.expect("read")[..runs], &want_sums), None);
+        // Run lengths: a scan of u32 run ends over the same tiles, then one invocation per run.
+        let lengths = gpu.buffer_zeroed::<u32>(FOLDED).expect("lengths");
+        seg.run_run_lengths(&kb, &unique, &lengths, &count).expect("run lengths");
+        let (want_keys, want_lengths) = reduce_by_key_cpu(&keys, &vec![1u32; keys.len()], Op::Sum);
+        assert_eq!(count.read().await.expect("count") as usize, want_keys.len());
+        assert_eq!(first_difference(&unique.read().await.expect("read")[..runs], &want_keys), None);
+        assert_eq!(first_difference(&lengths.read().await.expect("read")[..runs], &want_lengths), None);
     }
 
     /// The radix sort over 65,536 tiles: keys and (key, index) pairs.

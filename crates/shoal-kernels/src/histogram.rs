@@ -7,7 +7,6 @@ use std::sync::Mutex;
 use shoal::{Buffer, Commands, Error, Gpu, Kernel, Result};
 
 use crate::scan::{is_software, shared_tiles};
-use shoal::glam::UVec4;
 
 use crate::wgsl::{self, Scratch, Uniforms};
 
@@ -185,14 +184,7 @@ impl Histogram {
         }
         let kernel = self.kernel(bins as u32, per)?;
         let params = self.uniforms.get(&self.gpu, [n, tiles, 0, 0])?;
-        // Fewer than four values: `input4` needs a binding, and none of it is read.
-        let input4 = match input.view_as::<UVec4>() {
-            v if v.is_empty() => self
-                .scratch
-                .get(&self.gpu, "no vec4s", 4)?
-                .view_as::<UVec4>(),
-            v => v,
-        };
+        let input4 = self.scratch.vec4s(&self.gpu, input)?;
         kernel
             .bind("params", &params)
             .bind("input", input)

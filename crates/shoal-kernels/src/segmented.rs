@@ -1,12 +1,16 @@
 //! [`Segmented`]: segmented scans (a head flag starts each segment), reduce-by-key over runs of
 //! equal keys, and run-length encoding, of `u32`, `i32` or `f32` values with the built-in
-//! operations. Each is one [`Scan`] of (heads so far, value) pairs with the segmented form of the
-//! operation, an [`Operator`] on `vec2<u32>`, whose `io` block (`wgsl/segmented.wgsl`) makes
-//! the pairs from the values and the flags (or keys) as it loads them and stores the values, or
-//! only each run's key and result at the run's index: one pass over the input, like the scan.
+//! operations. The first two are one [`Scan`] of (heads so far, value) pairs with the segmented
+//! form of the operation, an [`Operator`] on `vec2<u32>`, whose `io` block
+//! (`wgsl/segmented.wgsl`) makes the pairs from the values and the flags (or keys) as it loads
+//! them and stores the values, or each run's key and result at the run's index: one pass over
+//! the input, like the scan. Run lengths are a scan of `u32` run ends (`wgsl/run_ends.wgsl`) and
+//! a pass over the runs.
 
 use shoal::glam::UVec2;
-use shoal::{Buffer, Commands, Gpu, Result, Submission};
+use std::sync::{Arc, Mutex};
+
+use shoal::{Buffer, Commands, Gpu, Kernel, Result, Submission};
 
 use crate::compact::CompactCount;
 use crate::operator::Operator;
@@ -15,6 +19,10 @@ use crate::wgsl::{self, Op, Scalar, Scratch, Uniforms};
 
 /// The `io` block of the scan's kernels (`wgsl/segmented.wgsl`, a snippet of [`crate::SNIPPETS`]).
 const IO: &str = "#import segmented::io";
+/// The `io` block of run-length encoding's scan of run ends (`wgsl/run_ends.wgsl`).
+const RUN_ENDS: &str = "#import run_ends::io";
+/// The kernel that turns the index after each run into its length.
+const RUN_LENGTHS: shoal::Source = shoal::wgsl!("../wgsl/run_lengths.wgsl");
 /// How the `io` block names its family in errors.
 const FAMILY: &str = "wgsl/segmented.wgsl";
 
@@ -63,11 +71,21 @@ fn segmented_operator(wgsl: &str, op: Op) -> Option<Operator> {
     })
 }
 
-/// Where segments start (`Segments::mode` in the WGSL): head flags, keys whose runs are the
-/// segments, or keys with every value 1.
+/// Where segments start (`Segments::mode` in the WGSL): head flags, or keys whose runs are the
+/// segments.
 const BY_FLAGS: u32 = 0;
 const BY_KEYS: u32 = 1;
-const COUNTED: u32 = 2;
+
+/// Run-length encoding's kernels, compiled on first use: a scan of `u32` run ends (scalars,
+/// loaded four at a time, where the pairs of the segmented scan load one by one), the kernel
+/// that turns the index after each run into its length, and the arguments it is dispatched by.
+#[derive(Debug)]
+struct RunKernels {
+    ends: Scan<u32>,
+    lengths: Kernel,
+    workgroup: u32,
+    args: CompactCount,
+}
 
 /// Segmented scans, reduce-by-key and run-length encoding.
 ///
@@ -94,7 +112,9 @@ const COUNTED: u32 = 2;
 #[derive(Debug)]
 pub struct Segmented<T: Scalar> {
     gpu: Gpu,
+    tiling: Tiling,
     scan: Scan<UVec2>,
+    runs: Mutex<Option<Arc<RunKernels>>>,
     uniforms: Uniforms,
     scratch: Scratch,
     _element: std::marker::PhantomData<fn() -> T>,
@@ -113,7 +133,9 @@ impl<T: Scalar> Segmented<T> {
     pub fn with_tiling(gpu: &Gpu, tiling: Tiling) -> Result<Self> {
         Ok(Self {
             gpu: gpu.clone(),
+            tiling,
             scan: Scan::with_io(gpu, tiling, shoal::Source::new("<segmented io>", IO))?,
+            runs: Mutex::new(None),
             uniforms: Uniforms::default(),
             scratch: Scratch::default(),
             _element: std::marker::PhantomData,
@@ -302,8 +324,9 @@ struct Io<'a> {
 impl Segmented<u32> {
     /// Records run-length encoding: for each run of equal consecutive `keys`, its key into
     /// `unique_keys` and its length into `lengths`, and the number of runs into `count`. Both
-    /// outputs hold at least one element per key; past the count their elements are overwritten,
-    /// as by reduce-by-key.
+    /// outputs hold at least one element per key; past the count `unique_keys` is overwritten.
+    /// Two passes: a scan of `u32` run ends (keys loaded four at a time) that stores each run's
+    /// key and end, then one invocation per run turning ends into lengths.
     ///
     /// ```
     /// # fn main() -> Result<(), shoal::Error> {
@@ -325,9 +348,57 @@ impl Segmented<u32> {
         count: &CompactCount,
     ) -> Result<()> {
         let n = wgsl::count_u32("run lengths", keys.len())?;
-        // The keys stand in for the values, which the kernels do not read.
-        let outputs = (unique_keys, lengths);
-        self.reduce_runs(commands, (keys, keys, COUNTED), outputs, count, Op::Sum, n)
+        wgsl::at_least("run lengths: unique keys", n as u64, unique_keys.len())?;
+        wgsl::at_least("run lengths: lengths", n as u64, lengths.len())?;
+        // No runs leave the count (and the arguments) zero.
+        commands.clear(&count.buffer);
+        if n == 0 {
+            return Ok(());
+        }
+        let runs = self.run_kernels()?;
+        let after = self.scratch.get(&self.gpu, "run ends", n as u64)?;
+        let keys4 = self.scratch.vec4s(&self.gpu, keys)?;
+        let max_x = self.gpu.limits().max_compute_work_group_count[0];
+        let params = self
+            .uniforms
+            .get(&self.gpu, [runs.workgroup, max_x, 0, 0])?;
+        let hooks: [(&'static str, &dyn shoal::Bindable); 7] = [
+            ("run_ends", &params),
+            ("run_keys", keys),
+            ("run_keys4", &keys4),
+            ("run_unique", unique_keys),
+            ("run_after", &after),
+            ("run_count", &count.buffer),
+            ("run_args", &runs.args.buffer),
+        ];
+        runs.ends
+            .record_hooked(commands, n, ScanSpec::inclusive(Op::Sum), &hooks)?;
+        runs.lengths
+            .bind("run_args", &runs.args.buffer)
+            .bind("run_after", &after)
+            .bind("lengths", lengths)
+            .indirect(&runs.args.buffer, CompactCount::ARGS_OFFSET)
+            .record(commands)
+    }
+
+    /// Run-length encoding's kernels, compiled on first use.
+    fn run_kernels(&self) -> Result<Arc<RunKernels>> {
+        let mut kept = self.runs.lock().map_err(|_| wgsl::poisoned())?;
+        if let Some(k) = &*kept {
+            return Ok(k.clone());
+        }
+        let workgroup = wgsl::plan_workgroup(&self.gpu, 256);
+        let io = shoal::Source::new("<run ends io>", RUN_ENDS);
+        let kernels = Arc::new(RunKernels {
+            ends: Scan::with_io(&self.gpu, self.tiling, io)?,
+            lengths: wgsl::builder(&self.gpu, RUN_LENGTHS)
+                .constant("WG", workgroup)
+                .build()?,
+            workgroup,
+            args: CompactCount::new(&self.gpu)?,
+        });
+        *kept = Some(kernels.clone());
+        Ok(kernels)
     }
 
     /// Run-length encoding, submitted.

@@ -126,7 +126,7 @@ impl Op {
 /// The snippets the kernels' WGSL imports (`#import name`), by name, each with its file. Every
 /// family's sources carry them ([`with_snippets`]); `cargo xtask check-wgsl` adds them too, to
 /// validate `wgsl/*.wgsl` without a device. A snippet that relies on its importer's definitions
-/// (`scan::document` needs `T`, `combine`, `WG` and `shared_data`; `segmented::io` and `compact::io` are `io` blocks of `scan.wgsl`) is validated where imported.
+/// (`scan::document` needs `T`, `combine`, `WG` and `shared_data`; `segmented::io`, `compact::io` and `run_ends::io` are `io` blocks of `scan.wgsl`) is validated where imported.
 pub const SNIPPETS: &[(&str, Source)] = &[
     ("scan::document", shoal::wgsl!("../wgsl/scan_document.wgsl")),
     (
@@ -140,6 +140,8 @@ pub const SNIPPETS: &[(&str, Source)] = &[
     ("splat::common", crate::splat::COMMON),
     ("segmented::io", shoal::wgsl!("../wgsl/segmented.wgsl")),
     ("compact::io", shoal::wgsl!("../wgsl/compact.wgsl")),
+    ("run_ends::io", shoal::wgsl!("../wgsl/run_ends.wgsl")),
+    ("dispatch::args", shoal::wgsl!("../wgsl/dispatch_args.wgsl")),
 ];
 
 /// `source` with every snippet of [`SNIPPETS`] available to its `#import` lines: the one way the
@@ -244,5 +246,15 @@ impl Scratch {
         let b = gpu.buffer_zeroed::<u32>(len)?;
         kept.insert((name, len), b.clone());
         Ok(b)
+    }
+
+    /// `buffer` seen as vec4s, for a kernel that reads it four elements at a time, or a
+    /// one-vec4 stand-in where it is shorter than one (the kernel then reads none of it, but the
+    /// binding must exist).
+    pub(crate) fn vec4s(&self, gpu: &Gpu, buffer: &Buffer<u32>) -> Result<Buffer<UVec4>> {
+        match buffer.view_as::<UVec4>() {
+            v if v.is_empty() => Ok(self.get(gpu, "no vec4s", 4)?.view_as()),
+            v => Ok(v),
+        }
     }
 }

@@ -86,6 +86,32 @@ async fn check_reduce_by_key<T: Scalar>(
     );
 }
 
+/// Run-length encoding of `keys` against the CPU twin (reduce-by-key of ones), read back.
+async fn check_run_lengths(gpu: &Gpu, seg: &Segmented<u32>, keys: &[u32]) {
+    let n = keys.len() as u64;
+    let k = gpu.buffer_from(keys).expect("keys");
+    let (unique, lengths) = (
+        gpu.buffer_zeroed::<u32>(n.max(1)).expect("unique"),
+        gpu.buffer_zeroed::<u32>(n.max(1)).expect("lengths"),
+    );
+    let count = CompactCount::new(gpu).expect("count");
+    seg.run_run_lengths(&k, &unique, &lengths, &count)
+        .expect("run lengths");
+    let (want_keys, want_lengths) = reduce_by_key_cpu(keys, &vec![1u32; keys.len()], Op::Sum);
+    let runs = count.read().await.expect("count") as usize;
+    assert_eq!(runs, want_keys.len(), "runs, n = {n}");
+    assert_eq!(
+        first_difference(&unique.read().await.expect("read")[..runs], &want_keys),
+        None,
+        "run keys, n = {n}"
+    );
+    assert_eq!(
+        first_difference(&lengths.read().await.expect("read")[..runs], &want_lengths),
+        None,
+        "run lengths, n = {n}"
+    );
+}
+
 shoal_conformance::gpu_test! {
     /// u32 sums, min and max by head flags, inclusive and exclusive, every size, heads dense,
     /// sparse, everywhere and nowhere.
@@ -139,20 +165,19 @@ shoal_conformance::gpu_test! {
             let keys = runs(n, n, 40);
             let values = random_u32(n + 2, n, 0);
             check_reduce_by_key(&gpu, &seg, &keys, &values, Op::Sum).await;
-            let ones = vec![1u32; n as usize];
-            let (k, unique, lengths) = (gpu.buffer_from(&keys).expect("keys"), gpu.buffer_zeroed::<u32>(n.max(1)).expect("unique"), gpu.buffer_zeroed::<u32>(n.max(1)).expect("lengths"));
-            let count = CompactCount::new(&gpu).expect("count");
-            seg.run_run_lengths(&k, &unique, &lengths, &count).expect("run lengths");
-            let (want_keys, want_lengths) = reduce_by_key_cpu(&keys, &ones, Op::Sum);
-            let runs = count.read().await.expect("count") as usize;
-            assert_eq!(runs, want_keys.len(), "runs, n = {n}");
-            assert_eq!(unique.read().await.expect("read")[..runs], want_keys[..], "run keys, n = {n}");
-            assert_eq!(lengths.read().await.expect("read")[..runs], want_lengths[..], "run lengths, n = {n}");
+            check_run_lengths(&gpu, &seg, &keys).await;
         }
         let n = 20_000;
         let values = random_u32(5, n, 0);
-        check_reduce_by_key(&gpu, &seg, &vec![7; n as usize], &values, Op::Max).await;
-        check_reduce_by_key(&gpu, &seg, &(0..n as u32).collect::<Vec<_>>(), &values, Op::Min).await;
+        let (same, different) = (vec![7; n as usize], (0..n as u32).collect::<Vec<_>>());
+        check_reduce_by_key(&gpu, &seg, &same, &values, Op::Max).await;
+        check_reduce_by_key(&gpu, &seg, &different, &values, Op::Min).await;
+        // One run of n; n runs of 1; runs of 1 to 16 in forced tiles of 8 x 2 (1,250 tiles).
+        check_run_lengths(&gpu, &seg, &same).await;
+        check_run_lengths(&gpu, &seg, &different).await;
+        let small = Tiling { per_invocation: 2, one_subgroup: false, workgroup: Some(8) };
+        let forced = Segmented::<u32>::with_tiling(&gpu, small).expect("small tiles");
+        check_run_lengths(&gpu, &forced, &runs(8, n, 16)).await;
         let floats = Segmented::<f32>::new(&gpu).expect("f32");
         let keys = runs(6, n, 300);
         let values: Vec<f32> = random_u32(7, n, 100).into_iter().map(|x| x as f32).collect();
