@@ -38,12 +38,11 @@ fn element4(q: u32) -> vec4<T> {
     return select(vec4(0u), vec4(1u), keep4(q));
 }
 
-// `v` is the number kept up to and including element i. Every element is written, with no
+// `v` is the number kept up to and including element i, `x` whether i is kept (1 or 0). Every element is written, with no
 // branch: a kept one at v - 1, a rejected one at the back, the last first (n - 1 - rejected so
 // far): a software adapter pays for a branch in every lane whether it is taken or not.
-fn emit(i: u32, slot: u32, v: T) {
-    let x = values[i];
-    kept[select(params.n - 1u - i + v, v - 1u, keep(x, i))] = x;
+fn emit(i: u32, slot: u32, v: T, x: T) {
+    kept[select(params.n - 1u - i + v, v - 1u, x != 0u)] = values[i];
 }
 
 // The count, and the next kernel's arguments.

@@ -44,11 +44,10 @@ fn element4(q: u32) -> vec4<T> {
     return select(vec4(0u), vec4(1u), e);
 }
 
-// `v` is the number of runs ended up to and including element i.
-fn emit(i: u32, slot: u32, v: T) {
-    let key = run_keys[i];
-    let at = select(params.n - 1u - i + v, v - 1u, ends(i, key));
-    run_unique[at] = key;
+// `v` is the number of runs ended up to and including element i, `x` whether i ends one.
+fn emit(i: u32, slot: u32, v: T, x: T) {
+    let at = select(params.n - 1u - i + v, v - 1u, x != 0u);
+    run_unique[at] = run_keys[i];
     run_after[at] = i + 1u;
 }
 

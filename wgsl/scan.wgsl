@@ -83,9 +83,9 @@ fn fold4(i: u32) -> T {
 // unrolled), or NO_SLOT where a fold reads it: a family may keep what it loaded in a slot for
 // the store of the same or the previous slot, rather than load it again. A family of scalar
 // elements also defines `element4(q)`, elements 4q .. 4q + 3 (the `wide_input` region above is
-// then dropped), and may use `finish`.
+// then dropped), and may use `finish`. `emit` gets the result `v` and the element `x` itself.
 fn element(i: u32, slot: u32) -> T { return input[i]; }
-fn emit(i: u32, slot: u32, v: T) { output[i] = v; }
+fn emit(i: u32, slot: u32, v: T, x: T) { output[i] = v; }
 // Called once, after the last element's `emit`, with the combination of all n elements.
 fn finish(total: T) {}
 // #end io
@@ -326,7 +326,7 @@ fn store_own(tile: u32, id: u32, prefix: T) {
     if params.inclusive != 0u {
         for (var j = 0u; j < PER; j++) {
             if j < count {
-                emit(start + j, j, combine(prefix, own[j]));
+                emit(start + j, j, combine(prefix, own[j]), element(start + j, j));
             }
         }
     } else {
@@ -336,7 +336,7 @@ fn store_own(tile: u32, id: u32, prefix: T) {
                 if j > 0u {
                     v = combine(prefix, own[j - 1u]);
                 }
-                emit(start + j, j, v);
+                emit(start + j, j, v, element(start + j, j));
             }
         }
     }

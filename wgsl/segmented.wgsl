@@ -57,17 +57,18 @@ fn element(i: u32, slot: u32) -> T {
     return vec2<u32>(select(0u, 1u, head), seg_values[i]);
 }
 
-fn emit(i: u32, slot: u32, v: T) {
+// `x` is element i, its head flag in `x.x`.
+fn emit(i: u32, slot: u32, v: T, x: T) {
+    if segments.runs == 0u {
+        // Exclusive: `v` is the result up to i - 1, which a head does not continue.
+        seg_out[i] = select(v.y, segments.identity, params.inclusive == 0u && x.x != 0u);
+        return;
+    }
     var h: u32;
     if slot < PER {
         h = slot_heads[slot];
     } else {
         h = seg_heads[i];
-    }
-    if segments.runs == 0u {
-        // Exclusive: `v` is the result up to i - 1, which a head does not continue.
-        seg_out[i] = select(v.y, segments.identity, params.inclusive == 0u && starts(i, h, slot));
-        return;
     }
     // The next key: loaded into the next slot, unless this is the invocation's last.
     var next: u32;

@@ -79,7 +79,7 @@ pub(super) fn own_block(per: u32, shape: Shape, wide_store: bool) -> String {
     } else {
         for j in 0..per {
             lines.push(format!(
-                "    if start + {j}u < params.n {{ emit(start + {j}u, {j}u, {}); }}",
+                "    if start + {j}u < params.n {{ emit(start + {j}u, {j}u, {}, element(start + {j}u, {j}u)); }}",
                 value(j)
             ));
         }
@@ -183,8 +183,9 @@ fn rolled_own_block(per: u32, shape: Shape, wide: bool, wide_store: bool) -> Str
         _ => lines.extend([
             "    for (var j = 0u; j < PER; j++) {".into(),
             "        if start + j < params.n {".into(),
-            "            let next = combine(acc, element(start + j, NO_SLOT));".into(),
-            format!("            emit(start + j, NO_SLOT, {pick}(acc, next, inclusive));"),
+            "            let x = element(start + j, NO_SLOT);".into(),
+            "            let next = combine(acc, x);".into(),
+            format!("            emit(start + j, NO_SLOT, {pick}(acc, next, inclusive), x);"),
             "            acc = next;".into(),
             "        }".into(),
             "    }".into(),
