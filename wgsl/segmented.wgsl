@@ -26,6 +26,9 @@ struct Segments {
 @group(0) @binding(12) var<storage, read_write> seg_keys: array<u32>;
 // [count, x, y, z] as CompactCount lays it out: the number of runs (the arguments stay zero).
 @group(0) @binding(13) var<storage, read_write> seg_count: array<u32>;
+// `seg_values` and `seg_heads` as vec4s.
+@group(0) @binding(14) var<storage, read> seg_values4: array<vec4<u32>>;
+@group(0) @binding(15) var<storage, read> seg_heads4: array<vec4<u32>>;
 
 // The flags (or keys) of this invocation's slots, as `element` loaded them: a key's predecessor
 // and the key after it are in the neighbouring slots, so `element` and `emit` load each key once
@@ -58,6 +61,24 @@ fn element(i: u32, slot: u32) -> T {
 }
 
 // `x` is element i, its head flag in `x.x`.
+// Elements 4q .. 4q + 3, all of them in the input, from one vec4 of values and of flags (or keys)
+// and, for keys, the key before.
+fn element4(q: u32) -> array<T, 4> {
+    let h = seg_heads4[q];
+    let v = seg_values4[q];
+    let i = 4u * q;
+    var head: vec4<bool>;
+    if segments.mode == 0u {
+        head = h != vec4(0u);
+    } else {
+        let before = seg_heads[max(i, 1u) - 1u];
+        head = vec4(h.x != before, h.y != h.x, h.z != h.y, h.w != h.z);
+    }
+    head.x = head.x || i == 0u;
+    let f = select(vec4(0u), vec4(1u), head);
+    return array<T, 4>(vec2(f.x, v.x), vec2(f.y, v.y), vec2(f.z, v.z), vec2(f.w, v.w));
+}
+
 fn emit(i: u32, slot: u32, v: T, x: T) {
     if segments.runs == 0u {
         // Exclusive: `v` is the result up to i - 1, which a head does not continue.

@@ -272,13 +272,17 @@ impl<T: Scalar> Segmented<T> {
             .uniforms
             .get(&self.gpu, [mode, runs as u32, identity, 0])?;
         let (out, keys, count) = io.out;
-        let hooks: [(&'static str, &dyn shoal::Bindable); 6] = [
+        let values4 = self.scratch.vec4s(&self.gpu, io.values)?;
+        let heads4 = self.scratch.vec4s(&self.gpu, io.heads)?;
+        let hooks: [(&'static str, &dyn shoal::Bindable); 8] = [
             ("segments", &segments),
             ("seg_values", io.values),
             ("seg_heads", io.heads),
             ("seg_out", out),
             ("seg_keys", keys),
             ("seg_count", count),
+            ("seg_values4", &values4),
+            ("seg_heads4", &heads4),
         ];
         let spec = if inclusive {
             ScanSpec::inclusive(operator)

@@ -22,11 +22,11 @@ pub(super) const UNROLLED: u32 = 64;
 /// or the `io` block's `emit` otherwise, never both: WebGPU refuses one buffer bound writable
 /// twice in a dispatch. The invocation holding the last element ends with the `io` block's
 /// `finish`.
-pub(super) fn own_block(per: u32, shape: Shape, wide_store: bool) -> String {
+pub(super) fn own_block(per: u32, shape: Shape, wide_store: bool, four: bool) -> String {
     const LANES: [&str; 4] = ["x", "y", "z", "w"];
     let wide = shape == Shape::Scalar && per.is_multiple_of(4);
     if per > UNROLLED {
-        return rolled_own_block(per, shape, wide, wide_store);
+        return rolled_own_block(per, shape, wide, wide_store, four && per.is_multiple_of(4));
     }
     let mut lines = load_own_start(per, wide);
     lines.insert(1, "var<private> own: array<T, PER>;".into());
@@ -139,8 +139,11 @@ const CHUNK: &str = "fn chunk(q: u32, n4: u32, tail: vec4<T>) -> vec4<T> {
 /// ([`ROLLED_PER`](super::ROLLED_PER)); loops, not unrolled code, keep the kernel's
 /// compile time that of 64 elements. The values stored are `prefix ⊕ x0 ⊕ … ⊕ xj` folded left to
 /// right, so an `f32` sum rounds differently from the unrolled block's `prefix ⊕ (x0 ⊕ … ⊕ xj)`,
-/// and as deterministically.
-fn rolled_own_block(per: u32, shape: Shape, wide: bool, wide_store: bool) -> String {
+/// and as deterministically. Where stores go through `emit`, the invocation's whole chunks of
+/// four go through `element4` with no test per element (a branch costs every lane on a software
+/// adapter), the rest one by one; `four` says the `io` block's `element4` returns
+/// `array<T, 4>` for values that are not scalars, which then load the same way.
+fn rolled_own_block(per: u32, shape: Shape, wide: bool, wide_store: bool, four: bool) -> String {
     let mut lines = load_own_start(per, wide);
     // The elements of chunk k, or of element j, folded into `acc` (load_own) or stored
     // (store_own): the same loads in both.
@@ -149,6 +152,18 @@ fn rolled_own_block(per: u32, shape: Shape, wide: bool, wide_store: bool) -> Str
             "    for (var k = 0u; k < PER / 4u; k++) {".into(),
             "        let v = chunk(start / 4u + k, n4, tail);".into(),
             "        acc = combine(combine(combine(combine(acc, v.x), v.y), v.z), v.w);".into(),
+            "    }".into(),
+        ]);
+    } else if four {
+        lines.extend([
+            "    let whole = min(PER, params.n - min(start, params.n)) / 4u;".into(),
+            "    for (var k = 0u; k < whole; k++) {".into(),
+            "        let v = element4(start / 4u + k);".into(),
+            "        acc = combine(combine(combine(combine(acc, v[0]), v[1]), v[2]), v[3]);".into(),
+            "    }".into(),
+            "    for (var j = 4u * whole; j < PER; j++) {".into(),
+            "        if start + j < params.n { acc = combine(acc, element(start + j, NO_SLOT)); }"
+                .into(),
             "    }".into(),
         ]);
     } else {
@@ -180,16 +195,38 @@ fn rolled_own_block(per: u32, shape: Shape, wide: bool, wide_store: bool) -> Str
             "        }".into(),
             "    }".into(),
         ]),
-        _ => lines.extend([
-            "    for (var j = 0u; j < PER; j++) {".into(),
-            "        if start + j < params.n {".into(),
-            "            let x = element(start + j, NO_SLOT);".into(),
-            "            let next = combine(acc, x);".into(),
-            format!("            emit(start + j, NO_SLOT, {pick}(acc, next, inclusive), x);"),
-            "            acc = next;".into(),
-            "        }".into(),
-            "    }".into(),
-        ]),
+        (wide, _) => {
+            // Whole chunks of four through `element4`, with no test per element; the rest one
+            // by one.
+            let first = if wide || four {
+                lines.extend([
+                    "    let whole = min(PER, params.n - min(start, params.n)) / 4u;".into(),
+                    "    for (var k = 0u; k < whole; k++) {".into(),
+                    "        let v = element4(start / 4u + k);".into(),
+                ]);
+                for c in 0..4 {
+                    lines.extend([
+                        format!("        let next{c} = combine(acc, v[{c}]);"),
+                        format!("        emit(start + 4u * k + {c}u, NO_SLOT, {pick}(acc, next{c}, inclusive), v[{c}]);"),
+                        format!("        acc = next{c};"),
+                    ]);
+                }
+                lines.push("    }".into());
+                "4u * whole"
+            } else {
+                "0u"
+            };
+            lines.extend([
+                format!("    for (var j = {first}; j < PER; j++) {{"),
+                "        if start + j < params.n {".into(),
+                "            let x = element(start + j, NO_SLOT);".into(),
+                "            let next = combine(acc, x);".into(),
+                format!("            emit(start + j, NO_SLOT, {pick}(acc, next, inclusive), x);"),
+                "            acc = next;".into(),
+                "        }".into(),
+                "    }".into(),
+            ]);
+        }
     }
     lines.push(finish("acc"));
     lines.join("\n")

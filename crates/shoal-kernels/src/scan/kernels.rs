@@ -212,7 +212,13 @@ impl<T: Value> ScanKernels<T> {
             ("op", op.op_block::<T>(SOURCE.path(), self.subgroups)?),
             (
                 "own",
-                own_block(self.tiling.per_invocation, T::SHAPE, wide_store).into(),
+                own_block(
+                    self.tiling.per_invocation,
+                    T::SHAPE,
+                    wide_store,
+                    io.is_some() && !scalar,
+                )
+                .into(),
             ),
         ];
         if !scalar {
