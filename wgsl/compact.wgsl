@@ -11,16 +11,8 @@
 
 #import dispatch::args
 
-struct Compaction {
-    // Work-group size of the kernel the arguments are for (0: write none).
-    args_workgroup: u32,
-    // MAX_COMPUTE_WORK_GROUP_COUNT.x: arguments fold over y beyond it.
-    max_groups_x: u32,
-    unused0: u32,
-    unused1: u32,
-}
-
-@group(0) @binding(8) var<uniform> compaction: Compaction;
+// The kernel the count's arguments are for (none where its work-group size is 0).
+@group(0) @binding(8) var<uniform> compaction: NextKernel;
 @group(0) @binding(9) var<storage, read> values: array<u32>;
 @group(0) @binding(10) var<storage, read> flags: array<u32>;
 @group(0) @binding(11) var<storage, read_write> kept: array<u32>;
@@ -38,9 +30,10 @@ fn element4(q: u32) -> vec4<T> {
     return select(vec4(0u), vec4(1u), keep4(q));
 }
 
-// `v` is the number kept up to and including element i, `x` whether i is kept (1 or 0). Every element is written, with no
-// branch: a kept one at v - 1, a rejected one at the back, the last first (n - 1 - rejected so
-// far): a software adapter pays for a branch in every lane whether it is taken or not.
+// `v` is the number kept up to and including element i, `x` whether i is kept (1 or 0). Every
+// element is written, with no branch: a kept one at v - 1, a rejected one at the back, the last
+// first (n - 1 - rejected so far): a software adapter pays for a branch in every lane whether
+// it is taken or not.
 fn emit(i: u32, slot: u32, v: T, x: T) {
     kept[select(params.n - 1u - i + v, v - 1u, x != 0u)] = values[i];
 }
@@ -48,8 +41,8 @@ fn emit(i: u32, slot: u32, v: T, x: T) {
 // The count, and the next kernel's arguments.
 fn finish(total: T) {
     count_args[0] = total;
-    if compaction.args_workgroup != 0u {
-        let args = dispatch_args(total, compaction.args_workgroup, compaction.max_groups_x);
+    if compaction.workgroup != 0u {
+        let args = dispatch_args(total, compaction);
         count_args[1] = args.x;
         count_args[2] = args.y;
         count_args[3] = args.z;

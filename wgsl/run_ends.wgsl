@@ -8,16 +8,8 @@
 
 #import dispatch::args
 
-struct RunEnds {
-    // Work-group size of run_lengths.wgsl, for its dispatch arguments.
-    workgroup: u32,
-    // MAX_COMPUTE_WORK_GROUP_COUNT.x: arguments fold over y beyond it.
-    max_groups_x: u32,
-    unused0: u32,
-    unused1: u32,
-}
-
-@group(0) @binding(8) var<uniform> run_ends: RunEnds;
+// run_lengths.wgsl, for its dispatch arguments.
+@group(0) @binding(8) var<uniform> run_ends: NextKernel;
 @group(0) @binding(9) var<storage, read> run_keys: array<u32>;
 // The same keys as vec4s.
 @group(0) @binding(10) var<storage, read> run_keys4: array<vec4<u32>>;
@@ -53,7 +45,7 @@ fn emit(i: u32, slot: u32, v: T, x: T) {
 
 fn finish(total: T) {
     run_count[0] = total;
-    let args = dispatch_args(total, run_ends.workgroup, run_ends.max_groups_x);
+    let args = dispatch_args(total, run_ends);
     run_args[0] = total;
     run_args[1] = args.x;
     run_args[2] = args.y;

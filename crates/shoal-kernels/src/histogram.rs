@@ -6,7 +6,7 @@ use std::sync::Mutex;
 
 use shoal::{Buffer, Commands, Error, Gpu, Kernel, Result};
 
-use crate::scan::{is_software, shared_tiles};
+use crate::scan::{SOFTWARE_WORKGROUP, is_software};
 
 use crate::wgsl::{self, Scratch, Uniforms};
 
@@ -80,6 +80,8 @@ fn cpu_threads() -> u32 {
 pub struct Histogram {
     gpu: Gpu,
     tiles: Tiles,
+    /// CPU threads, for [`SOFTWARE_PERS`]' choice (asked once: the platform may read a file).
+    threads: u32,
     /// Kernels by bins and values per invocation.
     kernels: Mutex<HashMap<(u32, u32), Kernel>>,
     uniforms: Uniforms,
@@ -89,13 +91,15 @@ pub struct Histogram {
 impl Histogram {
     /// A histogram for `gpu`; kernels are compiled per bin count on first use.
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        let (wg, per) = shared_tiles(gpu, 256, PER, PER);
+        // A software adapter's small work groups (see [`Tiling`](crate::Tiling)), a GPU's of up
+        // to 256 invocations.
         let software = is_software(gpu);
+        let cap = if software { SOFTWARE_WORKGROUP } else { 256 };
         Ok(Self::with_tiles(
             gpu,
             Tiles {
-                wg,
-                per: (!software).then_some(per),
+                wg: wgsl::plan_workgroup(gpu, cap),
+                per: (!software).then_some(PER),
                 lanes: software,
             },
         ))
@@ -105,6 +109,7 @@ impl Histogram {
         Self {
             gpu: gpu.clone(),
             tiles,
+            threads: cpu_threads(),
             kernels: Mutex::new(HashMap::new()),
             uniforms: Uniforms::default(),
             scratch: Scratch::default(),
@@ -122,7 +127,7 @@ impl Histogram {
     /// that leaves a tile per CPU thread.
     fn per(&self, n: u32) -> u32 {
         self.tiles.per.unwrap_or_else(|| {
-            let tiles = cpu_threads() as u64;
+            let tiles = self.threads as u64;
             let fills = |&&per: &&u32| n as u64 >= tiles * self.tiles.wg as u64 * per as u64;
             let last = SOFTWARE_PERS[SOFTWARE_PERS.len() - 1];
             *SOFTWARE_PERS.iter().find(fills).unwrap_or(&last)

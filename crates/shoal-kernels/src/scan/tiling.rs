@@ -66,21 +66,6 @@ pub(crate) fn is_software(gpu: &Gpu) -> bool {
     gpu.adapter_details().device_type == shoal::wgpu::DeviceType::Cpu
 }
 
-/// Work-group size and elements per invocation for the kernels of a family that shares values
-/// through shared memory only (the histogram): [`SOFTWARE_WORKGROUP`] invocations of
-/// `software_per` elements on a software adapter, else `per` elements in work groups of the
-/// largest power of two up to `cap` the device allows.
-pub(crate) fn shared_tiles(gpu: &Gpu, cap: u32, per: u32, software_per: u32) -> (u32, u32) {
-    if is_software(gpu) {
-        (
-            SOFTWARE_WORKGROUP.min(crate::wgsl::plan_workgroup(gpu, cap)),
-            software_per,
-        )
-    } else {
-        (crate::wgsl::plan_workgroup(gpu, cap), per)
-    }
-}
-
 impl Tiling {
     /// What Shoal picks for `gpu`:
     /// - one-subgroup work groups where the subgroup size is fixed (on lavapipe a barrier costs
