@@ -3,6 +3,9 @@
 
 #import radix_sort::common
 
+// 4-bit digits.
+const RADIX: u32 = 16u;
+
 // Invocations per work group (a power of two, planned from the device), keys per invocation.
 override WG: u32 = 256u;
 override PER: u32 = 16u;

@@ -1,24 +1,26 @@
-// Stable LSD radix sort of u32 keys (optionally carrying u32 values), 4 bits per pass, 8 passes
-// (other key types mapped to u32 words on the first pass's loads and back on the last's stores):
-// what both tilings share (`#import radix_sort::common`).
+// Stable LSD radix sort of u32 keys (optionally carrying u32 values), RADIX digits per pass
+// (16 or 256: each importing kernel declares `const RADIX`; 8 or 4 passes), other key types
+// mapped to u32 words on the first pass's loads and back on the last's stores: what every
+// ranking shares (`#import radix_sort::common`).
 //
-// Each pass: count digits (a 16-bin histogram per tile, stored digit-major:
+// Each pass: count digits (a RADIX-bin histogram per tile, stored digit-major:
 // counts[d * tiles + t]), an exclusive scan of those counts (the Scan family, recorded by
 // radix_sort.rs) giving where digit d of tile t starts in the output, then scatter (each
 // invocation owns PER contiguous keys, so ranks within a tile follow input order: the sort is
-// stable). radix_sort.wgsl ranks through shared memory; radix_sort_subgroup.wgsl, for work
-// groups of one subgroup, in registers.
-
-const RADIX: u32 = 16u;
+// stable). radix_sort.wgsl ranks 4-bit digits through shared memory; radix_sort_subgroup.wgsl,
+// for work groups of one subgroup, in registers; radix_sort_lanes.wgsl ranks 8-bit digits with
+// counters of its own per invocation.
 
 struct Params {
     n: u32,
-    // The pass's digit: bits shift .. shift + 4.
+    // The pass's digit: bits shift .. shift + log2(RADIX).
     shift: u32,
     tiles: u32,
-    // Bit 0: values travel with the keys. Bits 8-15: the key map applied to keys as they are
-    // loaded (the first pass), bits 16-23: the one undone as they are stored (the last pass);
-    // 0, the identity, otherwise (radix_sort::key_map).
+    // Bit 0: values travel with the keys. Bits 8-11: the key map applied to keys as they are
+    // loaded (the first pass), bits 16-19: the one undone as they are stored (the last pass);
+    // 0, the identity, otherwise (radix_sort::key_map). Only radix_sort_lanes.wgsl reads the
+    // rest (items of two words): bits 12-15 and 20-23, the same maps of an item's second word;
+    // bit 24, the input is items; bit 26, the digit is the second word's.
     flags: u32,
 }
 
@@ -34,12 +36,12 @@ struct Params {
 
 // Key `i` of the input, as the word the sort orders.
 fn key_in(i: u32) -> u32 {
-    return to_ordered(keys_in[i], (params.flags >> 8u) & 0xffu);
+    return to_ordered(keys_in[i], (params.flags >> 8u) & 0xfu);
 }
 
 // `key` as it is stored: back to the caller's bits after the last pass.
 fn key_out(key: u32) -> u32 {
-    return from_ordered(key, (params.flags >> 16u) & 0xffu);
+    return from_ordered(key, (params.flags >> 16u) & 0xfu);
 }
 
 fn with_values() -> bool {

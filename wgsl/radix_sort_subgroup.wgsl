@@ -4,6 +4,9 @@
 
 #import radix_sort::common
 
+// 4-bit digits.
+const RADIX: u32 = 16u;
+
 // Invocations per work group: the device's subgroup size. Keys per invocation.
 override WG: u32 = 8u;
 override PER: u32 = 32u;

@@ -11,26 +11,19 @@ const FLOAT: u32 = 2u; // IEEE 754: negative -> flip all bits, positive -> flip 
 const SIGN: u32 = 0x80000000u;
 
 // The word whose unsigned order is the key order (total order for FLOAT: -NaN < -inf < ... <
-// -0 < +0 < ... < +inf < +NaN), complemented when descending.
+// -0 < +0 < ... < +inf < +NaN), complemented when descending. Without branches: the sort maps
+// every key it loads, and a software adapter pays for a branch per key.
 fn to_ordered(x: u32, map: u32) -> u32 {
     let kind = map & 3u;
-    var y = x;
-    if kind == INT {
-        y = x ^ SIGN;
-    } else if kind == FLOAT {
-        y = x ^ select(SIGN, 0xffffffffu, (x & SIGN) != 0u);
-    }
-    return select(y, ~y, (map & 4u) != 0u);
+    let float_flip = select(SIGN, 0xffffffffu, (x & SIGN) != 0u);
+    let flip = select(0u, SIGN, kind == INT) | select(0u, float_flip, kind == FLOAT);
+    return x ^ flip ^ select(0u, 0xffffffffu, (map & 4u) != 0u);
 }
 
 // The inverse of `to_ordered`.
 fn from_ordered(y: u32, map: u32) -> u32 {
     let kind = map & 3u;
-    let z = select(y, ~y, (map & 4u) != 0u);
-    if kind == INT {
-        return z ^ SIGN;
-    } else if kind == FLOAT {
-        return z ^ select(0xffffffffu, SIGN, (z & SIGN) != 0u);
-    }
-    return z;
+    let z = y ^ select(0u, 0xffffffffu, (map & 4u) != 0u);
+    let float_flip = select(0xffffffffu, SIGN, (z & SIGN) != 0u);
+    return z ^ (select(0u, SIGN, kind == INT) | select(0u, float_flip, kind == FLOAT));
 }

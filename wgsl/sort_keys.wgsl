@@ -36,6 +36,9 @@ struct Params {
 @group(0) @binding(2) var<storage, read> b: array<u32>;
 @group(0) @binding(3) var<storage, read_write> out: array<u32>;
 @group(0) @binding(4) var<storage, read_write> out_b: array<u32>;
+// `a` and `out` as vec4s, for gathers of whole vec4s (RadixSort binds stand-ins otherwise).
+@group(0) @binding(5) var<storage, read> a4: array<vec4<u32>>;
+@group(0) @binding(6) var<storage, read_write> out4: array<vec4<u32>>;
 
 // The map of a 64-bit key's low word: unsigned, in the key's order.
 fn low_map() -> u32 {
@@ -48,30 +51,52 @@ fn sort_keys(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg
     let base = shoal_linear_index(wid, nwg, 0u, WG) * PER + lid;
     let n = params.n;
     let map = params.map;
-    for (var k = 0u; k < PER; k++) {
-        let i = base + k * WG;
-        if i >= n {
-            return;
+    // This invocation's elements: base, base + WG, ... below n. The operation is chosen once,
+    // outside the loops, and no element is tested but against the loop's end: a software
+    // adapter pays for every branch in every lane.
+    let end = min(n, base + PER * WG);
+    switch params.op {
+        case MAP_COPY: {
+            for (var i = base; i < end; i += WG) {
+                out[i] = to_ordered(a[i], map);
+            }
         }
-        switch params.op {
-            case MAP_COPY: { out[i] = to_ordered(a[i], map); }
-            case SPLIT: {
+        case SPLIT: {
+            for (var i = base; i < end; i += WG) {
                 out[i] = to_ordered(a[2u * i], low_map());
                 out_b[i] = to_ordered(a[2u * i + 1u], map);
             }
-            case JOIN: {
+        }
+        case JOIN: {
+            for (var i = base; i < end; i += WG) {
                 out[2u * i] = from_ordered(a[i], low_map());
                 out[2u * i + 1u] = from_ordered(b[i], map);
             }
-            case IOTA: { out[i] = i; }
-            case GATHER: {
-                let w = params.words;
+        }
+        case IOTA: {
+            for (var i = base; i < end; i += WG) {
+                out[i] = i;
+            }
+        }
+        case GATHER: {
+            let w = params.words;
+            if w % 4u == 0u {
+                let v = w / 4u;
+                for (var i = base; i < end; i += WG) {
+                    let first = b[i] * v;
+                    for (var j = 0u; j < v; j++) {
+                        out4[i * v + j] = a4[first + j];
+                    }
+                }
+                return;
+            }
+            for (var i = base; i < end; i += WG) {
                 let first = b[i] * w;
                 for (var j = 0u; j < w; j++) {
                     out[i * w + j] = a[first + j];
                 }
             }
-            default: {}
         }
+        default: {}
     }
 }

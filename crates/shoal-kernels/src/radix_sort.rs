@@ -12,25 +12,29 @@ use std::marker::PhantomData;
 
 use shoal::{Buffer, Commands, Element, Error, Gpu, Kernel, Result};
 
-use crate::scan::{Scan, ScanSpec, Tiling};
-use crate::wgsl::{self, Op, Scratch, Uniforms};
+use crate::scan::{Scan, Tiling};
+use crate::wgsl::{self, Scratch, Uniforms};
 
 mod by_key;
 mod cpu;
 mod keys;
 mod passes;
+mod ranking;
 
 pub use by_key::KeyFunction;
 pub use cpu::{argsort_cpu, sort_cpu, sort_pairs_cpu};
 pub use keys::{I64, SortKey, SortOrder, U64};
+pub use ranking::SortTiling;
 
 use passes::Pass;
+use ranking::Ranking;
 
 const SOURCE: shoal::Source = shoal::wgsl!("../wgsl/radix_sort.wgsl");
 const SUBGROUP_SOURCE: shoal::Source = shoal::wgsl!("../wgsl/radix_sort_subgroup.wgsl");
-/// Bits per pass, and the digits they make (`RADIX` in the WGSL).
-const BITS: u32 = 4;
-const RADIX: u32 = 1 << BITS;
+const LANES_SOURCE: shoal::Source = shoal::wgsl!("../wgsl/radix_sort_lanes.wgsl");
+/// Digits of the 4-bit rankings, and of the lane counters' 8-bit one (`RADIX` in the WGSL).
+const RADIX: u32 = 16;
+const LANES_RADIX: u32 = 256;
 
 /// Stable radix sort of keys (and key-value pairs) in place, and argsort.
 ///
@@ -62,8 +66,12 @@ pub struct RadixSort<K: SortKey = u32> {
     gpu: Gpu,
     wg: u32,
     per: u32,
+    ranking: Ranking,
     count: Kernel,
     scatter: Kernel,
+    /// The lane counters' scatters of items: key and value words to items, items to items,
+    /// items to key and value words.
+    item_scatters: Option<[Kernel; 3]>,
     scan: Scan<u32>,
     /// `wgsl/sort_keys.wgsl`: the passes around the sort of words.
     passes: Kernel,
@@ -74,39 +82,99 @@ pub struct RadixSort<K: SortKey = u32> {
 }
 
 impl<K: SortKey> RadixSort<K> {
-    /// A sort for `gpu`, ascending,, tiled as [`Tiling::for_gpu`] plans.
+    /// A sort for `gpu`, ascending, tiled as [`SortTiling::for_gpu`] plans: on a software
+    /// adapter (lavapipe, llvmpipe's GL, SwiftShader) 8-bit digits counted per invocation
+    /// ([`SortTiling::SOFTWARE`]), elsewhere 4-bit digits in the tiles of [`Tiling::for_gpu`].
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        Self::with_tiling(gpu, Tiling::for_gpu(gpu))
+        Self::with_tiling(gpu, SortTiling::for_gpu(gpu))
     }
 
-    /// A sort with `tiling` forced: one-subgroup work groups (a typed error where the device's
-    /// subgroup size is not fixed), or work groups of up to 256 invocations, fewer where shared
-    /// memory is short (each invocation keeps 16 digit counts in it).
-    pub fn with_tiling(gpu: &Gpu, tiling: Tiling) -> Result<Self> {
+    /// A sort with its tiles and digits forced (a [`Tiling`] alone means 4-bit digits):
+    ///
+    /// - 4-bit digits (8 passes per 32-bit word) in one-subgroup work groups ranking in
+    ///   registers (a typed error where the device's subgroup size is not fixed), or in work
+    ///   groups of up to 256 invocations ranking through shared memory, fewer where shared
+    ///   memory is short (each invocation keeps 16 digit counts in it);
+    /// - 8-bit digits (4 passes) in shared-memory work groups where each invocation counts and
+    ///   ranks its own keys with 256 counters of its own (`wgsl/radix_sort_lanes.wgsl`): keys
+    ///   per invocation a multiple of 4 (they load as vec4s), work groups as large as shared
+    ///   memory holds 1 KiB per invocation for (up to 256). One-subgroup tiles are a typed error.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), shoal::Error> {
+    /// use shoal_kernels::{RadixSort, SortTiling, Tiling};
+    /// let gpu = shoal::Gpu::blocking()?;
+    /// let tiling = Tiling { per_invocation: 64, one_subgroup: false, workgroup: Some(4) };
+    /// let keys = gpu.buffer_from(&[7u32, 1 << 30, 0, 300, 7])?;
+    /// RadixSort::with_tiling(&gpu, SortTiling { tiling, digit_bits: 8 })?.run(&keys)?;
+    /// assert_eq!(keys.read_blocking()?, [0, 7, 7, 300, 1 << 30]);
+    /// RadixSort::with_tiling(&gpu, tiling)?.descending().run(&keys)?;
+    /// assert_eq!(keys.read_blocking()?, [1 << 30, 300, 7, 7, 0]);
+    /// # Ok(()) }
+    /// ```
+    pub fn with_tiling(gpu: &Gpu, tiling: impl Into<SortTiling>) -> Result<Self> {
+        let SortTiling { tiling, digit_bits } = tiling.into();
         let per = tiling.per_invocation;
+        let source = match digit_bits {
+            8 => LANES_SOURCE,
+            _ => SOURCE,
+        };
+        let fail = |message: String| {
+            Err(Error::Override {
+                kernel: source.path().to_string(),
+                message,
+            })
+        };
         if per == 0 {
-            return Err(Error::Override {
-                kernel: SOURCE.path().to_string(),
-                message: "a tile needs at least one key per invocation".into(),
-            });
+            return fail("a tile needs at least one key per invocation".into());
         }
-        let (wg, source, entries) = if tiling.one_subgroup {
-            let wg = Tiling::one_subgroup_workgroup(gpu, &SUBGROUP_SOURCE)?;
-            (
-                wg,
+        let shared = gpu.limits().max_compute_shared_memory_size;
+        match (digit_bits, tiling.one_subgroup) {
+            (4, true) => {
+                let wg = Tiling::one_subgroup_workgroup(gpu, &SUBGROUP_SOURCE)?;
+                Self::build(gpu, Ranking::Subgroup, wg, per)
+            }
+            (4, false) => {
+                // RADIX counts plus two scan slots per invocation, plus the 16 digit totals.
+                let per_invocation = (RADIX + 2) * 4;
+                let cap = (shared.saturating_sub(RADIX * 4) / per_invocation).max(1);
+                let wg = tiling.shared_workgroup(gpu, &SOURCE, 256.min(cap))?;
+                Self::build(gpu, Ranking::Shared, wg, per)
+            }
+            (8, false) if per.is_multiple_of(4) => {
+                let per_invocation = LANES_RADIX * 4;
+                let cap = (shared / per_invocation).max(1);
+                let wg = tiling.shared_workgroup(gpu, &LANES_SOURCE, 256.min(cap))?;
+                let need = wg as u64 * per_invocation as u64;
+                if need > shared as u64 {
+                    return fail(format!(
+                        "{wg} invocations need {need} bytes of shared memory (1 KiB each for \
+                         their counters); the device has {shared}"
+                    ));
+                }
+                Self::build(gpu, Ranking::Lanes, wg, per)
+            }
+            (8, false) => fail(format!(
+                "keys load four at a time: the keys per invocation must be a multiple of 4, not \
+                 {per}"
+            )),
+            (8, true) => fail(
+                "8-bit digits rank with counters in shared memory, not in one-subgroup tiles"
+                    .into(),
+            ),
+            (bits, _) => fail(format!("digits are 4 or 8 bits wide, not {bits}")),
+        }
+    }
+
+    /// The sort of `ranking`'s kernels in work groups of `wg` invocations of `per` keys.
+    fn build(gpu: &Gpu, ranking: Ranking, wg: u32, per: u32) -> Result<Self> {
+        let (source, entries) = match ranking {
+            Ranking::Subgroup => (
                 SUBGROUP_SOURCE,
                 ["count_digits_subgroup", "scatter_subgroup"],
-            )
-        } else {
-            let shared = gpu.limits().max_compute_shared_memory_size;
-            // RADIX counts plus two scan slots per invocation, plus the 16 digit totals.
-            let per_invocation = (RADIX + 2) * 4;
-            let wg = tiling.shared_workgroup(
-                gpu,
-                &SOURCE,
-                256.min((shared.saturating_sub(RADIX * 4) / per_invocation).max(1)),
-            )?;
-            (wg, SOURCE, ["count_digits", "scatter"])
+            ),
+            Ranking::Shared => (SOURCE, ["count_digits", "scatter"]),
+            Ranking::Lanes => (LANES_SOURCE, ["count_digits", "scatter"]),
         };
         let build = |entry| {
             wgsl::builder(gpu, source.clone())
@@ -119,8 +187,17 @@ impl<K: SortKey> RadixSort<K> {
             gpu: gpu.clone(),
             wg,
             per,
+            ranking,
             count: build(entries[0])?,
             scatter: build(entries[1])?,
+            item_scatters: match ranking {
+                Ranking::Lanes => Some([
+                    build("scatter_zip")?,
+                    build("scatter_items")?,
+                    build("scatter_unzip")?,
+                ]),
+                Ranking::Subgroup | Ranking::Shared => None,
+            },
             scan: Scan::new(gpu)?,
             passes: passes::kernel(gpu)?,
             order: SortOrder::Ascending,
@@ -165,8 +242,13 @@ impl<K: SortKey> RadixSort<K> {
         if K::WORDS == 1 {
             return self.sort_words(commands, &words, None, self.map());
         }
-        // 64-bit keys: LSD over the low words carrying the high ones, then over the high words
-        // carrying the low ones (stable, so ties in the high word keep the low word's order).
+        // 64-bit keys: the lane counters move them whole (the low word unsigned, in the key's
+        // order); otherwise LSD over the low words carrying the high ones, then over the high
+        // words carrying the low ones (stable, so ties in the high word keep the low word's
+        // order).
+        if self.ranking == Ranking::Lanes {
+            return self.sort_items(commands, &words, n, [self.map() & 4, self.map()]);
+        }
         let (low, high) = self.split(commands, &words, n)?;
         self.sort_words(commands, &low, Some(&high), 0)?;
         self.sort_words(commands, &high, Some(&low), 0)?;
@@ -306,83 +388,6 @@ impl<K: SortKey> RadixSort<K> {
         )?;
         Ok(n)
     }
-
-    /// Records the sort of `u32` words `keys` ascending, moving `values` (at least as many)
-    /// with them. The first pass maps the keys it loads by `map` (a key map of
-    /// `wgsl/sort_key_map.wgsl`, 0 for none), the last maps them back as it stores them.
-    fn sort_words(
-        &self,
-        commands: &mut Commands,
-        keys: &Buffer<u32>,
-        values: Option<&Buffer<u32>>,
-        map: u32,
-    ) -> Result<()> {
-        let n = wgsl::count_u32("radix sort", keys.len())?;
-        if n <= 1 {
-            return Ok(());
-        }
-        let tiles = n.div_ceil(self.wg * self.per);
-        let counts_len = RADIX as u64 * tiles as u64;
-        wgsl::count_u32("radix sort: digit counts", counts_len)?;
-        let counts = self.scratch.get(&self.gpu, "counts", counts_len)?;
-        let offsets = self.scratch.get(&self.gpu, "offsets", counts_len)?;
-        let keys_tmp = self.scratch.get(&self.gpu, "keys", n as u64)?;
-        // Without values the value bindings get a one-element stand-in the kernel never touches.
-        // (two of them: one buffer may not be read and written by the same dispatch).
-        let (values_tmp, stand_in) = match values {
-            Some(_) => (self.scratch.get(&self.gpu, "values", n as u64)?, None),
-            None => (
-                self.scratch.get(&self.gpu, "no values", 1)?,
-                Some(self.scratch.get(&self.gpu, "no values either", 1)?),
-            ),
-        };
-        let with_values = values.is_some() as u32;
-        let last = 32 / BITS - 1;
-        let values = match (values, &stand_in) {
-            (Some(v), _) => v,
-            (None, Some(s)) => s,
-            (None, None) => &values_tmp,
-        };
-        let groups = tiles as u64 * self.wg as u64;
-        // 32 / BITS = 8 passes, an even number: the keys end where they started.
-        for pass in 0..32 / BITS {
-            let (src, dst) = if pass % 2 == 0 {
-                ((keys, values), (&keys_tmp, &values_tmp))
-            } else {
-                ((&keys_tmp, &values_tmp), (keys, values))
-            };
-            let params = self.uniforms.get(
-                &self.gpu,
-                [n, pass * BITS, tiles, flags(with_values, map, pass, last)],
-            )?;
-            self.count
-                .bind("params", &params)
-                .bind("keys_in", src.0)
-                .bind("counts", &counts)
-                .invocations(groups)
-                .record(commands)?;
-            self.scan
-                .record(commands, &counts, &offsets, ScanSpec::exclusive(Op::Sum))?;
-            self.scatter
-                .bind("params", &params)
-                .bind("keys_in", src.0)
-                .bind("values_in", src.1)
-                .bind("offsets", &offsets)
-                .bind("keys_out", dst.0)
-                .bind("values_out", dst.1)
-                .invocations(groups)
-                .record(commands)?;
-        }
-        Ok(())
-    }
-}
-
-/// The `flags` of a pass's parameters (`radix_sort_common.wgsl`): whether values travel, the
-/// key map applied on loading (the first pass) and undone on storing (the last).
-fn flags(with_values: u32, map: u32, pass: u32, last: u32) -> u32 {
-    let map_in = if pass == 0 { map } else { 0 };
-    let map_out = if pass == last { map } else { 0 };
-    with_values | map_in << 8 | map_out << 16
 }
 
 /// A [`Error::BindingKind`] when `other` is the keys' own buffer.

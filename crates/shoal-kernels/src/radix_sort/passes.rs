@@ -24,7 +24,8 @@ pub(super) enum Pass {
     Join = 2,
     /// `out[i] = i`.
     Iota = 3,
-    /// Element `i` of `out` = element `b[i]` of `a`, elements of `words` words.
+    /// Element `i` of `out` = element `b[i]` of `a`, elements of `words` words (a multiple of
+    /// 4 moves as vec4s, `a4` and `out4`).
     Gather = 4,
 }
 
@@ -59,7 +60,9 @@ impl<K: SortKey> RadixSort<K> {
     }
 
     /// Records `pass` over `n` elements: inputs `a` and `b`, outputs `out` and `out_b` (one or
-    /// two); what a pass does not use is bound to one-word stand-ins it never touches.
+    /// two); what a pass does not use is bound to one-word stand-ins it never touches. A gather
+    /// of whole vec4s reads and writes through the vec4 views `a4` and `out4` instead of `a` and
+    /// `out`.
     pub(super) fn pass(
         &self,
         commands: &mut Commands,
@@ -76,6 +79,18 @@ impl<K: SortKey> RadixSort<K> {
             Some(o) => (*o).clone(),
             None => stand_in("sort: no out_b")?,
         };
+        let (a4, out, out4) = match pass {
+            Pass::Gather if words.is_multiple_of(4) => (
+                self.scratch.vec4s(&self.gpu, &a)?,
+                stand_in("sort: no out")?,
+                self.scratch.vec4s(&self.gpu, outputs[0])?,
+            ),
+            _ => (
+                self.scratch.get(&self.gpu, "sort: no a4", 4)?.view_as(),
+                outputs[0].clone(),
+                self.scratch.get(&self.gpu, "sort: no out4", 4)?.view_as(),
+            ),
+        };
         let params = self
             .uniforms
             .get(&self.gpu, [n, pass as u32, self.map(), words])?;
@@ -83,8 +98,10 @@ impl<K: SortKey> RadixSort<K> {
             .bind("params", &params)
             .bind("a", &a)
             .bind("b", &b)
-            .bind("out", outputs[0])
+            .bind("out", &out)
             .bind("out_b", &out_b)
+            .bind("a4", &a4)
+            .bind("out4", &out4)
             .invocations(n.div_ceil(PER) as u64)
             .record(commands)
     }

@@ -92,4 +92,43 @@ shoal_conformance::gpu_test! {
         assert!(matches!(RadixSort::<u32>::with_tiling(&gpu, Tiling { per_invocation: 0, one_subgroup: false, workgroup: None }), Err(shoal::Error::Override { .. })));
         assert!(matches!(RadixSort::<u32>::with_tiling(&gpu, Tiling { per_invocation: 4, one_subgroup: false, workgroup: Some(12) }), Err(shoal::Error::Override { .. })));
     }
+
+    /// The 8-bit sort (what software adapters take) in every shape of tile: one invocation,
+    /// two, a software adapter's 8, as many as the device plans, keys per invocation from 4 to
+    /// 1,024, tiles cut mid-vec4 at the end; keys and stable pairs. And what it cannot take.
+    async fn sort_eight_bit_digits(gpu) {
+        let mut tilings = vec![SortTiling::SOFTWARE];
+        for (per, workgroup) in [(4, Some(1)), (12, None), (1024, Some(2))] {
+            let tiling = Tiling { per_invocation: per, one_subgroup: false, workgroup };
+            tilings.push(SortTiling { tiling, digit_bits: 8 });
+        }
+        for tiling in tilings {
+            let sort = RadixSort::with_tiling(&gpu, tiling).expect("sort");
+            let label = format!("{tiling:?}");
+            for &n in &[2u64, 3, 5, 257, 4099, 65_537] {
+                check_sort_pairs(&gpu, &sort, &random_u32(n + 7, n, 0), &label).await;
+            }
+            check_sort_pairs(&gpu, &sort, &random_u32(8, 65_537, 20), &label).await;
+            let keys = random_u32(9, 10_007, 0);
+            let kb = gpu.buffer_from(&keys).expect("keys");
+            sort.run(&kb).expect("sort");
+            let mut want = keys.clone();
+            want.sort_unstable();
+            assert_eq!(first_difference(&kb.read().await.expect("keys"), &want), None, "{label}");
+        }
+        let with = |per_invocation, one_subgroup, workgroup, digit_bits| {
+            let tiling = Tiling { per_invocation, one_subgroup, workgroup };
+            RadixSort::<u32>::with_tiling(&gpu, SortTiling { tiling, digit_bits })
+        };
+        for (per, one_subgroup, workgroup, bits) in [(0, false, None, 8), (6, false, None, 8), (4, true, None, 8), (4, false, Some(12), 8), (4, false, None, 5)] {
+            let e = with(per, one_subgroup, workgroup, bits).expect_err("a tiling the 8-bit sort cannot take");
+            assert!(matches!(&e, shoal::Error::Override { kernel, .. } if kernel.ends_with(".wgsl")), "{e}");
+        }
+        // More invocations than shared memory holds 256 counters each for.
+        let too_many = (gpu.limits().max_compute_shared_memory_size / 1024 + 1).next_power_of_two();
+        if too_many <= gpu.max_workgroup_1d(u32::MAX) {
+            let e = with(4, false, Some(too_many), 8).expect_err("too many invocations");
+            assert!(e.to_string().contains("shared memory"), "{e}");
+        }
+    }
 }

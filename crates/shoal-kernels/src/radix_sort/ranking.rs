@@ -1,0 +1,302 @@
+//! How [`RadixSort`] cuts keys into tiles and ranks each tile's digits ([`SortTiling`],
+//! [`Ranking`]), and the digit passes it records: count, scan of the counts, scatter, from the
+//! least significant digit up.
+
+use shoal::glam::UVec2;
+use shoal::{Buffer, Commands, Result};
+
+use super::RadixSort;
+use super::keys::SortKey;
+use crate::scan::{SOFTWARE_WORKGROUP, ScanSpec, Tiling, is_software};
+use crate::wgsl::{self, Op};
+
+/// How a [`RadixSort`] cuts its keys into tiles, and how wide its digits are
+/// ([`RadixSort::with_tiling`]). A [`Tiling`] converts into one with 4-bit digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SortTiling {
+    /// Keys per invocation, and one-subgroup or shared-memory work groups of how many.
+    pub tiling: Tiling,
+    /// Bits per pass: 4 (8 passes per 32-bit word, ranked in registers in one-subgroup tiles or
+    /// through shared memory otherwise) or 8 (4 passes, ranked with 256 counters per invocation
+    /// in shared memory).
+    pub digit_bits: u32,
+}
+
+impl SortTiling {
+    /// What [`RadixSort::new`] takes on a software adapter (lavapipe, llvmpipe's GL,
+    /// SwiftShader): 8-bit digits in work groups of [`SOFTWARE_WORKGROUP`] invocations of 1,024
+    /// keys each. Measured against the 4-bit sorts they replace (u32 keys, GPU timestamps, same
+    /// machine): llvmpipe's GL at 2^20 62 → 19 ms, SwiftShader 246 → 85 ms, lavapipe at 2^22
+    /// 195 → 77–89 ms; on lavapipe 512 keys per invocation took 108 ms where 1,024 took 85 and
+    /// 2,048 84 (before the counts were kept between kernels and keys loaded as vec4s: 162,
+    /// 133, 133 ms).
+    pub const SOFTWARE: SortTiling = SortTiling {
+        tiling: Tiling {
+            per_invocation: 1024,
+            one_subgroup: false,
+            workgroup: Some(SOFTWARE_WORKGROUP),
+        },
+        digit_bits: 8,
+    };
+
+    /// What Shoal picks for `gpu`: [`SOFTWARE`](Self::SOFTWARE) on a software adapter, 4-bit
+    /// digits in the tiles of [`Tiling::for_gpu`] elsewhere (a GPU's sort is unchanged until a
+    /// measurement on one says otherwise).
+    pub fn for_gpu(gpu: &shoal::Gpu) -> Self {
+        if is_software(gpu) {
+            Self::SOFTWARE
+        } else {
+            Tiling::for_gpu(gpu).into()
+        }
+    }
+}
+
+impl From<Tiling> for SortTiling {
+    fn from(tiling: Tiling) -> Self {
+        Self {
+            tiling,
+            digit_bits: 4,
+        }
+    }
+}
+
+/// How a sort ranks each tile's digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Ranking {
+    /// 4-bit digits in registers, with subgroup operations (`radix_sort_subgroup.wgsl`).
+    Subgroup,
+    /// 4-bit digits through shared memory (`radix_sort.wgsl`).
+    Shared,
+    /// 8-bit digits with counters per invocation (`radix_sort_lanes.wgsl`), moving key words or
+    /// items of two words.
+    Lanes,
+}
+
+impl Ranking {
+    /// Bits per pass.
+    pub(super) fn bits(self) -> u32 {
+        match self {
+            Ranking::Lanes => 8,
+            Ranking::Subgroup | Ranking::Shared => 4,
+        }
+    }
+}
+
+/// What one digit pass reads, or writes.
+#[derive(Debug, Clone, Copy)]
+enum Side<'a> {
+    /// Key words and their values' words (a stand-in when none travel).
+    Words(&'a Buffer<u32>, &'a Buffer<u32>),
+    /// Items of two words, seen as words: a key word and its value's, or a 64-bit key's low and
+    /// high words (the lane counters only).
+    Items(&'a Buffer<u32>),
+}
+
+/// The passes of one sort: the sides they go between (pass `p` reads `sides[p]` and writes
+/// `sides[p + 1]`), and how the key words are read.
+struct Plan<'a> {
+    n: u32,
+    sides: Vec<Side<'a>>,
+    with_values: bool,
+    /// The key maps of an item's first and second words (`radix_sort::key_map`), applied on the
+    /// first pass's loads and undone on the last's stores.
+    maps: [u32; 2],
+}
+
+impl<K: SortKey> RadixSort<K> {
+    /// Records the sort of `u32` words `keys` ascending, moving `values` (at least as many)
+    /// with them. The first pass maps the keys it loads by `map` (a key map of
+    /// `wgsl/sort_key_map.wgsl`, 0 for none), the last maps them back as it stores them. With
+    /// the lane counters, pairs travel as items after the first pass and are unzipped after
+    /// the last.
+    pub(super) fn sort_words(
+        &self,
+        commands: &mut Commands,
+        keys: &Buffer<u32>,
+        values: Option<&Buffer<u32>>,
+        map: u32,
+    ) -> Result<()> {
+        let n = wgsl::count_u32("radix sort", keys.len())?;
+        if n <= 1 {
+            return Ok(());
+        }
+        let passes = 32 / self.ranking.bits();
+        let with_values = values.is_some();
+        // Without values the value bindings get a one-element stand-in the kernel never touches
+        // (two of them: one buffer may not be read and written by the same dispatch).
+        let (values, values_tmp) = match values {
+            Some(v) => (v.clone(), self.scratch.get(&self.gpu, "values", n as u64)?),
+            None => (
+                self.scratch.get(&self.gpu, "no values", 1)?,
+                self.scratch.get(&self.gpu, "no values either", 1)?,
+            ),
+        };
+        let keys_tmp = self.scratch.get(&self.gpu, "keys", n as u64)?;
+        if with_values && self.ranking == Ranking::Lanes {
+            // Items between the first pass and the last.
+            let items = [
+                self.scratch.get(&self.gpu, "items", 2 * n as u64)?,
+                self.scratch.get(&self.gpu, "items either", 2 * n as u64)?,
+            ];
+            let mut sides = vec![Side::Words(keys, &values)];
+            sides.extend((1..passes).map(|p| Side::Items(&items[p as usize % 2])));
+            sides.push(Side::Words(keys, &values));
+            return self.digit_passes(
+                commands,
+                &Plan {
+                    n,
+                    sides,
+                    with_values,
+                    maps: [map, 0],
+                },
+            );
+        }
+        // An even number of passes: the keys end where they started.
+        let sides = (0..=passes)
+            .map(|p| match p % 2 {
+                0 => Side::Words(keys, &values),
+                _ => Side::Words(&keys_tmp, &values_tmp),
+            })
+            .collect();
+        self.digit_passes(
+            commands,
+            &Plan {
+                n,
+                sides,
+                with_values,
+                maps: [map, 0],
+            },
+        )
+    }
+
+    /// Records the sort of 64-bit keys `words` (two per key, low first) in place with the lane
+    /// counters, the low words' digits first: items of two words in every pass, mapped by `maps`
+    /// (the low word's and the high word's key maps).
+    pub(super) fn sort_items(
+        &self,
+        commands: &mut Commands,
+        words: &Buffer<u32>,
+        n: u32,
+        maps: [u32; 2],
+    ) -> Result<()> {
+        let tmp = self.scratch.get(&self.gpu, "items", 2 * n as u64)?;
+        let passes = 64 / self.ranking.bits();
+        // An even number of passes: the keys end where they started.
+        let sides = (0..=passes)
+            .map(|p| Side::Items(if p % 2 == 0 { words } else { &tmp }))
+            .collect();
+        self.digit_passes(
+            commands,
+            &Plan {
+                n,
+                sides,
+                with_values: false,
+                maps,
+            },
+        )
+    }
+
+    /// Records `plan`'s passes: per pass, count the digits of each tile, scan the counts
+    /// (digit-major, so each digit of each tile learns where it starts), scatter.
+    fn digit_passes(&self, commands: &mut Commands, plan: &Plan) -> Result<()> {
+        let n = plan.n;
+        let bits = self.ranking.bits();
+        let tiles = n.div_ceil(self.wg * self.per);
+        let counts_len = (1u64 << bits) * tiles as u64;
+        wgsl::count_u32("radix sort: digit counts", counts_len)?;
+        let counts = self.scratch.get(&self.gpu, "counts", counts_len)?;
+        let offsets = self.scratch.get(&self.gpu, "offsets", counts_len)?;
+        let lanes = self.ranking == Ranking::Lanes;
+        // The lane counters' counts per tile and invocation, from counting to scattering.
+        let lane_counts = if lanes {
+            let len = counts_len * self.wg as u64;
+            wgsl::count_u32("radix sort: counts per invocation", len)?;
+            self.scratch.get(&self.gpu, "counts per invocation", len)?
+        } else {
+            counts.clone()
+        };
+        let groups = tiles as u64 * self.wg as u64;
+        let last = plan.sides.len() as u32 - 2;
+        for (pass, step) in plan.sides.windows(2).enumerate() {
+            let pass = pass as u32;
+            let (keys_in, in_items) = match step[0] {
+                Side::Words(k, _) => (k, false),
+                Side::Items(w) => (w, true),
+            };
+            let shift = pass * bits;
+            let flags = plan.with_values as u32
+                | map_bits(pass, last, plan.maps)
+                | (in_items as u32) << 24
+                | ((shift >= 32) as u32) << 26;
+            let params = self
+                .uniforms
+                .get(&self.gpu, [n, shift % 32, tiles, flags])?;
+            let keys_in4 = self.scratch.vec4s(&self.gpu, keys_in)?;
+            let mut count = self
+                .count
+                .bind("params", &params)
+                .bind("keys_in", keys_in)
+                .bind("counts", &counts);
+            if lanes {
+                count = count
+                    .bind("keys_in4", &keys_in4)
+                    .bind("lane_counts", &lane_counts);
+            }
+            // What each scatter reads and writes, by its sides ("radix_sort_lanes.wgsl").
+            let (kernel, values_in4, items_out) = match (step[0], step[1], &self.item_scatters) {
+                (Side::Words(_, v), Side::Items(w), Some([zip, ..])) => (
+                    zip,
+                    Some((v, self.scratch.vec4s(&self.gpu, v)?)),
+                    Some(w.view_as::<UVec2>()),
+                ),
+                (Side::Items(_), Side::Items(w), Some([_, items, _])) => {
+                    (items, None, Some(w.view_as::<UVec2>()))
+                }
+                (Side::Items(_), Side::Words(..), Some([.., unzip])) => (unzip, None, None),
+                _ => (&self.scatter, None, None),
+            };
+            let mut scatter = kernel
+                .bind("params", &params)
+                .bind("keys_in", keys_in)
+                .bind("offsets", &offsets);
+            if lanes {
+                scatter = scatter
+                    .bind("keys_in4", &keys_in4)
+                    .bind("lane_counts", &lane_counts);
+            }
+            if let Some((values_in, values_in4)) = &values_in4 {
+                scatter = scatter
+                    .bind("values_in", *values_in)
+                    .bind("values_in4", values_in4);
+            }
+            match (step[0], step[1]) {
+                (_, Side::Items(_)) => {}
+                (Side::Items(_), Side::Words(k, v)) => {
+                    scatter = scatter.bind("keys_out", k).bind("values_out", v);
+                }
+                (Side::Words(_, v_in), Side::Words(k, v)) => {
+                    scatter = scatter.bind("keys_out", k);
+                    if !lanes {
+                        scatter = scatter.bind("values_in", v_in).bind("values_out", v);
+                    }
+                }
+            }
+            if let Some(items_out) = &items_out {
+                scatter = scatter.bind("items_out", items_out);
+            }
+            count.invocations(groups).record(commands)?;
+            self.scan
+                .record(commands, &counts, &offsets, ScanSpec::exclusive(Op::Sum))?;
+            scatter.invocations(groups).record(commands)?;
+        }
+        Ok(())
+    }
+}
+
+/// The key-map bits of pass `pass`'s flags (`radix_sort_common.wgsl`): `maps` (an item's first
+/// and second words') applied on the first pass's loads and undone on the last pass's stores.
+fn map_bits(pass: u32, last: u32, [x, y]: [u32; 2]) -> u32 {
+    let on_load = if pass == 0 { x << 8 | y << 12 } else { 0 };
+    let on_store = if pass == last { x << 16 | y << 20 } else { 0 };
+    on_load | on_store
+}

@@ -1,0 +1,250 @@
+// Stable LSD radix sort with 8-bit digits (4 passes per 32-bit word of radix_sort_common.wgsl),
+// for software adapters: every invocation counts and ranks its keys with counters of its own in
+// shared memory (a plain increment per key, no atomics, no conflicts), so a work group waits at
+// one barrier per kernel whatever its size; the scatter takes the counts the counting kernel
+// left in `lane_counts` rather than counting again.
+//
+// It moves either key words (keys_in -> keys_out) or items of two words (a key and its value,
+// or a 64-bit key's low and high words) stored as one vec2: one store per item where two
+// arrays would take two. A sort of pairs reads key and value words on its first pass, items
+// from then on, and writes key and value words again on its last.
+
+#import radix_sort::common
+
+// 8-bit digits.
+const RADIX: u32 = 256u;
+
+// Invocations per work group (a power of two, planned from the device), keys per invocation
+// (a multiple of 4: an invocation's keys start at a vec4).
+override WG: u32 = 8u;
+override PER: u32 = 1024u;
+
+// The inputs four words at a time: four key words and four value words, or two items.
+@group(0) @binding(7) var<storage, read> keys_in4: array<vec4<u32>>;
+@group(0) @binding(8) var<storage, read> values_in4: array<vec4<u32>>;
+// Every tile's counters as count_digits leaves them (RADIX * WG per tile), for scatter.
+@group(0) @binding(9) var<storage, read_write> lane_counts: array<u32>;
+@group(0) @binding(10) var<storage, read_write> items_out: array<vec2<u32>>;
+
+// Per digit, per invocation (digit-major): keys of that digit among the invocation's own, then
+// where the next of them goes.
+var<workgroup> sh_lanes: array<u32, RADIX * WG>;
+
+fn flag(bit: u32) -> bool {
+    return ((params.flags >> bit) & 1u) != 0u;
+}
+
+// An item's words as the sort orders them (the first pass maps them).
+fn ordered(item: vec2<u32>) -> vec2<u32> {
+    return vec2(to_ordered(item.x, (params.flags >> 8u) & 0xfu),
+                to_ordered(item.y, (params.flags >> 12u) & 0xfu));
+}
+
+// The counter of `item`'s digit (of its first word, or its second) for invocation `id`.
+fn slot(item: vec2<u32>, id: u32) -> u32 {
+    return digit(select(item.x, item.y, flag(26u))) * WG + id;
+}
+
+fn count_item(item: vec2<u32>, id: u32) {
+    let at = slot(ordered(item), id);
+    sh_lanes[at] += 1u;
+}
+
+// Counts this invocation's keys of tile `tile` (PER contiguous ones, key words or items) into
+// its counters.
+fn count_own(tile: u32, id: u32) {
+    let own = own_keys(tile, id);
+    if flag(24u) {
+        for (var q = own.x / 2u; q < own.y / 2u; q++) {
+            let k = keys_in4[q];
+            count_item(k.xy, id);
+            count_item(k.zw, id);
+        }
+        if odd_item(own) {
+            count_item(last_item(own), id);
+        }
+        return;
+    }
+    for (var q = own.x / 4u; q < own.y / 4u; q++) {
+        let k = keys_in4[q];
+        count_item(vec2(k.x, 0u), id);
+        count_item(vec2(k.y, 0u), id);
+        count_item(vec2(k.z, 0u), id);
+        count_item(vec2(k.w, 0u), id);
+    }
+    for (var i = max(own.x, own.y & ~3u); i < own.y; i++) {
+        count_item(vec2(keys_in[i], 0u), id);
+    }
+}
+
+// The words of ordered item `o` as they are stored: mapped back after the last pass.
+fn unmapped(o: vec2<u32>) -> vec2<u32> {
+    return vec2(from_ordered(o.x, (params.flags >> 16u) & 0xfu),
+                from_ordered(o.y, (params.flags >> 20u) & 0xfu));
+}
+
+// Where ordered item `o` goes: the next place of its digit among invocation `id`'s keys.
+fn rank(o: vec2<u32>, id: u32) -> u32 {
+    let s = slot(o, id);
+    let at = sh_lanes[s];
+    sh_lanes[s] = at + 1u;
+    return at;
+}
+
+// The stores of the scatter kernels below, one per kind of output: a key word alone, an item,
+// or an item's two words to two arrays.
+fn place_key(word: u32, id: u32) {
+    let o = ordered(vec2(word, 0u));
+    keys_out[rank(o, id)] = unmapped(o).x;
+}
+
+fn place_item(item: vec2<u32>, id: u32) {
+    let o = ordered(item);
+    items_out[rank(o, id)] = unmapped(o);
+}
+
+fn place_pair(item: vec2<u32>, id: u32) {
+    let o = ordered(item);
+    let at = rank(o, id);
+    let u = unmapped(o);
+    keys_out[at] = u.x;
+    values_out[at] = u.y;
+}
+
+@compute @workgroup_size(WG)
+fn count_digits(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) wid: vec3<u32>,
+                @builtin(num_workgroups) nwg: vec3<u32>) {
+    let tile = group_index(wid, nwg);
+    if tile >= params.tiles {
+        return;
+    }
+    // Workgroup memory starts zeroed (WGSL).
+    count_own(tile, id);
+    workgroupBarrier();
+    let base = tile * RADIX * WG;
+    for (var d = id; d < RADIX; d += WG) {
+        var total = 0u;
+        for (var lane = 0u; lane < WG; lane++) {
+            let c = sh_lanes[d * WG + lane];
+            lane_counts[base + d * WG + lane] = c;
+            total += c;
+        }
+        counts[d * params.tiles + tile] = total;
+    }
+}
+
+// Turns this tile's counters into where each invocation's first key of each digit goes: the
+// digit's start for the tile plus its keys in earlier invocations.
+fn first_places(tile: u32, id: u32) {
+    let base = tile * RADIX * WG;
+    for (var d = id; d < RADIX; d += WG) {
+        var at = offsets[d * params.tiles + tile];
+        for (var lane = 0u; lane < WG; lane++) {
+            let c = lane_counts[base + d * WG + lane];
+            sh_lanes[d * WG + lane] = at;
+            at += c;
+        }
+    }
+    workgroupBarrier();
+}
+
+// The keys (or items) of invocation `id` in tile `tile`: PER contiguous ones, start and end.
+fn own_keys(tile: u32, id: u32) -> vec2<u32> {
+    let start = (tile * WG + id) * PER;
+    return vec2(start, min(start + PER, params.n));
+}
+
+// Four scatter kernels, by what they read and write: key words to key words (keys alone), key
+// and value words to items (the first pass of pairs), items to items, items to key and value
+// words (the last pass of pairs). Separate kernels: each binds only what it uses (at most 7
+// storage buffers), and no branch runs per key.
+
+@compute @workgroup_size(WG)
+fn scatter(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) wid: vec3<u32>,
+           @builtin(num_workgroups) nwg: vec3<u32>) {
+    let tile = group_index(wid, nwg);
+    if tile >= params.tiles {
+        return;
+    }
+    first_places(tile, id);
+    let own = own_keys(tile, id);
+    for (var q = own.x / 4u; q < own.y / 4u; q++) {
+        let k = keys_in4[q];
+        place_key(k.x, id);
+        place_key(k.y, id);
+        place_key(k.z, id);
+        place_key(k.w, id);
+    }
+    for (var i = max(own.x, own.y & ~3u); i < own.y; i++) {
+        place_key(keys_in[i], id);
+    }
+}
+
+@compute @workgroup_size(WG)
+fn scatter_zip(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) wid: vec3<u32>,
+               @builtin(num_workgroups) nwg: vec3<u32>) {
+    let tile = group_index(wid, nwg);
+    if tile >= params.tiles {
+        return;
+    }
+    first_places(tile, id);
+    let own = own_keys(tile, id);
+    for (var q = own.x / 4u; q < own.y / 4u; q++) {
+        let k = keys_in4[q];
+        let v = values_in4[q];
+        place_item(vec2(k.x, v.x), id);
+        place_item(vec2(k.y, v.y), id);
+        place_item(vec2(k.z, v.z), id);
+        place_item(vec2(k.w, v.w), id);
+    }
+    for (var i = max(own.x, own.y & ~3u); i < own.y; i++) {
+        place_item(vec2(keys_in[i], values_in[i]), id);
+    }
+}
+
+// The last item of an invocation whose range ends at an odd item: the one its vec4s miss.
+fn odd_item(own: vec2<u32>) -> bool {
+    return own.y > own.x && (own.y & 1u) != 0u;
+}
+
+fn last_item(own: vec2<u32>) -> vec2<u32> {
+    return vec2(keys_in[2u * own.y - 2u], keys_in[2u * own.y - 1u]);
+}
+
+@compute @workgroup_size(WG)
+fn scatter_items(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) wid: vec3<u32>,
+                 @builtin(num_workgroups) nwg: vec3<u32>) {
+    let tile = group_index(wid, nwg);
+    if tile >= params.tiles {
+        return;
+    }
+    first_places(tile, id);
+    let own = own_keys(tile, id);
+    for (var q = own.x / 2u; q < own.y / 2u; q++) {
+        let k = keys_in4[q];
+        place_item(k.xy, id);
+        place_item(k.zw, id);
+    }
+    if odd_item(own) {
+        place_item(last_item(own), id);
+    }
+}
+
+@compute @workgroup_size(WG)
+fn scatter_unzip(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) wid: vec3<u32>,
+                 @builtin(num_workgroups) nwg: vec3<u32>) {
+    let tile = group_index(wid, nwg);
+    if tile >= params.tiles {
+        return;
+    }
+    first_places(tile, id);
+    let own = own_keys(tile, id);
+    for (var q = own.x / 2u; q < own.y / 2u; q++) {
+        let k = keys_in4[q];
+        place_pair(k.xy, id);
+        place_pair(k.zw, id);
+    }
+    if odd_item(own) {
+        place_pair(last_item(own), id);
+    }
+}
