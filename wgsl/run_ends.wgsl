@@ -1,10 +1,10 @@
 // The `io` block of scan.wgsl for run-length encoding (segmented.rs): an inclusive sum scan of
 // run ends (element i ends its run where it is the last or the key after it differs), tested
-// four keys at a time. Where a run ends, its key and the index after it are stored at the run's
-// index (ends so far - 1); every other element behind the runs, at n - 1 - i + ends so far, its
-// own place past the count, so that no store waits on a branch. The index after each run
-// becomes its length in run_lengths.wgsl, dispatched over the runs by the arguments `finish`
-// writes.
+// four keys at a time. Where a run ends, the index after it is stored at the run's index (ends
+// so far - 1): one store per run, behind a branch. (Storing every element, the others past the
+// count, with no branch, measured slower on lavapipe and llvmpipe's GL: 2^22, 19 ms against 14.)
+// run_lengths.wgsl, dispatched over the runs by the arguments `finish` writes, turns the ends
+// into lengths and reads each run's key.
 
 #import dispatch::args
 
@@ -13,7 +13,6 @@
 @group(0) @binding(9) var<storage, read> run_keys: array<u32>;
 // The same keys as vec4s.
 @group(0) @binding(10) var<storage, read> run_keys4: array<vec4<u32>>;
-@group(0) @binding(11) var<storage, read_write> run_unique: array<u32>;
 @group(0) @binding(12) var<storage, read_write> run_after: array<u32>;
 // [runs, 0, 0, 0], laid out as CompactCount (the caller's count).
 @group(0) @binding(13) var<storage, read_write> run_count: array<u32>;
@@ -38,9 +37,9 @@ fn element4(q: u32) -> vec4<T> {
 
 // `v` is the number of runs ended up to and including element i, `x` whether i ends one.
 fn emit(i: u32, slot: u32, v: T, x: T) {
-    let at = select(params.n - 1u - i + v, v - 1u, x != 0u);
-    run_unique[at] = run_keys[i];
-    run_after[at] = i + 1u;
+    if x != 0u {
+        run_after[v - 1u] = i + 1u;
+    }
 }
 
 fn finish(total: T) {

@@ -328,9 +328,9 @@ struct Io<'a> {
 impl Segmented<u32> {
     /// Records run-length encoding: for each run of equal consecutive `keys`, its key into
     /// `unique_keys` and its length into `lengths`, and the number of runs into `count`. Both
-    /// outputs hold at least one element per key; past the count `unique_keys` is overwritten.
-    /// Two passes: a scan of `u32` run ends (keys loaded four at a time) that stores each run's
-    /// key and end, then one invocation per run turning ends into lengths.
+    /// outputs hold at least one element per key; past the count they are left as they were.
+    /// Two passes: a scan of `u32` run ends (keys loaded four at a time) that stores where each
+    /// run ends, then one invocation per run turning ends into lengths and reading its key.
     ///
     /// ```
     /// # fn main() -> Result<(), shoal::Error> {
@@ -366,11 +366,10 @@ impl Segmented<u32> {
         let params = self
             .uniforms
             .get(&self.gpu, [runs.workgroup, max_x, 0, 0])?;
-        let hooks: [(&'static str, &dyn shoal::Bindable); 7] = [
+        let hooks: [(&'static str, &dyn shoal::Bindable); 6] = [
             ("run_ends", &params),
             ("run_keys", keys),
             ("run_keys4", &keys4),
-            ("run_unique", unique_keys),
             ("run_after", &after),
             ("run_count", &count.buffer),
             ("run_args", &runs.args.buffer),
@@ -381,6 +380,8 @@ impl Segmented<u32> {
             .bind("run_args", &runs.args.buffer)
             .bind("run_after", &after)
             .bind("lengths", lengths)
+            .bind("keys", keys)
+            .bind("unique_keys", unique_keys)
             .indirect(&runs.args.buffer, CompactCount::ARGS_OFFSET)
             .record(commands)
     }
