@@ -22,11 +22,18 @@
 @group(0) @binding(13) var<storage, read> values4: array<vec4<u32>>;
 @group(0) @binding(14) var<storage, read> flags4: array<vec4<u32>>;
 
+// The values the scan loaded last (a chunk of four, or one element at its place in its chunk):
+// the scan calls `emit` for an element right after loading it, so the store loads nothing.
+var<private> loaded: vec4<u32>;
+
 fn element(i: u32, slot: u32) -> T {
-    return select(0u, 1u, keep(values[i], i));
+    let x = values[i];
+    loaded[i & 3u] = x;
+    return select(0u, 1u, keep(x, i));
 }
 
 fn element4(q: u32) -> vec4<T> {
+    loaded = values4[q];
     return select(vec4(0u), vec4(1u), keep4(q));
 }
 
@@ -35,7 +42,7 @@ fn element4(q: u32) -> vec4<T> {
 // first (n - 1 - rejected so far): a software adapter pays for a branch in every lane whether
 // it is taken or not.
 fn emit(i: u32, slot: u32, v: T, x: T) {
-    kept[select(params.n - 1u - i + v, v - 1u, x != 0u)] = values[i];
+    kept[select(params.n - 1u - i + v, v - 1u, x != 0u)] = loaded[i & 3u];
 }
 
 // The count, and the next kernel's arguments.
