@@ -35,6 +35,11 @@ struct Segments {
 // (where the slot is a constant, which it is once the `own` block is unrolled; the rolled block
 // passes NO_SLOT, and the neighbours are read from memory).
 var<private> slot_heads: array<u32, PER>;
+// The rolled block's (NO_SLOT) keys: those of the chunk (or the element) the scan loaded last,
+// and the key after each, so that `emit`, which the scan calls right after loading its element,
+// loads no key again.
+var<private> chunk_keys: vec4<u32>;
+var<private> keys_after: vec4<u32>;
 
 // Whether element i, of flag (or key) h, starts a segment: flags only need h; keys need the key
 // before, from the previous slot where there is one.
@@ -56,6 +61,9 @@ fn element(i: u32, slot: u32) -> T {
     let head = starts(i, h, slot);
     if slot < PER {
         slot_heads[slot] = h;
+    } else if segments.runs != 0u {
+        chunk_keys[i & 3u] = h;
+        keys_after[i & 3u] = seg_heads[min(i + 1u, params.n - 1u)];
     }
     return vec2<u32>(select(0u, 1u, head), seg_values[i]);
 }
@@ -75,6 +83,10 @@ fn element4(q: u32) -> array<T, 4> {
         head = vec4(h.x != before, h.y != h.x, h.z != h.y, h.w != h.z);
     }
     head.x = head.x || i == 0u;
+    if segments.runs != 0u {
+        chunk_keys = h;
+        keys_after = vec4(h.yzw, seg_heads[min(i + 4u, params.n - 1u)]);
+    }
     let f = select(vec4(0u), vec4(1u), head);
     return array<T, 4>(vec2(f.x, v.x), vec2(f.y, v.y), vec2(f.z, v.z), vec2(f.w, v.w));
 }
@@ -86,17 +98,18 @@ fn emit(i: u32, slot: u32, v: T, x: T) {
         return;
     }
     var h: u32;
+    var next: u32;
     if slot < PER {
         h = slot_heads[slot];
+        // The next key: loaded into the next slot, unless this is the invocation's last.
+        if slot < PER - 1u {
+            next = slot_heads[slot + 1u];
+        } else {
+            next = seg_heads[min(i + 1u, params.n - 1u)];
+        }
     } else {
-        h = seg_heads[i];
-    }
-    // The next key: loaded into the next slot, unless this is the invocation's last.
-    var next: u32;
-    if slot < PER - 1u {
-        next = slot_heads[slot + 1u];
-    } else {
-        next = seg_heads[min(i + 1u, params.n - 1u)];
+        h = chunk_keys[i & 3u];
+        next = keys_after[i & 3u];
     }
     let ends = i + 1u == params.n || next != h;
     // Every element is stored, with no branch (a software adapter pays for an `if` in every
