@@ -13,6 +13,9 @@ override WG: u32 = 256u;
 // A multiple of 4.
 override PER: u32 = 16u;
 override BINS: u32 = 256u;
+// Each invocation reads its PER values as one contiguous run (software adapters, where it
+// measured faster), or every WG-th vec4 of the tile (a GPU's coalesced loads).
+override CONTIGUOUS: bool = false;
 
 struct Params {
     n: u32,
@@ -51,7 +54,7 @@ fn histogram(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) wi
     let base = tile * WG * PER;
     let n4 = params.n / 4u;
     for (var j = 0u; j < PER / 4u; j++) {
-        let q = base / 4u + j * WG + id;
+        let q = base / 4u + select(j * WG + id, id * (PER / 4u) + j, CONTIGUOUS);
         if q < n4 {
             let v = min(input4[q], vec4<u32>(BINS - 1u));
             count(v.x, id);

@@ -39,12 +39,16 @@ shoal_conformance::gpu_test! {
     /// atomics in small work groups; tile neighbours, the tail of n % 4 values, 256 and 7 bins.
     async fn histogram_every_tiling(gpu) {
         let gpu_wg = crate::wgsl::plan_workgroup(&gpu, 256);
-        let mut tilings = vec![Tiles { wg: gpu_wg, per: Some(PER), lanes: false }];
+        let mut tilings = vec![
+            Tiles { wg: gpu_wg, per: Some(PER), lanes: false, contiguous: false },
+            Tiles { wg: gpu_wg, per: Some(PER), lanes: false, contiguous: true },
+        ];
         for per in SOFTWARE_PERS {
-            tilings.push(Tiles { wg: 8, per: Some(per), lanes: true });
+            tilings.push(Tiles { wg: 8, per: Some(per), lanes: true, contiguous: true });
         }
-        tilings.push(Tiles { wg: 8, per: None, lanes: true });
-        tilings.push(Tiles { wg: 8, per: Some(4096), lanes: false });
+        tilings.push(Tiles { wg: 8, per: None, lanes: true, contiguous: true });
+        tilings.push(Tiles { wg: 8, per: None, lanes: true, contiguous: false });
+        tilings.push(Tiles { wg: 8, per: Some(4096), lanes: false, contiguous: true });
         for tiles in tilings {
             let hist = Histogram::with_tiles(&gpu, tiles);
             let tile = tiles.wg as u64 * tiles.per.unwrap_or(1024) as u64;
