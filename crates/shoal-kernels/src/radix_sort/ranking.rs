@@ -24,15 +24,15 @@ pub struct SortTiling {
 
 impl SortTiling {
     /// What [`RadixSort::new`] takes on a software adapter (lavapipe, llvmpipe's GL,
-    /// SwiftShader): 8-bit digits in work groups of [`SOFTWARE_WORKGROUP`] invocations of 1,024
+    /// SwiftShader): 8-bit digits in work groups of [`SOFTWARE_WORKGROUP`] invocations of 2,048
     /// keys each. Measured against the 4-bit sorts they replace (u32 keys, GPU timestamps, same
-    /// machine): llvmpipe's GL at 2^20 62 → 19 ms, SwiftShader 246 → 85 ms, lavapipe at 2^22
-    /// 195 → 77–89 ms; on lavapipe 512 keys per invocation took 108 ms where 1,024 took 85 and
-    /// 2,048 84 (before the counts were kept between kernels and keys loaded as vec4s: 162,
-    /// 133, 133 ms).
+    /// machine): llvmpipe's GL at 2^20 62 → 16 ms, SwiftShader 246 → 61 ms, lavapipe at 2^22
+    /// 195 → 70 ms. Keys per invocation, lavapipe 2^22: 512 took 108 ms and 1,024 85 before the
+    /// counts were kept between the kernels; after, 1,024 took 77 ms, 2,048 70–71 and 4,096 73
+    /// (and 64-bit keys 231 against 264); SwiftShader 2^20, 1,024 70 ms, 2,048 61.
     pub const SOFTWARE: SortTiling = SortTiling {
         tiling: Tiling {
-            per_invocation: 1024,
+            per_invocation: 2048,
             one_subgroup: false,
             workgroup: Some(SOFTWARE_WORKGROUP),
         },
