@@ -157,7 +157,9 @@ fn own_keys(tile: u32, id: u32) -> vec2<u32> {
 // Four scatter kernels, by what they read and write: key words to key words (keys alone), key
 // and value words to items (the first pass of pairs), items to items, items to key and value
 // words (the last pass of pairs). Separate kernels: each binds only what it uses (at most 7
-// storage buffers), and no branch runs per key.
+// storage buffers), and no branch runs per key. (Two kernels, by what they read, each choosing
+// its store with a branch per key, measured slower on lavapipe at 2^22: u32 keys 72.8 → 80.2
+// ms, U64 238 → 248.)
 
 @compute @workgroup_size(WG)
 fn scatter(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) wid: vec3<u32>,
