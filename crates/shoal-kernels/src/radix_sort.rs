@@ -35,6 +35,9 @@ const LANES_SOURCE: shoal::Source = shoal::wgsl!("../wgsl/radix_sort_lanes.wgsl"
 /// Digits of the 4-bit rankings, and of the lane counters' 8-bit one (`RADIX` in the WGSL).
 const RADIX: u32 = 16;
 const LANES_RADIX: u32 = 256;
+/// The most keys per invocation a sort takes: a tile (at most 256 invocations of these) stays
+/// well within the `u32` arithmetic of its kernels.
+const MAX_SORT_PER: u32 = 1 << 16;
 
 /// Stable radix sort of keys (and key-value pairs) in place, and argsort.
 ///
@@ -89,7 +92,8 @@ impl<K: SortKey> RadixSort<K> {
         Self::with_tiling(gpu, SortTiling::for_gpu(gpu))
     }
 
-    /// A sort with its tiles and digits forced (a [`Tiling`] alone means 4-bit digits):
+    /// A sort with its tiles and digits forced (a [`Tiling`] alone means 4-bit digits), 1 to
+    /// 65,536 keys per invocation:
     ///
     /// - 4-bit digits (8 passes per 32-bit word) in one-subgroup work groups ranking in
     ///   registers (a typed error where the device's subgroup size is not fixed), or in work
@@ -125,8 +129,10 @@ impl<K: SortKey> RadixSort<K> {
                 message,
             })
         };
-        if per == 0 {
-            return fail("a tile needs at least one key per invocation".into());
+        if per == 0 || per > MAX_SORT_PER {
+            return fail(format!(
+                "keys per invocation must be between 1 and {MAX_SORT_PER}, not {per}"
+            ));
         }
         let shared = gpu.limits().max_compute_shared_memory_size;
         match (digit_bits, tiling.one_subgroup) {

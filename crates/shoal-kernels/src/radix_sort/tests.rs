@@ -120,7 +120,7 @@ shoal_conformance::gpu_test! {
             let tiling = Tiling { per_invocation, one_subgroup, workgroup };
             RadixSort::<u32>::with_tiling(&gpu, SortTiling { tiling, digit_bits })
         };
-        for (per, one_subgroup, workgroup, bits) in [(0, false, None, 8), (6, false, None, 8), (4, true, None, 8), (4, false, Some(12), 8), (4, false, None, 5)] {
+        for (per, one_subgroup, workgroup, bits) in [(0, false, None, 8), (6, false, None, 8), (4, true, None, 8), (4, false, Some(12), 8), (4, false, None, 5), (u32::MAX - 3, false, None, 8), (u32::MAX, false, None, 4)] {
             let e = with(per, one_subgroup, workgroup, bits).expect_err("a tiling the 8-bit sort cannot take");
             assert!(matches!(&e, shoal::Error::Override { kernel, .. } if kernel.ends_with(".wgsl")), "{e}");
         }
