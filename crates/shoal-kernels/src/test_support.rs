@@ -13,12 +13,12 @@ pub(crate) use crate::{
 
 /// The sizes every primitive is tested at: around one work group of a software adapter's tiles
 /// (8 invocations), around one and two work groups of 256 and 1024, around the tiles of 8 x 64
-/// (llvmpipe's scan, reduce and sort), 8 x 512 (lavapipe's and SwiftShader's, `ROLLED_PER`) and
-/// 8 x 1024 (the histogram on a software adapter), around 65536, and one that needs several
-/// tiles per level and a ragged end.
+/// (a forced tiling), 8 x 512 and 8 x 1024 (earlier software tiles; the histogram), 8 x 2048
+/// (every software adapter's scan tiles, `ROLLED_PER`, and its sort's), around 65536, and one that
+/// needs several tiles per level and a ragged end.
 pub(crate) const SIZES: &[u64] = &[
     0, 1, 7, 8, 9, 255, 256, 257, 511, 512, 513, 1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096,
-    4097, 8191, 8192, 8193, 65535, 65536, 65537, 1_000_003,
+    4097, 8191, 8192, 8193, 16383, 16384, 16385, 65535, 65536, 65537, 1_000_003,
 ];
 
 /// `count` seeded random sizes below `max`.

@@ -6,10 +6,9 @@ use shoal::{Error, Gpu, Result};
 use super::PER;
 use crate::value::{Shape, Value};
 
-/// The most elements an invocation holds: up to 64 in registers (the scan's `own` block
-/// unrolled), more in a private array in memory (the block rolled into loops; see
-/// [`ROLLED_PER`]).
-pub const MAX_COARSENING: u32 = 1024;
+/// The most elements an invocation takes: up to 64 held in registers (the scan's `own` block
+/// unrolled), more read twice by loops (the block rolled; see [`ROLLED_PER`]).
+pub const MAX_COARSENING: u32 = 2048;
 
 /// Elements per invocation of the rolled tiles (the scan's `own` block in loops, no registers
 /// held) that software adapters take: SwiftShader (the browser's) and llvmpipe's GL in
@@ -23,8 +22,14 @@ pub const MAX_COARSENING: u32 = 1024;
 /// u32 keys 251 → 205, pairs 293 → 265; 1024 made the scan faster still and reduce-by-key slower.
 /// On llvmpipe's GL (2^20, GPU ms, 8 × 64 → 8 × 512): the look-back scan 3.8 → 1.8, compaction
 /// 4.7 → 3.0 (8 × 1024: 4.2), the sort of u32 keys 85 → 71; every kernel of the table was as fast
-/// or faster.
-pub const ROLLED_PER: u32 = 512;
+/// or faster. Measured again once the stores of compaction, run lengths and reduce-by-key
+/// loaded nothing (GPU ms, same machine, 512 → 1,024 → 2,048 → 4,096): SwiftShader natively
+/// (2^22) look-back scan 21.9 → 19.2 → 18.0 → 17.4, compaction 26.5 → 23.9 → 22.3 → 21.4,
+/// reduce-by-key 81.6 → 75.5 → 73.3 → 82.1; lavapipe (2^22) scan 5.3 → 4.3 → 4.2 → 4.0,
+/// compaction 8.3 → 6.2 → 5.1 → 4.9, reduce-by-key 18.9 → 15.1 → 14.3 → 13.6, run lengths 12.4
+/// → 11.2 → 10.6 → 10.2; in Chromium (2^20, 512 → 1,024) scan 5.26 → 4.64, compaction 6.81 →
+/// 5.93. 2,048 it is: 4,096 slowed SwiftShader's reduce-by-key and leaves a 2^16 input two tiles.
+pub const ROLLED_PER: u32 = 2048;
 
 /// How the coarsened scan and reduce kernels (and the radix sort) cut their input into tiles,
 /// one per work group.
