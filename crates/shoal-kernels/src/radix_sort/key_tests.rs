@@ -142,24 +142,31 @@ fn assert_stable<K: TestKey>(sorted: &[K], indices: &[u32], label: &str) {
 
 /// The sorts every key type is checked with: the adapter's own, and on a software adapter (whose
 /// own is the lane counters' 8-bit sort) the 4-bit sort a GPU takes as well.
-fn sorts<K: TestKey>(gpu: &Gpu, order: SortOrder) -> Vec<RadixSort<K>> {
-    let mut sorts = vec![RadixSort::<K>::new(gpu).expect("sort")];
+fn sorts<K: TestKey>(gpu: &Gpu, order: SortOrder) -> Vec<(&'static str, RadixSort<K>)> {
+    let mut sorts = vec![(
+        "the adapter's sort",
+        RadixSort::<K>::new(gpu).expect("sort"),
+    )];
     if crate::scan::is_software(gpu) {
-        sorts.push(RadixSort::<K>::with_tiling(gpu, Tiling::for_gpu(gpu)).expect("4-bit sort"));
+        let four = RadixSort::<K>::with_tiling(gpu, Tiling::for_gpu(gpu)).expect("4-bit sort");
+        sorts.push(("the 4-bit sort", four));
     }
-    sorts.into_iter().map(|s| s.with_order(order)).collect()
+    sorts
+        .into_iter()
+        .map(|(name, s)| (name, s.with_order(order)))
+        .collect()
 }
 
 /// Every size of [`key_sizes`]: keys alone; at four sizes pairs with their indices as values
 /// (stability) and the argsort; with every sort of [`sorts`], in both orders.
 async fn check_key_type<K: TestKey>(gpu: &Gpu, seed: u64) {
-    for (order, sort) in [SortOrder::Ascending, SortOrder::Descending]
+    for (order, (name, sort)) in [SortOrder::Ascending, SortOrder::Descending]
         .into_iter()
         .flat_map(|o| sorts::<K>(gpu, o).into_iter().map(move |s| (o, s)))
     {
         let sizes = key_sizes(seed);
         for (s, &n) in sizes.iter().enumerate() {
-            let label = format!("{} {order:?} n = {n}", std::any::type_name::<K>());
+            let label = format!("{} {order:?} n = {n}, {name}", std::any::type_name::<K>());
             let keys: Vec<K> = keys(seed + n, n);
             let want = argsort_cpu(&keys, order);
             let kb = gpu.buffer_from(&keys).expect("keys");

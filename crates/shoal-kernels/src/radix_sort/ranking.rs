@@ -206,15 +206,16 @@ impl<K: SortKey> RadixSort<K> {
         wgsl::count_u32("radix sort: digit counts", counts_len)?;
         let counts = self.scratch.get(&self.gpu, "counts", counts_len)?;
         let offsets = self.scratch.get(&self.gpu, "offsets", counts_len)?;
-        let lanes = self.ranking == Ranking::Lanes;
-        // The lane counters' counts per tile and invocation, from counting to scattering.
-        let lane_counts = if lanes {
-            let len = counts_len * self.wg as u64;
-            wgsl::count_u32("radix sort: counts per invocation", len)?;
-            self.scratch.get(&self.gpu, "counts per invocation", len)?
-        } else {
-            counts.clone()
+        // The 8-bit ranking's counts per tile and invocation, from counting to scattering.
+        let lane_counts = match self.ranking {
+            Ranking::Lanes => {
+                let len = counts_len * self.wg as u64;
+                wgsl::count_u32("radix sort: counts per invocation", len)?;
+                Some(self.scratch.get(&self.gpu, "counts per invocation", len)?)
+            }
+            Ranking::Subgroup | Ranking::Shared => None,
         };
+        let lanes = lane_counts.is_some();
         let groups = tiles as u64 * self.wg as u64;
         let last = plan.sides.len() as u32 - 2;
         for (pass, step) in plan.sides.windows(2).enumerate() {
@@ -237,10 +238,10 @@ impl<K: SortKey> RadixSort<K> {
                 .bind("params", &params)
                 .bind("keys_in", keys_in)
                 .bind("counts", &counts);
-            if lanes {
+            if let Some(lane_counts) = &lane_counts {
                 count = count
                     .bind("keys_in4", &keys_in4)
-                    .bind("lane_counts", &lane_counts);
+                    .bind("lane_counts", lane_counts);
             }
             // What each scatter reads and writes, by its sides ("radix_sort_lanes.wgsl").
             let (kernel, values_in4, items_out) = match (step[0], step[1], &self.item_scatters) {
@@ -259,10 +260,10 @@ impl<K: SortKey> RadixSort<K> {
                 .bind("params", &params)
                 .bind("keys_in", keys_in)
                 .bind("offsets", &offsets);
-            if lanes {
+            if let Some(lane_counts) = &lane_counts {
                 scatter = scatter
                     .bind("keys_in4", &keys_in4)
-                    .bind("lane_counts", &lane_counts);
+                    .bind("lane_counts", lane_counts);
             }
             if let Some((values_in, values_in4)) = &values_in4 {
                 scatter = scatter
