@@ -83,7 +83,10 @@ fn fold4(i: u32) -> T {
 // unrolled), or NO_SLOT where a fold reads it: a family may keep what it loaded in a slot for
 // the store of the same or the previous slot, rather than load it again. A family of scalar
 // elements also defines `element4(q)`, elements 4q .. 4q + 3 (the `wide_input` region above is
-// then dropped), and may use `finish`. `emit` gets the result `v` and the element `x` itself.
+// then dropped), and may use `finish`. `emit` gets the result `v` and the element `x` itself,
+// and is called for an element right after `element` or `element4` loaded it (no other element
+// is loaded in between), so a family may keep what it loaded for the store (compaction's values,
+// reduce-by-key's keys).
 fn element(i: u32, slot: u32) -> T { return input[i]; }
 fn emit(i: u32, slot: u32, v: T, x: T) { output[i] = v; }
 // Called once, after the last element's `emit`, with the combination of all n elements.

@@ -184,7 +184,7 @@ shoal_conformance::gpu_test! {
         check_reduce_by_key(&gpu, &floats, &keys, &values, Op::Sum).await;
     }
 
-    /// Lengths that differ and outputs too short are typed errors.
+    /// Lengths that differ, outputs too short and buffers bound twice are typed errors.
     async fn segmented_errors_are_typed(gpu) {
         let seg = Segmented::<u32>::new(&gpu).expect("segmented");
         let (v, h) = (gpu.buffer_zeroed::<u32>(10).expect("v"), gpu.buffer_zeroed::<u32>(9).expect("h"));
@@ -197,6 +197,12 @@ shoal_conformance::gpu_test! {
         let count = CompactCount::new(&gpu).expect("count");
         assert!(matches!(seg.run_reduce_by_key(&h, &v, &short, &out, &count, Op::Sum), Err(shoal::Error::Length { .. })));
         assert!(matches!(seg.run_run_lengths(&h, &out, &short, &count), Err(shoal::Error::Length { .. })));
+        // Run lengths read the keys again after the scan (each run's key): an output that is the
+        // keys' own buffer, or one buffer for both outputs, is refused before anything runs.
+        for (unique, lengths) in [(&h, &out), (&out, &h), (&out, &out)] {
+            let e = seg.run_run_lengths(&h, unique, lengths, &count).expect_err("one buffer twice");
+            assert!(matches!(e, shoal::Error::Aliasing { .. } | shoal::Error::BindingKind { .. }), "{e}");
+        }
         let single = Tiling { per_invocation: 1, one_subgroup: false, workgroup: Some(1) };
         assert!(matches!(Segmented::<u32>::with_tiling(&gpu, single), Err(shoal::Error::Override { .. })));
     }
