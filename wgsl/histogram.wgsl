@@ -7,7 +7,8 @@
 // How the work group counts is the `bins` block: below, one shared counter per bin, incremented
 // with atomics (a GPU's shared atomics are cheap); histogram.rs swaps in one counter per bin and
 // invocation, incremented without atomics, where an atomic costs a loop over the lanes
-// (software adapters).
+// (software adapters): in shared memory (SwiftShader), or in each invocation's own array, which
+// `publish` copies to shared memory before the merge (llvmpipe).
 
 override WG: u32 = 256u;
 // A multiple of 4.
@@ -37,6 +38,9 @@ var<workgroup> sh_bins: array<atomic<u32>, BINS>;
 fn count(bin: u32, id: u32) {
     atomicAdd(&sh_bins[bin], 1u);
 }
+
+// Makes invocation `id`'s counts visible to `total` (after a barrier).
+fn publish(id: u32) {}
 
 // The work group's count in `bin`, after a barrier.
 fn total(bin: u32) -> u32 {
@@ -70,6 +74,7 @@ fn histogram(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) wi
             count(min(input[i], BINS - 1u), id);
         }
     }
+    publish(id);
     workgroupBarrier();
     for (var b = id; b < BINS; b += WG) {
         let c = total(b);

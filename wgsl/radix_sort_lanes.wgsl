@@ -19,6 +19,15 @@ const RADIX: u32 = 256u;
 override WG: u32 = 8u;
 override PER: u32 = 1024u;
 
+// Where each invocation keeps its counters while it counts and ranks its keys: in `sh_lanes`
+// (false: SwiftShader), or in an array of its own (true: llvmpipe and lavapipe, which access
+// shared memory one invocation at a time, a private array as one vector; sorting u32 keys at
+// 2^22 on lavapipe 68 -> 52 ms, at 2^20 on llvmpipe's GL 15.1 -> 10.6, and on SwiftShader 56
+// -> 62, so not there). They pass through `sh_lanes` between invocations either way.
+// (Declared before `sh_lanes`, whose size uses WG: naga 30 fails on overrides declared after
+// such an array.)
+override PRIVATE_COUNTERS: bool = false;
+
 // The inputs four words at a time: four key words and four value words, or two items.
 @group(0) @binding(7) var<storage, read> keys_in4: array<vec4<u32>>;
 @group(0) @binding(8) var<storage, read> values_in4: array<vec4<u32>>;
@@ -30,6 +39,22 @@ override PER: u32 = 1024u;
 // where the next of them goes.
 var<workgroup> sh_lanes: array<u32, RADIX * WG>;
 
+// An invocation's counters, where PRIVATE_COUNTERS keeps them.
+var<private> own_counts: array<u32, RADIX>;
+
+// Invocation `id`'s counter of digit `d`, which goes up by one.
+fn bump(d: u32, id: u32) -> u32 {
+    if PRIVATE_COUNTERS {
+        let at = own_counts[d];
+        own_counts[d] = at + 1u;
+        return at;
+    }
+    let s = d * WG + id;
+    let at = sh_lanes[s];
+    sh_lanes[s] = at + 1u;
+    return at;
+}
+
 fn flag(bit: u32) -> bool {
     return ((params.flags >> bit) & 1u) != 0u;
 }
@@ -40,14 +65,13 @@ fn ordered(item: vec2<u32>) -> vec2<u32> {
                 to_ordered(item.y, (params.flags >> 12u) & 0xfu));
 }
 
-// The counter of `item`'s digit (of its first word, or its second) for invocation `id`.
-fn slot(item: vec2<u32>, id: u32) -> u32 {
-    return digit(select(item.x, item.y, flag(26u))) * WG + id;
+// The digit of ordered item `o`: of its first word, or its second.
+fn item_digit(o: vec2<u32>) -> u32 {
+    return digit(select(o.x, o.y, flag(26u)));
 }
 
 fn count_item(item: vec2<u32>, id: u32) {
-    let at = slot(ordered(item), id);
-    sh_lanes[at] += 1u;
+    _ = bump(item_digit(ordered(item)), id);
 }
 
 // Counts this invocation's keys of tile `tile` (PER contiguous ones, key words or items) into
@@ -85,10 +109,7 @@ fn unmapped(o: vec2<u32>) -> vec2<u32> {
 
 // Where ordered item `o` goes: the next place of its digit among invocation `id`'s keys.
 fn rank(o: vec2<u32>, id: u32) -> u32 {
-    let s = slot(o, id);
-    let at = sh_lanes[s];
-    sh_lanes[s] = at + 1u;
-    return at;
+    return bump(item_digit(o), id);
 }
 
 // The stores of the scatter kernels below, one per kind of output: a key word alone, an item,
@@ -118,8 +139,13 @@ fn count_digits(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id)
     if tile >= params.tiles {
         return;
     }
-    // Workgroup memory starts zeroed (WGSL).
+    // Workgroup and private memory start zeroed (WGSL).
     count_own(tile, id);
+    if PRIVATE_COUNTERS {
+        for (var d = 0u; d < RADIX; d++) {
+            sh_lanes[d * WG + id] = own_counts[d];
+        }
+    }
     workgroupBarrier();
     let base = tile * RADIX * WG;
     for (var d = id; d < RADIX; d += WG) {
@@ -146,6 +172,11 @@ fn first_places(tile: u32, id: u32) {
         }
     }
     workgroupBarrier();
+    if PRIVATE_COUNTERS {
+        for (var d = 0u; d < RADIX; d++) {
+            own_counts[d] = sh_lanes[d * WG + id];
+        }
+    }
 }
 
 // The keys (or items) of invocation `id` in tile `tile`: PER contiguous ones, start and end.

@@ -86,11 +86,11 @@ shoal_conformance::gpu_test! {
         assert_eq!(first_difference(&vb.read().await.expect("values"), &want_values), None);
     }
 
-    /// The 8-bit sort over 65,536 tiles of one invocation and 4 keys (its smallest:
+    /// The 8-bit sort (with the adapter's counters) over 65,536 tiles of one invocation and 4 keys (its smallest:
     /// 256 counts per tile, 16.7 million in all).
     async fn eight_bit_sort_over_a_folded_grid(gpu) {
         let tiling = Tiling { per_invocation: 4, one_subgroup: false, workgroup: Some(1) };
-        let sort = RadixSort::<u32>::with_tiling(&gpu, SortTiling { tiling, digit_bits: 8 }).expect("sort");
+        let sort = RadixSort::<u32>::with_tiling(&gpu, SortTiling { tiling, digit_bits: 8, counters: SortTiling::for_gpu(&gpu).counters }).expect("sort");
         let n = 65_535 * 4 + 1;
         let keys = random_u32(36, n, 0);
         let kb = gpu.buffer_from(&keys).expect("keys");

@@ -6,7 +6,7 @@ use std::sync::Mutex;
 
 use shoal::{Buffer, Commands, Error, Gpu, Kernel, Result};
 
-use crate::scan::{SOFTWARE_WORKGROUP, is_software};
+use crate::scan::{SOFTWARE_WORKGROUP, is_llvmpipe, is_software};
 
 use crate::wgsl::{self, Scratch, Uniforms};
 
@@ -27,15 +27,44 @@ const MAX_BINS: u32 = 1024;
 const LANE_COUNTERS: u32 = 2048;
 
 /// The `bins` block for adapters whose shared atomics are slow: a counter per bin and
-/// invocation, bin-major so the merge reads each bin's counters in a row. On lavapipe (2^22
-/// values, 8 x 1024) this took the histogram from 3.3x the copy kernel to 1.5x; llvmpipe's GL
-/// 3.4x to 1.6x (2^20); SwiftShader 2.0-2.6x to 1.6-1.7x.
+/// invocation, bin-major so the merge reads each bin's counters in a row (the `total` of
+/// [`LANE_TOTAL`]). On lavapipe (2^22 values, 8 x 1024) this took the histogram from 3.3x the
+/// copy kernel to 1.5x; llvmpipe's GL 3.4x to 1.6x (2^20); SwiftShader 2.0-2.6x to 1.6-1.7x.
 const LANE_BINS: &str = "var<workgroup> sh_bins: array<u32, BINS * WG>;
 
 fn count(bin: u32, id: u32) {
     sh_bins[bin * WG + id] += 1u;
 }
 
+fn publish(id: u32) {}
+";
+
+/// The most bins [`PRIVATE_BINS`] counts (the size of its private array, which WGSL wants
+/// constant).
+const MAX_PRIVATE_BINS: u32 = 256;
+
+/// The `bins` block for llvmpipe (lavapipe, and GL): each invocation counts in an array of its
+/// own, then copies it into [`LANE_BINS`]' layout for the merge. llvmpipe reads and writes
+/// shared memory one invocation at a time, and an invocation's own array for all of a vector's
+/// invocations at once. GPU ms, 256 bins: lavapipe 2^22 4.86-4.89 → 2.54-2.59 (1.11-1.16x →
+/// 0.57-0.58x copy), llvmpipe's GL 2^20 1.29 → 1.19; SwiftShader 2^20 3.13 → 3.32, so not
+/// there.
+const PRIVATE_BINS: &str = "var<workgroup> sh_bins: array<u32, BINS * WG>;
+var<private> own_bins: array<u32, 256>;
+
+fn count(bin: u32, id: u32) {
+    own_bins[bin] += 1u;
+}
+
+fn publish(id: u32) {
+    for (var b = 0u; b < BINS; b++) {
+        sh_bins[b * WG + id] = own_bins[b];
+    }
+}
+";
+
+/// The `total` both per-invocation blocks end with: a bin's counters of every invocation.
+const LANE_TOTAL: &str = "
 fn total(bin: u32) -> u32 {
     var c = 0u;
     for (var l = 0u; l < WG; l++) {
@@ -44,14 +73,26 @@ fn total(bin: u32) -> u32 {
     return c;
 }";
 
+/// Where a work group counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Counters {
+    /// One shared counter per bin, incremented with atomics (the WGSL's own block).
+    Atomic,
+    /// A shared counter per bin and invocation ([`LANE_BINS`]).
+    Lanes,
+    /// A private counter per bin in each invocation ([`PRIVATE_BINS`]).
+    Private,
+}
+
 /// How a [`Histogram`] tiles its input and counts in shared memory.
 #[derive(Debug, Clone, Copy)]
 struct Tiles {
     wg: u32,
     /// Values per invocation, or `None` for the most of [`SOFTWARE_PERS`] the input fills.
     per: Option<u32>,
-    /// Per-invocation counters (`LANE_BINS`) where they fit in [`LANE_COUNTERS`].
-    lanes: bool,
+    /// Where it counts: [`Counters::Lanes`] and [`Counters::Private`] where the counters fit in
+    /// [`LANE_COUNTERS`] (and the private array), shared atomics otherwise.
+    counters: Counters,
     /// Each invocation reads its PER values as one contiguous run (`CONTIGUOUS` in the WGSL)
     /// rather than every WG-th vec4 of the tile. Software adapters: lavapipe 2^22 256 bins,
     /// GPU ms, 6.1–6.8 → 4.9–5.0 (1.39–1.49× → 1.09–1.15× copy), llvmpipe's GL 2^20 1.34–2.21
@@ -100,12 +141,19 @@ impl Histogram {
         // to 256 invocations.
         let software = is_software(gpu);
         let cap = if software { SOFTWARE_WORKGROUP } else { 256 };
+        let counters = if is_llvmpipe(gpu) {
+            Counters::Private
+        } else if software {
+            Counters::Lanes
+        } else {
+            Counters::Atomic
+        };
         Ok(Self::with_tiles(
             gpu,
             Tiles {
                 wg: wgsl::plan_workgroup(gpu, cap),
                 per: (!software).then_some(PER),
-                lanes: software,
+                counters,
                 contiguous: software,
             },
         ))
@@ -145,13 +193,22 @@ impl Histogram {
         if let Some(k) = self.kernels.lock().map_err(|_| wgsl::poisoned())?.get(&key) {
             return Ok(k.clone());
         }
-        let source = if self.tiles.lanes && self.tiles.wg * bins <= LANE_COUNTERS {
-            SOURCE.block(
+        let fits = self.tiles.wg * bins <= LANE_COUNTERS;
+        let block = match self.tiles.counters {
+            Counters::Private if fits && bins <= MAX_PRIVATE_BINS => {
+                Some(("histogram.rs: PRIVATE_BINS", PRIVATE_BINS))
+            }
+            Counters::Lanes | Counters::Private if fits => {
+                Some(("histogram.rs: LANE_BINS", LANE_BINS))
+            }
+            _ => None,
+        };
+        let source = match block {
+            Some((label, text)) => SOURCE.block(
                 "bins",
-                shoal::Source::new("histogram.rs: LANE_BINS", LANE_BINS),
-            )
-        } else {
-            SOURCE
+                shoal::Source::new(label, [text, LANE_TOTAL].concat()),
+            ),
+            None => SOURCE,
         };
         let k = self
             .gpu

@@ -24,7 +24,7 @@ mod ranking;
 pub use by_key::KeyFunction;
 pub use cpu::{argsort_cpu, sort_cpu, sort_pairs_cpu};
 pub use keys::{I64, SortKey, SortOrder, U64};
-pub use ranking::SortTiling;
+pub use ranking::{SortCounters, SortTiling};
 
 use passes::Pass;
 use ranking::Ranking;
@@ -87,7 +87,8 @@ pub struct RadixSort<K: SortKey = u32> {
 impl<K: SortKey> RadixSort<K> {
     /// A sort for `gpu`, ascending, tiled as [`SortTiling::for_gpu`] plans: on a software
     /// adapter (lavapipe, llvmpipe's GL, SwiftShader) 8-bit digits counted per invocation
-    /// ([`SortTiling::SOFTWARE`]), elsewhere 4-bit digits in the tiles of [`Tiling::for_gpu`].
+    /// ([`SortTiling::LLVMPIPE`] on llvmpipe, [`SortTiling::SOFTWARE`] on the others),
+    /// elsewhere 4-bit digits in the tiles of [`Tiling::for_gpu`].
     pub fn new(gpu: &Gpu) -> Result<Self> {
         Self::with_tiling(gpu, SortTiling::for_gpu(gpu))
     }
@@ -102,22 +103,29 @@ impl<K: SortKey> RadixSort<K> {
     /// - 8-bit digits (4 passes) in shared-memory work groups where each invocation counts and
     ///   ranks its own keys with 256 counters of its own (`wgsl/radix_sort_lanes.wgsl`): keys
     ///   per invocation a multiple of 4 (they load as vec4s), work groups as large as shared
-    ///   memory holds 1 KiB per invocation for (up to 256). One-subgroup tiles are a typed error.
+    ///   memory holds 1 KiB per invocation for (up to 256), the counters kept there or in an
+    ///   array of each invocation's own ([`SortCounters`]). One-subgroup tiles are a typed
+    ///   error, and so are private counters with 4-bit digits.
     ///
     /// ```
     /// # fn main() -> Result<(), shoal::Error> {
-    /// use shoal_kernels::{RadixSort, SortTiling, Tiling};
+    /// use shoal_kernels::{RadixSort, SortCounters, SortTiling, Tiling};
     /// let gpu = shoal::Gpu::blocking()?;
     /// let tiling = Tiling { per_invocation: 64, one_subgroup: false, workgroup: Some(4) };
     /// let keys = gpu.buffer_from(&[7u32, 1 << 30, 0, 300, 7])?;
-    /// RadixSort::with_tiling(&gpu, SortTiling { tiling, digit_bits: 8 })?.run(&keys)?;
+    /// let eight = SortTiling { tiling, digit_bits: 8, counters: SortCounters::Private };
+    /// RadixSort::with_tiling(&gpu, eight)?.run(&keys)?;
     /// assert_eq!(keys.read_blocking()?, [0, 7, 7, 300, 1 << 30]);
     /// RadixSort::with_tiling(&gpu, tiling)?.descending().run(&keys)?;
     /// assert_eq!(keys.read_blocking()?, [1 << 30, 300, 7, 7, 0]);
     /// # Ok(()) }
     /// ```
     pub fn with_tiling(gpu: &Gpu, tiling: impl Into<SortTiling>) -> Result<Self> {
-        let SortTiling { tiling, digit_bits } = tiling.into();
+        let SortTiling {
+            tiling,
+            digit_bits,
+            counters,
+        } = tiling.into();
         let per = tiling.per_invocation;
         let source = match digit_bits {
             8 => LANES_SOURCE,
@@ -134,18 +142,23 @@ impl<K: SortKey> RadixSort<K> {
                 "keys per invocation must be between 1 and {MAX_SORT_PER}, not {per}"
             ));
         }
+        if digit_bits != 8 && counters == SortCounters::Private {
+            return fail(format!(
+                "only the 8-bit sort keeps its counters privately, not the {digit_bits}-bit one"
+            ));
+        }
         let shared = gpu.limits().max_compute_shared_memory_size;
         match (digit_bits, tiling.one_subgroup) {
             (4, true) => {
                 let wg = Tiling::one_subgroup_workgroup(gpu, &SUBGROUP_SOURCE)?;
-                Self::build(gpu, Ranking::Subgroup, wg, per)
+                Self::build(gpu, Ranking::Subgroup, wg, per, counters)
             }
             (4, false) => {
                 // RADIX counts plus two scan slots per invocation, plus the 16 digit totals.
                 let per_invocation = (RADIX + 2) * 4;
                 let cap = (shared.saturating_sub(RADIX * 4) / per_invocation).max(1);
                 let wg = tiling.shared_workgroup(gpu, &SOURCE, 256.min(cap))?;
-                Self::build(gpu, Ranking::Shared, wg, per)
+                Self::build(gpu, Ranking::Shared, wg, per, counters)
             }
             (8, false) if per.is_multiple_of(4) => {
                 let per_invocation = LANES_RADIX * 4;
@@ -158,7 +171,7 @@ impl<K: SortKey> RadixSort<K> {
                          their counters); the device has {shared}"
                     ));
                 }
-                Self::build(gpu, Ranking::Lanes, wg, per)
+                Self::build(gpu, Ranking::Lanes, wg, per, counters)
             }
             (8, false) => fail(format!(
                 "keys load four at a time: the keys per invocation must be a multiple of 4, not \
@@ -173,7 +186,13 @@ impl<K: SortKey> RadixSort<K> {
     }
 
     /// The sort of `ranking`'s kernels in work groups of `wg` invocations of `per` keys.
-    fn build(gpu: &Gpu, ranking: Ranking, wg: u32, per: u32) -> Result<Self> {
+    fn build(
+        gpu: &Gpu,
+        ranking: Ranking,
+        wg: u32,
+        per: u32,
+        counters: SortCounters,
+    ) -> Result<Self> {
         let (source, entries) = match ranking {
             Ranking::Subgroup => (
                 SUBGROUP_SOURCE,
@@ -183,11 +202,18 @@ impl<K: SortKey> RadixSort<K> {
             Ranking::Lanes => (LANES_SOURCE, ["count_digits", "scatter"]),
         };
         let build = |entry| {
-            wgsl::builder(gpu, source.clone())
+            let builder = wgsl::builder(gpu, source.clone())
                 .entry(entry)
                 .constant("WG", wg)
-                .constant("PER", per)
-                .build()
+                .constant("PER", per);
+            match ranking {
+                Ranking::Lanes => builder.constant(
+                    "PRIVATE_COUNTERS",
+                    u32::from(counters == SortCounters::Private),
+                ),
+                Ranking::Subgroup | Ranking::Shared => builder,
+            }
+            .build()
         };
         Ok(Self {
             gpu: gpu.clone(),

@@ -6,7 +6,7 @@ pub(crate) use shoal_conformance::rng::Rng;
 
 pub(crate) use crate::{
     Compact, CompactCount, Histogram, Keep, Matmul, MatmulKernel, MatmulTiling, Op, RadixSort,
-    Reduce, SOFTWARE_WORKGROUP, Scalar, Scan, ScanSpec, SortTiling, Strategy, Tiling,
+    Reduce, SOFTWARE_WORKGROUP, Scalar, Scan, ScanSpec, SortCounters, SortTiling, Strategy, Tiling,
     WorkgroupScan, compact_cpu, histogram_cpu, matmul_cpu, reduce_cpu, scan_cpu, sort_pairs_cpu,
     workgroup_scan_cpu,
 };

@@ -1,6 +1,6 @@
 //! Histograms against their CPU twin, at every listed size and bin count.
 
-use super::{PER, SOFTWARE_PERS, Tiles};
+use super::{Counters, PER, SOFTWARE_PERS, Tiles};
 use crate::test_support::*;
 
 shoal_conformance::gpu_test! {
@@ -35,24 +35,30 @@ shoal_conformance::gpu_test! {
 shoal_conformance::gpu_test! {
     /// Every way of tiling and counting, forced on whatever adapter runs the test: a GPU's
     /// (work groups of up to 256 x 16 values, shared atomics), a software adapter's per-invocation
-    /// counters at each fixed count of values per invocation and chosen by size, and shared
-    /// atomics in small work groups; tile neighbours, the tail of n % 4 values, 256 and 7 bins.
+    /// counters (in shared memory, and private) at each fixed count of values per invocation and
+    /// chosen by size, and shared atomics in small work groups; tile neighbours, the tail of n %
+    /// 4 values, 256 and 7 bins, and 512 where the private array is too small.
     async fn histogram_every_tiling(gpu) {
         let gpu_wg = crate::wgsl::plan_workgroup(&gpu, 256);
         let mut tilings = vec![
-            Tiles { wg: gpu_wg, per: Some(PER), lanes: false, contiguous: false },
-            Tiles { wg: gpu_wg, per: Some(PER), lanes: false, contiguous: true },
+            Tiles { wg: gpu_wg, per: Some(PER), counters: Counters::Atomic, contiguous: false },
+            Tiles { wg: gpu_wg, per: Some(PER), counters: Counters::Atomic, contiguous: true },
         ];
-        for per in SOFTWARE_PERS {
-            tilings.push(Tiles { wg: 8, per: Some(per), lanes: true, contiguous: true });
+        for counters in [Counters::Lanes, Counters::Private] {
+            for per in SOFTWARE_PERS {
+                tilings.push(Tiles { wg: 8, per: Some(per), counters, contiguous: true });
+            }
+            tilings.push(Tiles { wg: 8, per: None, counters, contiguous: true });
+            tilings.push(Tiles { wg: 8, per: None, counters, contiguous: false });
         }
-        tilings.push(Tiles { wg: 8, per: None, lanes: true, contiguous: true });
-        tilings.push(Tiles { wg: 8, per: None, lanes: true, contiguous: false });
-        tilings.push(Tiles { wg: 8, per: Some(4096), lanes: false, contiguous: true });
+        // Private counters past their array's 256 bins count in shared memory instead.
+        tilings.push(Tiles { wg: 2, per: Some(1024), counters: Counters::Private, contiguous: true });
+        tilings.push(Tiles { wg: 8, per: Some(4096), counters: Counters::Atomic, contiguous: true });
         for tiles in tilings {
             let hist = Histogram::with_tiles(&gpu, tiles);
             let tile = tiles.wg as u64 * tiles.per.unwrap_or(1024) as u64;
-            for bins in [256u64, 7] {
+            let bin_counts = if tiles.wg == 2 { [512u64, 256] } else { [256, 7] };
+            for bins in bin_counts {
                 let counts = gpu.buffer_zeroed::<u32>(bins).expect("counts");
                 for n in [0, 3, tile - 1, tile, tile + 1, tile + 6, 3 * tile + 2, 300_001] {
                     let data = random_u32(n + bins, n, 300);

@@ -7,7 +7,7 @@ use shoal::{Buffer, Commands, Result};
 
 use super::RadixSort;
 use super::keys::SortKey;
-use crate::scan::{SOFTWARE_WORKGROUP, ScanSpec, Tiling, is_software};
+use crate::scan::{SOFTWARE_WORKGROUP, ScanSpec, Tiling, is_llvmpipe, is_software};
 use crate::wgsl::{self, Op};
 
 /// How a [`RadixSort`] cuts its keys into tiles, and how wide its digits are
@@ -20,6 +20,23 @@ pub struct SortTiling {
     /// through shared memory otherwise) or 8 (4 passes, ranked with 256 counters per invocation
     /// in shared memory).
     pub digit_bits: u32,
+    /// Where the 8-bit sort's invocations keep those counters while they count and rank.
+    pub counters: SortCounters,
+}
+
+/// Where each invocation of the 8-bit sort ([`SortTiling::digit_bits`] 8) keeps its 256 digit
+/// counters while it counts and ranks its keys (`wgsl/radix_sort_lanes.wgsl`). Either way they
+/// pass through shared memory between the invocations of a work group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SortCounters {
+    /// A column of shared memory per invocation (SwiftShader's choice, and the only one of the
+    /// 4-bit sorts).
+    #[default]
+    Shared,
+    /// An array of each invocation's own (llvmpipe's choice, on Vulkan and GL: it reads and
+    /// writes shared memory one invocation at a time, an invocation's own array for all of a
+    /// vector's invocations at once). 8-bit digits only.
+    Private,
 }
 
 impl SortTiling {
@@ -30,6 +47,7 @@ impl SortTiling {
     /// 195 → 70 ms. Keys per invocation, lavapipe 2^22: 512 took 108 ms and 1,024 85 before the
     /// counts were kept between the kernels; after, 1,024 took 77 ms, 2,048 70–71 and 4,096 73
     /// (and 64-bit keys 231 against 264); SwiftShader 2^20, 1,024 70 ms, 2,048 61.
+    /// Its counters are [`SortCounters::Shared`]: what SwiftShader takes.
     pub const SOFTWARE: SortTiling = SortTiling {
         tiling: Tiling {
             per_invocation: 2048,
@@ -37,13 +55,27 @@ impl SortTiling {
             workgroup: Some(SOFTWARE_WORKGROUP),
         },
         digit_bits: 8,
+        counters: SortCounters::Shared,
     };
 
-    /// What Shoal picks for `gpu`: [`SOFTWARE`](Self::SOFTWARE) on a software adapter, 4-bit
-    /// digits in the tiles of [`Tiling::for_gpu`] elsewhere (a GPU's sort is unchanged until a
-    /// measurement on one says otherwise).
+    /// What [`RadixSort::new`] takes on llvmpipe (lavapipe on Vulkan, and GL): the tiles and
+    /// digits of [`SOFTWARE`](Self::SOFTWARE), the counters [`SortCounters::Private`]. Measured
+    /// against shared counters (u32 keys, GPU timestamps, same machine): lavapipe at 2^22
+    /// 68 → 52 ms, llvmpipe's GL at 2^20 15.1 → 10.6 ms; SwiftShader at 2^20 56 → 62 ms, so
+    /// not there.
+    pub const LLVMPIPE: SortTiling = SortTiling {
+        counters: SortCounters::Private,
+        ..Self::SOFTWARE
+    };
+
+    /// What Shoal picks for `gpu`: [`LLVMPIPE`](Self::LLVMPIPE) on llvmpipe,
+    /// [`SOFTWARE`](Self::SOFTWARE) on other software adapters, 4-bit digits in the tiles of
+    /// [`Tiling::for_gpu`] elsewhere (a GPU's sort is unchanged until a measurement on one says
+    /// otherwise).
     pub fn for_gpu(gpu: &shoal::Gpu) -> Self {
-        if is_software(gpu) {
+        if is_llvmpipe(gpu) {
+            Self::LLVMPIPE
+        } else if is_software(gpu) {
             Self::SOFTWARE
         } else {
             Tiling::for_gpu(gpu).into()
@@ -56,6 +88,7 @@ impl From<Tiling> for SortTiling {
         Self {
             tiling,
             digit_bits: 4,
+            counters: SortCounters::Shared,
         }
     }
 }

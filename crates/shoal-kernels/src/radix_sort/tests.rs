@@ -95,12 +95,15 @@ shoal_conformance::gpu_test! {
 
     /// The 8-bit sort (what software adapters take) in every shape of tile: one invocation,
     /// two, a software adapter's 8, as many as the device plans, keys per invocation from 4 to
-    /// 1,024, tiles cut mid-vec4 at the end; keys and stable pairs. And what it cannot take.
+    /// 1,024, tiles cut mid-vec4 at the end, each with its counters shared and private; keys
+    /// and stable pairs. And what it cannot take.
     async fn sort_eight_bit_digits(gpu) {
-        let mut tilings = vec![SortTiling::SOFTWARE];
+        let mut tilings = vec![SortTiling::SOFTWARE, SortTiling::LLVMPIPE];
         for (per, workgroup) in [(4, Some(1)), (12, None), (1024, Some(2))] {
             let tiling = Tiling { per_invocation: per, one_subgroup: false, workgroup };
-            tilings.push(SortTiling { tiling, digit_bits: 8 });
+            for counters in [SortCounters::Shared, SortCounters::Private] {
+                tilings.push(SortTiling { tiling, digit_bits: 8, counters });
+            }
         }
         for tiling in tilings {
             let sort = RadixSort::with_tiling(&gpu, tiling).expect("sort");
@@ -118,12 +121,16 @@ shoal_conformance::gpu_test! {
         }
         let with = |per_invocation, one_subgroup, workgroup, digit_bits| {
             let tiling = Tiling { per_invocation, one_subgroup, workgroup };
-            RadixSort::<u32>::with_tiling(&gpu, SortTiling { tiling, digit_bits })
+            RadixSort::<u32>::with_tiling(&gpu, SortTiling { tiling, digit_bits, counters: SortCounters::Shared })
         };
         for (per, one_subgroup, workgroup, bits) in [(0, false, None, 8), (6, false, None, 8), (4, true, None, 8), (4, false, Some(12), 8), (4, false, None, 5), (u32::MAX - 3, false, None, 8), (u32::MAX, false, None, 4)] {
             let e = with(per, one_subgroup, workgroup, bits).expect_err("a tiling the 8-bit sort cannot take");
             assert!(matches!(&e, shoal::Error::Override { kernel, .. } if kernel.ends_with(".wgsl")), "{e}");
         }
+        // Private counters are the 8-bit sort's alone.
+        let tiling = Tiling { per_invocation: 4, one_subgroup: false, workgroup: None };
+        let e = RadixSort::<u32>::with_tiling(&gpu, SortTiling { tiling, digit_bits: 4, counters: SortCounters::Private }).expect_err("private counters, 4-bit digits");
+        assert!(matches!(&e, shoal::Error::Override { .. }) && e.to_string().contains("privately"), "{e}");
         // More invocations than shared memory holds 256 counters each for.
         let too_many = (gpu.limits().max_compute_shared_memory_size / 1024 + 1).next_power_of_two();
         if too_many <= gpu.max_workgroup_1d(u32::MAX) {

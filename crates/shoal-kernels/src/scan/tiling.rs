@@ -71,6 +71,11 @@ pub(crate) fn is_software(gpu: &Gpu) -> bool {
     gpu.adapter_details().device_type == shoal::wgpu::DeviceType::Cpu
 }
 
+/// Whether `gpu` is Mesa's llvmpipe (lavapipe on Vulkan, llvmpipe on GL), by the adapter's name.
+pub(crate) fn is_llvmpipe(gpu: &Gpu) -> bool {
+    is_software(gpu) && gpu.adapter_details().name.starts_with("llvmpipe")
+}
+
 impl Tiling {
     /// What Shoal picks for `gpu`:
     /// - one-subgroup work groups where the subgroup size is fixed (on lavapipe a barrier costs
