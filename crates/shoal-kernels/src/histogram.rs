@@ -39,7 +39,7 @@ fn count(bin: u32, id: u32) {
 fn publish(id: u32) {}
 ";
 
-/// The most bins [`PRIVATE_BINS`] counts (the size of its private array, which WGSL wants
+/// The most bins [`private_bins`] counts (the size of its private array, which WGSL wants
 /// constant).
 const MAX_PRIVATE_BINS: u32 = 256;
 
@@ -49,19 +49,23 @@ const MAX_PRIVATE_BINS: u32 = 256;
 /// invocations at once. GPU ms, 256 bins: lavapipe 2^22 4.86-4.89 → 2.54-2.59 (1.11-1.16x →
 /// 0.57-0.58x copy), llvmpipe's GL 2^20 1.29 → 1.19; SwiftShader 2^20 3.13 → 3.32, so not
 /// there.
-const PRIVATE_BINS: &str = "var<workgroup> sh_bins: array<u32, BINS * WG>;
-var<private> own_bins: array<u32, 256>;
+fn private_bins() -> String {
+    format!(
+        "var<workgroup> sh_bins: array<u32, BINS * WG>;
+var<private> own_bins: array<u32, {MAX_PRIVATE_BINS}>;
 
-fn count(bin: u32, id: u32) {
+fn count(bin: u32, id: u32) {{
     own_bins[bin] += 1u;
-}
+}}
 
-fn publish(id: u32) {
-    for (var b = 0u; b < BINS; b++) {
+fn publish(id: u32) {{
+    for (var b = 0u; b < BINS; b++) {{
         sh_bins[b * WG + id] = own_bins[b];
-    }
+    }}
+}}
+"
+    )
 }
-";
 
 /// The `total` both per-invocation blocks end with: a bin's counters of every invocation.
 const LANE_TOTAL: &str = "
@@ -80,7 +84,7 @@ enum Counters {
     Atomic,
     /// A shared counter per bin and invocation ([`LANE_BINS`]).
     Lanes,
-    /// A private counter per bin in each invocation ([`PRIVATE_BINS`]).
+    /// A private counter per bin in each invocation ([`private_bins`]).
     Private,
 }
 
@@ -196,18 +200,17 @@ impl Histogram {
         let fits = self.tiles.wg * bins <= LANE_COUNTERS;
         let block = match self.tiles.counters {
             Counters::Private if fits && bins <= MAX_PRIVATE_BINS => {
-                Some(("histogram.rs: PRIVATE_BINS", PRIVATE_BINS))
+                Some(("histogram.rs: private_bins", private_bins()))
             }
             Counters::Lanes | Counters::Private if fits => {
-                Some(("histogram.rs: LANE_BINS", LANE_BINS))
+                Some(("histogram.rs: LANE_BINS", LANE_BINS.to_string()))
             }
             _ => None,
         };
         let source = match block {
-            Some((label, text)) => SOURCE.block(
-                "bins",
-                shoal::Source::new(label, [text, LANE_TOTAL].concat()),
-            ),
+            Some((label, text)) => {
+                SOURCE.block("bins", shoal::Source::new(label, text + LANE_TOTAL))
+            }
             None => SOURCE,
         };
         let k = self
