@@ -1,8 +1,9 @@
 // Stable LSD radix sort with 8-bit digits (4 passes per 32-bit word of radix_sort_common.wgsl),
-// for software adapters: every invocation counts and ranks its keys with counters of its own in
-// shared memory (a plain increment per key, no atomics, no conflicts), so a work group waits at
-// one barrier per kernel whatever its size; the scatter takes the counts the counting kernel
-// left in `lane_counts` rather than counting again.
+// for software adapters: every invocation counts and ranks its keys with counters of its own (a
+// column of shared memory, or a private array: PRIVATE_COUNTERS; a plain increment per key, no
+// atomics, no conflicts), so a work group waits at one barrier per kernel whatever its size;
+// the scatter takes the counts the counting kernel left in `lane_counts` rather than counting
+// again.
 //
 // It moves either key words (keys_in -> keys_out) or items of two words (a key and its value,
 // or a 64-bit key's low and high words) stored as one vec2: one store per item where two
