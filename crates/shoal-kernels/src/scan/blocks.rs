@@ -139,10 +139,11 @@ const CHUNK: &str = "fn chunk(q: u32, n4: u32, tail: vec4<T>) -> vec4<T> {
 /// ([`ROLLED_PER`](super::ROLLED_PER)); loops, not unrolled code, keep the kernel's
 /// compile time that of 64 elements. The values stored are `prefix ⊕ x0 ⊕ … ⊕ xj` folded left to
 /// right, so an `f32` sum rounds differently from the unrolled block's `prefix ⊕ (x0 ⊕ … ⊕ xj)`,
-/// and as deterministically. The invocation's whole chunks of four go through `element4` in a
-/// loop with no test per element or chunk (a branch costs every lane on a software adapter;
+/// and as deterministically. The invocation's whole chunks of four go through `element4` in
+/// loops with no test per element or chunk (a branch costs every lane on a software adapter;
 /// SwiftShader 2^20 u32 look-back scan, median of five, 4.81 → 4.37 ms against selecting the
-/// identity past the end in every chunk), the rest one by one; `four` says the `io` block's
+/// identity past the end in every chunk), several chunks per iteration ([`chunk_loops`]), the
+/// rest one by one; `four` says the `io` block's
 /// `element4` returns `array<T, 4>` for values that are not scalars, which then load the same
 /// way.
 fn rolled_own_block(per: u32, shape: Shape, wide: bool, wide_store: bool, four: bool) -> String {
@@ -150,12 +151,16 @@ fn rolled_own_block(per: u32, shape: Shape, wide: bool, wide_store: bool, four: 
     // The elements of chunk k, or of element j, folded into `acc` (load_own) or stored
     // (store_own): the same loads in both.
     if wide || four {
+        lines.extend(chunk_loops(
+            chunks_per_iteration(wide, CHUNKS_PER_ITERATION),
+            |k| {
+                vec![
+                    format!("let v = element4(start / 4u + {k});"),
+                    "acc = combine(combine(combine(combine(acc, v[0]), v[1]), v[2]), v[3]);".into(),
+                ]
+            },
+        ));
         lines.extend([
-            "    let whole = min(PER, params.n - min(start, params.n)) / 4u;".into(),
-            "    for (var k = 0u; k < whole; k++) {".into(),
-            "        let v = element4(start / 4u + k);".into(),
-            "        acc = combine(combine(combine(combine(acc, v[0]), v[1]), v[2]), v[3]);".into(),
-            "    }".into(),
             "    for (var j = 4u * whole; j < PER; j++) {".into(),
             "        if start + j < params.n { acc = combine(acc, element(start + j, NO_SLOT)); }"
                 .into(),
@@ -177,36 +182,34 @@ fn rolled_own_block(per: u32, shape: Shape, wide: bool, wide_store: bool, four: 
         "select"
     };
     match (wide, wide_store) {
-        (true, true) => lines.extend([
-            // n is a multiple of 4: the chunks are whole.
-            "    let whole = min(PER, params.n - min(start, params.n)) / 4u;".into(),
-            "    for (var k = 0u; k < whole; k++) {".into(),
-            "        let v = input4[start / 4u + k];".into(),
-            "        let a = combine(acc, v.x);".into(),
-            "        let b = combine(a, v.y);".into(),
-            "        let c = combine(b, v.z);".into(),
-            "        let d = combine(c, v.w);".into(),
-            "        output4[start / 4u + k] = select(vec4<T>(acc, a, b, c), vec4<T>(a, b, c, d), inclusive);".into(),
-            "        acc = d;".into(),
-            "    }".into(),
-        ]),
+        // n is a multiple of 4: the chunks are whole.
+        (true, true) => lines.extend(chunk_loops(CHUNKS_PER_ITERATION, |k| {
+            vec![
+                format!("let v = input4[start / 4u + {k}];"),
+                "let a = combine(acc, v.x);".into(),
+                "let b = combine(a, v.y);".into(),
+                "let c = combine(b, v.z);".into(),
+                "let d = combine(c, v.w);".into(),
+                format!("output4[start / 4u + {k}] = select(vec4<T>(acc, a, b, c), vec4<T>(a, b, c, d), inclusive);"),
+                "acc = d;".into(),
+            ]
+        })),
         (wide, _) => {
             // Whole chunks of four through `element4`, with no test per element; the rest one
             // by one.
             let first = if wide || four {
-                lines.extend([
-                    "    let whole = min(PER, params.n - min(start, params.n)) / 4u;".into(),
-                    "    for (var k = 0u; k < whole; k++) {".into(),
-                    "        let v = element4(start / 4u + k);".into(),
-                ]);
-                for c in 0..4 {
-                    lines.extend([
-                        format!("        let next{c} = combine(acc, v[{c}]);"),
-                        format!("        emit(start + 4u * k + {c}u, NO_SLOT, {pick}(acc, next{c}, inclusive), v[{c}]);"),
-                        format!("        acc = next{c};"),
-                    ]);
-                }
-                lines.push("    }".into());
+                let per_iteration = chunks_per_iteration(wide, EMIT_CHUNKS_PER_ITERATION);
+                lines.extend(chunk_loops(per_iteration, |k| {
+                    let mut body = vec![format!("let v = element4(start / 4u + {k});")];
+                    for c in 0..4 {
+                        body.extend([
+                            format!("let next{c} = combine(acc, v[{c}]);"),
+                            format!("emit(start + 4u * ({k}) + {c}u, NO_SLOT, {pick}(acc, next{c}, inclusive), v[{c}]);"),
+                            format!("acc = next{c};"),
+                        ]);
+                    }
+                    body
+                }));
                 "4u * whole"
             } else {
                 "0u"
@@ -225,6 +228,52 @@ fn rolled_own_block(per: u32, shape: Shape, wide: bool, wide_store: bool, four: 
     }
     lines.push(finish("acc"));
     lines.join("\n")
+}
+
+/// Chunks of four elements the rolled block's loops that load and store whole vec4s take per
+/// iteration. A software adapter pays for every iteration of a loop (every lane's condition
+/// tested, the lanes' masks updated) about what it pays for a vec4 load, so fewer iterations
+/// leave the loads: measured natively on SwiftShader (2^20 u32, look-back scan, median of 60)
+/// 4.0 ms with one chunk per iteration, 2.7–2.9 with four, 2.95–3.06 with eight; with every
+/// load and store taken out, the loops alone took 1.66 ms. On lavapipe (2^22) no change.
+const CHUNKS_PER_ITERATION: u32 = 4;
+
+/// Chunks per iteration of the loop that hands elements to the `io` block's `emit` one by one
+/// (compaction, run lengths, reduce-by-key), whose body is four times larger: SwiftShader (2^20,
+/// compaction, × the copy kernel) 2.29–2.39 with one, 2.10–2.18 with two, 2.59–2.70 with four.
+const EMIT_CHUNKS_PER_ITERATION: u32 = 2;
+
+/// Chunks per iteration of a loop that takes `scalar_chunks` for scalar elements (`wide`): one
+/// for values that are not scalars, whose larger bodies run slower repeated (SwiftShader, 2^20,
+/// × the copy kernel, one chunk per iteration against four to load and two to emit: the
+/// segmented sum 3.75–4.0 against 4.6–4.7, reduce-by-key 4.8–4.9 against 5.3–6.8).
+fn chunks_per_iteration(wide: bool, scalar_chunks: u32) -> u32 {
+    if wide { scalar_chunks } else { 1 }
+}
+
+/// `whole` (the invocation's whole chunks of four) and the loops over them: `body(k)`, the
+/// statements for chunk `k` (a WGSL expression), `per_iteration` times per iteration, then once
+/// per chunk for the rest.
+fn chunk_loops(per_iteration: u32, body: impl Fn(&str) -> Vec<String>) -> Vec<String> {
+    let mut lines = vec![
+        "    let whole = min(PER, params.n - min(start, params.n)) / 4u;".into(),
+        "    var k = 0u;".into(),
+        format!("    for (; k + {per_iteration}u <= whole; k += {per_iteration}u) {{"),
+    ];
+    for c in 0..per_iteration {
+        let chunk = if c == 0 {
+            "k".to_string()
+        } else {
+            format!("k + {c}u")
+        };
+        lines.push("        {".into());
+        lines.extend(body(&chunk).into_iter().map(|l| format!("            {l}")));
+        lines.push("        }".into());
+    }
+    lines.extend(["    }".into(), "    for (; k < whole; k++) {".into()]);
+    lines.extend(body("k").into_iter().map(|l| format!("        {l}")));
+    lines.push("    }".into());
+    lines
 }
 
 /// The end of `store_own`: the invocation that holds the last element passes the total of all
