@@ -48,6 +48,15 @@ fn total(bin: u32) -> u32 {
 }
 // #end bins
 
+// Counts the four values of vec4 `q`, for invocation `id`.
+fn count4(q: u32, id: u32) {
+    let v = min(input4[q], vec4<u32>(BINS - 1u));
+    count(v.x, id);
+    count(v.y, id);
+    count(v.z, id);
+    count(v.w, id);
+}
+
 @compute @workgroup_size(WG)
 fn histogram(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) wid: vec3<u32>,
              @builtin(num_workgroups) nwg: vec3<u32>) {
@@ -57,14 +66,27 @@ fn histogram(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) wi
     }
     let base = tile * WG * PER;
     let n4 = params.n / 4u;
-    for (var j = 0u; j < PER / 4u; j++) {
-        let q = base / 4u + select(j * WG + id, id * (PER / 4u) + j, CONTIGUOUS);
-        if q < n4 {
-            let v = min(input4[q], vec4<u32>(BINS - 1u));
-            count(v.x, id);
-            count(v.y, id);
-            count(v.z, id);
-            count(v.w, id);
+    if CONTIGUOUS {
+        // This invocation's whole vec4s, four per iteration (a software adapter pays for each
+        // iteration about what it pays for a load), with no test per vec4.
+        let first = base / 4u + id * (PER / 4u);
+        let end = max(first, min(first + PER / 4u, n4));
+        var q = first;
+        for (; q + 4u <= end; q += 4u) {
+            count4(q, id);
+            count4(q + 1u, id);
+            count4(q + 2u, id);
+            count4(q + 3u, id);
+        }
+        for (; q < end; q++) {
+            count4(q, id);
+        }
+    } else {
+        for (var j = 0u; j < PER / 4u; j++) {
+            let q = base / 4u + j * WG + id;
+            if q < n4 {
+                count4(q, id);
+            }
         }
     }
     // The last n % 4 values, in the tile that holds them.

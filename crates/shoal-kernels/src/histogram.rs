@@ -101,6 +101,8 @@ struct Tiles {
     /// rather than every WG-th vec4 of the tile. Software adapters: lavapipe 2^22 256 bins,
     /// GPU ms, 6.1–6.8 → 4.9–5.0 (1.39–1.49× → 1.09–1.15× copy), llvmpipe's GL 2^20 1.34–2.21
     /// → 1.19–1.72, SwiftShader alike (3.33 and 3.34 at 2^20). A GPU keeps its coalesced loads.
+    /// The run is read four vec4s per loop iteration with no test per vec4 (a software adapter
+    /// pays for each iteration about what it pays for a load): SwiftShader 2^20 2.85 → 2.18 ms.
     contiguous: bool,
 }
 
