@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use shoal::{Buffer, Commands, Error, Gpu, Kernel, Result};
 
 use super::blocks::{
-    GROUP_REDUCE_PORTABLE, NARROW, ONE_SUBGROUP_GROUP, ONE_SUBGROUP_REDUCE, ORDERED_FOLD,
+    GROUP_REDUCE_PORTABLE, NARROW, ONE_SUBGROUP_GROUP, ONE_SUBGROUP_REDUCE, ordered_fold,
     own_block, words_block,
 };
 use super::{MAX_COARSENING, SOURCE, Tiling};
@@ -243,7 +243,10 @@ impl<T: Value> ScanKernels<T> {
         }
         if op.ordered() {
             // In order, through the work-group scan; no commutative reduction is compiled.
-            blocks.extend([("fold", ORDERED_FOLD.into()), ("group_reduce", "".into())]);
+            blocks.extend([
+                ("fold", ordered_fold(self.tiling.per_invocation).into()),
+                ("group_reduce", "".into()),
+            ]);
         } else if one_subgroup {
             blocks.push(("group_reduce", ONE_SUBGROUP_REDUCE.into()));
         } else if !self.subgroups {
