@@ -201,11 +201,20 @@ fn fold_tile(tile: u32, lane: Lane) -> T {
     var acc = identity();
     if PER % 4u == 0u {
         let n4 = params.n / 4u;
-        for (var j = 0u; j < PER / 4u; j++) {
-            let i = base / 4u + j * WG + lane.id;
-            if i < n4 {
-                acc = combine(acc, fold4(i));
-            }
+        // This invocation's whole vec4s: first, first + WG, ... below n4, `count` of them, four
+        // per loop iteration and with no test each (a software adapter pays for every iteration
+        // and every branch).
+        let first = base / 4u + lane.id;
+        let count = min(PER / 4u, (max(n4, first) - first + WG - 1u) / WG);
+        var j = 0u;
+        for (; j + 4u <= count; j += 4u) {
+            acc = combine(acc, fold4(first + j * WG));
+            acc = combine(acc, fold4(first + (j + 1u) * WG));
+            acc = combine(acc, fold4(first + (j + 2u) * WG));
+            acc = combine(acc, fold4(first + (j + 3u) * WG));
+        }
+        for (; j < count; j++) {
+            acc = combine(acc, fold4(first + j * WG));
         }
         // The last n % 4 elements, when they fall in this tile.
         let tail = n4 * 4u;
