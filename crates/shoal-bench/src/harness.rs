@@ -87,6 +87,21 @@ pub struct Row {
     pub peer_config: Option<String>,
     /// How the times were taken: `timestamps`, or the wall-clock fallback's description.
     pub timing: String,
+    /// Where the kernel's time goes, kernel by kernel (in the order they first run), from GPU
+    /// timestamps; empty where the adapter has none.
+    pub kernels: Vec<KernelTime>,
+}
+
+/// One kernel's share of a [`Row`]: its dispatches in one run and their time.
+#[derive(Debug, Clone, Serialize)]
+pub struct KernelTime {
+    /// The kernel: its WGSL file and entry point, e.g. `wgsl/radix_sort_lanes.wgsl:scatter`.
+    pub kernel: String,
+    /// Its dispatches in one run.
+    pub dispatches: usize,
+    /// Their GPU time, the median over the runs of each run's sum (the kernels' medians need
+    /// not add up to the row's).
+    pub ms: f64,
 }
 
 impl Row {
@@ -146,6 +161,16 @@ pub async fn timed(
     gpu: &Gpu,
     record: &mut dyn FnMut(&mut Commands) -> Result<(), shoal::Error>,
 ) -> Result<(f64, bool), String> {
+    let (nanos, kernels) = timed_kernels(gpu, record).await?;
+    Ok((nanos, kernels.is_some()))
+}
+
+/// [`timed`], with the nanoseconds of each kernel where they came from timestamps: kernel,
+/// dispatches, nanoseconds, in the order the kernels first ran.
+async fn timed_kernels(
+    gpu: &Gpu,
+    record: &mut dyn FnMut(&mut Commands) -> Result<(), shoal::Error>,
+) -> Result<(f64, Option<Vec<(String, usize, f64)>>), String> {
     let reps = if gpu.has_timestamps() {
         1
     } else {
@@ -161,13 +186,24 @@ pub async fn timed(
         .timings()
         .await
         .map_err(|e| e.to_string())?;
-    let stamped = timings
+    let nanos = timings.iter().map(|t| t.nanos).sum::<f64>() / reps as f64;
+    if !timings
         .iter()
-        .all(|t| t.source == TimingSource::GpuTimestamp);
-    Ok((
-        timings.iter().map(|t| t.nanos).sum::<f64>() / reps as f64,
-        stamped,
-    ))
+        .all(|t| t.source == TimingSource::GpuTimestamp)
+    {
+        return Ok((nanos, None));
+    }
+    let mut kernels: Vec<(String, usize, f64)> = Vec::new();
+    for t in &timings {
+        match kernels.iter_mut().find(|k| k.0 == t.label) {
+            Some(k) => {
+                k.1 += 1;
+                k.2 += t.nanos;
+            }
+            None => kernels.push((t.label.clone(), 1, t.nanos)),
+        }
+    }
+    Ok((nanos, Some(kernels)))
 }
 
 /// Runs `entries` at `sizes` (log2), telling `progress`, and returns the rows.
@@ -223,9 +259,17 @@ async fn measure(gpu: &Gpu, copy: &Copy, entry: &Entry, n: u64) -> Result<Row, S
     // The copy, the kernel and the peer take turns run after run, so that a change in the
     // machine's load (software adapters share the CPU) weighs on all three alike.
     let (mut times, mut copies, mut peers) = (Vec::new(), Vec::new(), Vec::new());
+    let mut kernels: Vec<(String, usize, Vec<f64>)> = Vec::new();
     for _ in 0..RUNS {
         copies.push(copy_run.nanos().await?);
-        times.push(timed(gpu, &mut |c| case.record(c)).await?.0);
+        let (nanos, split) = timed_kernels(gpu, &mut |c| case.record(c)).await?;
+        times.push(nanos);
+        for (kernel, dispatches, ns) in split.unwrap_or_default() {
+            match kernels.iter_mut().find(|k| k.0 == kernel) {
+                Some(k) => k.2.push(ns),
+                None => kernels.push((kernel, dispatches, vec![ns])),
+            }
+        }
         if let Some(p) = peer {
             peers.push(case.peer(p, false).await?);
         }
@@ -243,6 +287,14 @@ async fn measure(gpu: &Gpu, copy: &Copy, entry: &Entry, n: u64) -> Result<Row, S
         } else {
             timing_source(gpu)
         },
+        kernels: kernels
+            .into_iter()
+            .map(|(kernel, dispatches, ns)| KernelTime {
+                kernel,
+                dispatches,
+                ms: median(ns) / 1e6,
+            })
+            .collect(),
     })
 }
 

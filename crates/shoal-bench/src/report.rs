@@ -105,6 +105,7 @@ impl Report {
             s.push_str(&configs.join("\n"));
             s.push('\n');
         }
+        s.push_str(&self.kernel_split());
         let timings: Vec<&str> = self.rows.iter().fold(Vec::new(), |mut v, r| {
             if !v.contains(&r.timing.as_str()) {
                 v.push(r.timing.as_str());
@@ -112,6 +113,38 @@ impl Report {
             v
         });
         s.push_str(&format!("timing: {}\n", timings.join("; ")));
+        s
+    }
+
+    /// Where each entry's time goes at its largest size, kernel by kernel (GPU timestamps; nothing
+    /// without them): the WGSL file, the entry point, its dispatches per run and their median ms.
+    fn kernel_split(&self) -> String {
+        let mut s = String::new();
+        for (i, r) in self.rows.iter().enumerate() {
+            let largest = self.rows[i + 1..].iter().all(|o| o.name != r.name);
+            if !largest || r.kernels.is_empty() {
+                continue;
+            }
+            if s.is_empty() {
+                s.push_str(
+                    "\nper kernel at each entry's largest size (median ms, dispatches per run):\n",
+                );
+            }
+            let parts: Vec<String> = r
+                .kernels
+                .iter()
+                .map(|k| {
+                    let name = k.kernel.strip_prefix("wgsl/").unwrap_or(&k.kernel);
+                    format!("{name} {:.3} x{}", k.ms, k.dispatches)
+                })
+                .collect();
+            s.push_str(&format!(
+                "  {} 2^{}: {}\n",
+                r.name,
+                r.n.trailing_zeros(),
+                parts.join(", ")
+            ));
+        }
         s
     }
 
