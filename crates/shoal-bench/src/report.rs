@@ -195,3 +195,64 @@ impl Report {
 fn ratio(a: f64, b: f64) -> String {
     format!("{:.2}", a / b)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::KernelTime;
+
+    fn row(name: &str, n: u64, kernels: Vec<KernelTime>) -> Row {
+        Row {
+            name: name.into(),
+            n,
+            gpu_ms: 1.0,
+            copy_ms: 1.0,
+            cpu_ms: 1.0,
+            peer_ms: None,
+            peer_config: None,
+            timing: "timestamps".into(),
+            kernels,
+        }
+    }
+
+    fn kernel(name: &str, dispatches: usize, ms: f64) -> KernelTime {
+        KernelTime {
+            kernel: name.into(),
+            dispatches,
+            ms,
+        }
+    }
+
+    /// The split is printed once per entry, for its largest size, and not for an entry whose
+    /// rows have no per-kernel times (no timestamps).
+    #[test]
+    fn kernel_split_lists_each_entrys_largest_size() {
+        let report = Report {
+            adapter: "test".into(),
+            backend: "test".into(),
+            commit: None,
+            build: "release",
+            runs: RUNS,
+            rows: vec![
+                row("sort", 1 << 16, vec![kernel("wgsl/a.wgsl:count", 4, 0.5)]),
+                row(
+                    "sort",
+                    1 << 20,
+                    vec![
+                        kernel("wgsl/a.wgsl:count", 4, 2.0),
+                        kernel("wgsl/a.wgsl:scatter", 4, 3.25),
+                    ],
+                ),
+                row("scan", 1 << 20, Vec::new()),
+            ],
+        };
+        let split = report.kernel_split();
+        assert!(split.contains("  sort 2^20: a.wgsl:count 2.000 x4, a.wgsl:scatter 3.250 x4\n"));
+        assert!(!split.contains("2^16"));
+        assert!(!split.contains("scan"));
+        assert!(report.table().contains(&split));
+        let json = report.json().expect("json");
+        assert!(json.contains("\"kernel\": \"wgsl/a.wgsl:scatter\""));
+        assert!(json.contains("\"dispatches\": 4"));
+    }
+}
