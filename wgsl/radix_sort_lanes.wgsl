@@ -95,6 +95,8 @@ fn count_items4(q: u32, id: u32) {
 // software adapter pays for each iteration of a loop about what it pays for a load (GPU ms,
 // A/B twice, one vec4 → two per iteration: u32 keys on SwiftShader 2^20 55.5 / 52.0 → 49.2 /
 // 46.8, on lavapipe 2^22 49.2 / 45.8 → 49.3 / 44.5; pairs on lavapipe 89.5 / 86.4 → 83.6 / 81.5).
+// The six loops share their shape but not their body (`count_keys4` … `place_pairs4`): WGSL has no
+// function parameters, and a body chosen by a switch would branch per vec4 in every kernel.
 fn count_own(tile: u32, id: u32) {
     let own = own_keys(tile, id);
     if flag(24u) {
