@@ -20,7 +20,8 @@ struct Params {
     // loaded (the first pass), bits 16-19: the one undone as they are stored (the last pass);
     // 0, the identity, otherwise (radix_sort::key_map). Only radix_sort_lanes.wgsl reads the
     // rest (items of two words): bits 12-15 and 20-23, the same maps of an item's second word;
-    // bit 24, the input is items; bit 26, the digit is the second word's.
+    // bit 24, the input is items; bit 26, the digit is the second word's; bit 27, the first
+    // pass makes the values (the keys' indices, for an argsort) rather than loading them.
     flags: u32,
 }
 

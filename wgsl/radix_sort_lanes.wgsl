@@ -61,17 +61,18 @@ fn flag(bit: u32) -> bool {
 }
 
 // The scatters' view of this pass's flags, decoded once per invocation (`decode_flags`), not per
-// key: the maps of an item's words as loaded and as stored, as masks for `remap`, and whether
-// the digit is the second word's. SwiftShader pays for decoding them per key: in Chromium at
-// 2^20 (GPU ms, three runs before, two after) u32 pairs 68.8–72.1 → 62.9–63.7, u64 keys
-// 137–145 → 127, u32 keys unchanged (46.6–47.5 → 45.1–46.9); llvmpipe does not mind. The
-// counting kernel still decodes per key (`count_item`): masks there measured slower in Chromium
-// (u32 keys' count 20.5 → 25.3 ms).
+// key: the maps of an item's words as loaded and as stored, as masks for `remap`, whether the
+// digit is the second word's, and whether values are made (`values4`). SwiftShader pays for
+// decoding them per key: in Chromium at 2^20 (GPU ms, three runs before, two after) u32 pairs
+// 68.8–72.1 → 62.9–63.7, u64 keys 137–145 → 127, u32 keys unchanged (46.6–47.5 → 45.1–46.9);
+// llvmpipe does not mind. The counting kernel still decodes per key (`count_item`): masks there
+// measured slower in Chromium (u32 keys' count 20.5 → 25.3 ms).
 var<private> load_x: vec4<u32>;
 var<private> load_y: vec4<u32>;
 var<private> store_x: vec4<u32>;
 var<private> store_y: vec4<u32>;
 var<private> digit_hi: bool;
+var<private> make_indices: bool;
 
 fn decode_flags() {
     let f = params.flags;
@@ -80,6 +81,7 @@ fn decode_flags() {
     store_x = from_masks((f >> 16u) & 0xfu);
     store_y = from_masks((f >> 20u) & 0xfu);
     digit_hi = flag(26u);
+    make_indices = flag(27u);
 }
 
 // Counts an item (a key word with 0) by its ordered word, decoding the maps per key: what
@@ -186,9 +188,16 @@ fn place_keys4(q: u32, id: u32) {
     place_key(k.w, id);
 }
 
+// The values of vec4 `q` of key words: loaded, or (an argsort, flag 27) the keys' indices, made
+// here rather than by a pass of their own before the sort.
+fn values4(q: u32) -> vec4<u32> {
+    let i = 4u * q;
+    return select(values_in4[q], vec4(i, i + 1u, i + 2u, i + 3u), make_indices);
+}
+
 fn place_zip4(q: u32, id: u32) {
     let k = keys_in4[q];
-    let v = values_in4[q];
+    let v = values4(q);
     place_item(vec2(k.x, v.x), id);
     place_item(vec2(k.y, v.y), id);
     place_item(vec2(k.z, v.z), id);
@@ -309,7 +318,7 @@ fn scatter_zip(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) 
         place_zip4(q, id);
     }
     for (var i = max(own.x, own.y & ~3u); i < own.y; i++) {
-        place_item(vec2(keys_in[i], values_in[i]), id);
+        place_item(vec2(keys_in[i], select(values_in[i], i, make_indices)), id);
     }
 }
 

@@ -1,14 +1,13 @@
 // The passes RadixSort records around its sort of u32 words (radix_sort_common.wgsl, which maps
-// 32-bit keys itself) for 64-bit keys, wide values and argsort: a mapped copy of 32-bit keys,
-// 64-bit keys split into and joined from their two ordered words, the identity permutation, and
-// gathers by a permutation.
+// 32-bit keys itself) for 64-bit keys, wide values and argsort: 64-bit keys split into and joined
+// from their two ordered words, the identity permutation (where the sort's first pass does not
+// make it), and gathers by a permutation.
 //
 // One entry point, the operation chosen by a uniform, not an override: one pipeline serves every
 // key type and order (each distinct pipeline costs llvmpipe a cold compile in CI).
 #import shoal::fold
 
 // Operations (`params.op`).
-const MAP_COPY: u32 = 0u; // out[i] = to_ordered(a[i])
 const SPLIT: u32 = 1u;    // 64-bit keys a[2i], a[2i + 1] -> ordered words out[i] (low), out_b[i] (high)
 const JOIN: u32 = 2u;     // ordered words a[i] (low), b[i] (high) -> 64-bit keys out[2i], out[2i + 1]
 const IOTA: u32 = 3u;     // out[i] = i
@@ -56,11 +55,6 @@ fn sort_keys(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg
     // adapter pays for every branch in every lane.
     let end = min(n, base + PER * WG);
     switch params.op {
-        case MAP_COPY: {
-            for (var i = base; i < end; i += WG) {
-                out[i] = to_ordered(a[i], map);
-            }
-        }
         case SPLIT: {
             for (var i = base; i < end; i += WG) {
                 out[i] = to_ordered(a[2u * i], low_map());

@@ -27,7 +27,7 @@ pub use keys::{I64, SortKey, SortOrder, U64};
 pub use ranking::{SortCounters, SortTiling};
 
 use passes::Pass;
-use ranking::Ranking;
+use ranking::{Ranking, Values};
 
 const SOURCE: shoal::Source = shoal::wgsl!("../wgsl/radix_sort.wgsl");
 const SUBGROUP_SOURCE: shoal::Source = shoal::wgsl!("../wgsl/radix_sort_subgroup.wgsl");
@@ -272,7 +272,7 @@ impl<K: SortKey> RadixSort<K> {
         }
         let words = keys.view_as::<u32>();
         if K::WORDS == 1 {
-            return self.sort_words(commands, &words, None, self.map());
+            return self.sort_words(commands, &words, &words, Values::None, self.map());
         }
         // 64-bit keys: the lane counters move them whole (the low word unsigned, in the key's
         // order); otherwise LSD over the low words carrying the high ones, then over the high
@@ -282,8 +282,8 @@ impl<K: SortKey> RadixSort<K> {
             return self.sort_items(commands, &words, n, [self.map() & 4, self.map()]);
         }
         let (low, high) = self.split(commands, &words, n)?;
-        self.sort_words(commands, &low, Some(&high), 0)?;
-        self.sort_words(commands, &high, Some(&low), 0)?;
+        self.sort_words(commands, &low, &low, Values::Given(&high), 0)?;
+        self.sort_words(commands, &high, &high, Values::Given(&low), 0)?;
         self.pass(
             commands,
             Pass::Join,
@@ -322,12 +322,17 @@ impl<K: SortKey> RadixSort<K> {
         }
         let (words, values) = (keys.view_as::<u32>(), values.view_as::<u32>());
         if K::WORDS == 1 && value_words == 1 {
-            return self.sort_words(commands, &words, Some(&values), self.map());
+            return self.sort_words(commands, &words, &words, Values::Given(&values), self.map());
         }
         let indices = self.scratch.get(&self.gpu, "sort: indices", n as u64)?;
         if K::WORDS == 1 {
-            self.pass(commands, Pass::Iota, n, 1, [None, None], &[&indices])?;
-            self.sort_words(commands, &words, Some(&indices), self.map())?;
+            self.sort_words(
+                commands,
+                &words,
+                &words,
+                Values::Indices(&indices),
+                self.map(),
+            )?;
         } else {
             self.permutation(commands, &words, &indices, n)?;
             self.gather(commands, &words, &indices, n, K::WORDS)?;

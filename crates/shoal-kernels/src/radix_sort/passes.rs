@@ -1,12 +1,12 @@
-//! The passes [`RadixSort`] records around its sort of `u32` words (`wgsl/sort_keys.wgsl`): a
-//! copy of 32-bit keys mapped to words whose unsigned order is the sort's order (argsort), 64-bit
-//! keys split into their two ordered words and joined again, the identity permutation, and
-//! gathers by a permutation. One entry point, the operation chosen by a uniform: one pipeline for
+//! The passes [`RadixSort`] records around its sort of `u32` words (`wgsl/sort_keys.wgsl`): 64-bit
+//! keys split into their two ordered words and joined again, the identity permutation (where the
+//! sort's first pass does not make it), and gathers by a permutation. One entry point, the operation chosen by a uniform: one pipeline for
 //! every key type and order. (The sort itself maps 32-bit keys as it loads and stores them.)
 
 use shoal::{Buffer, Commands, Element, Error, Gpu, Kernel, Result};
 
 use super::keys::{SortKey, SortOrder};
+use super::ranking::Values;
 use super::{RadixSort, wgsl};
 
 const SOURCE: shoal::Source = shoal::wgsl!("../../wgsl/sort_keys.wgsl");
@@ -16,8 +16,6 @@ const PER: u32 = 8;
 /// The operations of `sort_keys.wgsl` (`params.op`).
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Pass {
-    /// `out[i] = to_ordered(a[i])`.
-    MapCopy = 0,
     /// 64-bit keys `a` to ordered low words `out` and high words `out_b`.
     Split = 1,
     /// Ordered low words `a` and high words `b` to 64-bit keys `out`.
@@ -128,9 +126,9 @@ impl<K: SortKey> RadixSort<K> {
     }
 
     /// Records writing the permutation that sorts the `n` keys whose words are `keys` into
-    /// `indices` (the keys unchanged): the identity permutation sorted with a copy of the mapped
-    /// keys, for 64-bit keys first by the low words, then by the high words gathered in that
-    /// order (LSD, stable).
+    /// `indices` (the keys unchanged): the keys' indices sorted with them, the keys' words
+    /// sorted into scratch; 64-bit keys first by the low words, then by the high words gathered
+    /// in that order (LSD, stable).
     pub(super) fn permutation(
         &self,
         commands: &mut Commands,
@@ -138,21 +136,18 @@ impl<K: SortKey> RadixSort<K> {
         indices: &Buffer<u32>,
         n: u32,
     ) -> Result<()> {
-        self.pass(commands, Pass::Iota, n, 1, [None, None], &[indices])?;
         if K::WORDS == 1 {
-            let mapped = self.scratch.get(&self.gpu, "sort: mapped keys", n as u64)?;
-            self.pass(
+            let sorted = self.scratch.get(&self.gpu, "sort: keys sorted", n as u64)?;
+            return self.sort_words(
                 commands,
-                Pass::MapCopy,
-                n,
-                1,
-                [Some(keys), None],
-                &[&mapped],
-            )?;
-            return self.sort_words(commands, &mapped, Some(indices), 0);
+                keys,
+                &sorted,
+                Values::Indices(indices),
+                self.map(),
+            );
         }
         let (low, high) = self.split(commands, keys, n)?;
-        self.sort_words(commands, &low, Some(indices), 0)?;
+        self.sort_words(commands, &low, &low, Values::Indices(indices), 0)?;
         let high_sorted = self
             .scratch
             .get(&self.gpu, "sort: high words gathered", n as u64)?;
@@ -164,7 +159,13 @@ impl<K: SortKey> RadixSort<K> {
             [Some(&high), Some(indices)],
             &[&high_sorted],
         )?;
-        self.sort_words(commands, &high_sorted, Some(indices), 0)
+        self.sort_words(
+            commands,
+            &high_sorted,
+            &high_sorted,
+            Values::Given(indices),
+            0,
+        )
     }
 
     /// Records permuting `n` elements of `words` words each in place: element `i` becomes

@@ -7,6 +7,7 @@ use shoal::{Buffer, Commands, Result};
 
 use super::RadixSort;
 use super::keys::SortKey;
+use super::passes::Pass;
 use crate::scan::{SOFTWARE_WORKGROUP, ScanSpec, Tiling, is_llvmpipe, is_software};
 use crate::wgsl::{self, Op};
 
@@ -125,20 +126,36 @@ enum Side<'a> {
     Items(&'a Buffer<u32>),
 }
 
+/// What travels with the key words of a sort ([`RadixSort::sort_words`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Values<'a> {
+    /// Nothing: the keys alone.
+    None,
+    /// One word per key, moved with it in place.
+    Given(&'a Buffer<u32>),
+    /// The keys' indices, which end as the permutation that sorts them in this buffer: made by
+    /// the first pass of the lane counters rather than loaded, written by an identity pass
+    /// before the other rankings.
+    Indices(&'a Buffer<u32>),
+}
+
 /// The passes of one sort: the sides they go between (pass `p` reads `sides[p]` and writes
 /// `sides[p + 1]`), and how the key words are read.
 struct Plan<'a> {
     n: u32,
     sides: Vec<Side<'a>>,
     with_values: bool,
+    /// The first pass makes the values (the keys' indices) instead of loading them.
+    indices: bool,
     /// The key maps of an item's first and second words (`radix_sort::key_map`), applied on the
     /// first pass's loads and undone on the last's stores.
     maps: [u32; 2],
 }
 
 impl<K: SortKey> RadixSort<K> {
-    /// Records the sort of `u32` words `keys` ascending, moving `values` (at least as many)
-    /// with them. The first pass maps the keys it loads by `map` (a key map of
+    /// Records the sort of `u32` words `keys` ascending into `home`: `keys` itself to sort in
+    /// place, or scratch of as many words to leave `keys` as they are (an argsort; with one key
+    /// or none nothing is written there). `values` (at least as many) move with them. The first pass maps the keys it loads by `map` (a key map of
     /// `wgsl/sort_key_map.wgsl`, 0 for none), the last maps them back as it stores them. With
     /// the lane counters, pairs travel as items after the first pass and are unzipped after
     /// the last.
@@ -146,10 +163,21 @@ impl<K: SortKey> RadixSort<K> {
         &self,
         commands: &mut Commands,
         keys: &Buffer<u32>,
-        values: Option<&Buffer<u32>>,
+        home: &Buffer<u32>,
+        values: Values,
         map: u32,
     ) -> Result<()> {
         let n = wgsl::count_u32("radix sort", keys.len())?;
+        let lanes = self.ranking == Ranking::Lanes;
+        let (values, indices) = match values {
+            Values::None => (None, false),
+            Values::Given(v) => (Some(v), false),
+            Values::Indices(v) if lanes && n > 1 => (Some(v), true),
+            Values::Indices(v) => {
+                self.pass(commands, Pass::Iota, n, 1, [None, None], &[v])?;
+                (Some(v), false)
+            }
+        };
         if n <= 1 {
             return Ok(());
         }
@@ -165,7 +193,7 @@ impl<K: SortKey> RadixSort<K> {
             ),
         };
         let keys_tmp = self.scratch.get(&self.gpu, "keys", n as u64)?;
-        if with_values && self.ranking == Ranking::Lanes {
+        if with_values && lanes {
             // Items between the first pass and the last.
             let items = [
                 self.scratch.get(&self.gpu, "items", 2 * n as u64)?,
@@ -173,21 +201,23 @@ impl<K: SortKey> RadixSort<K> {
             ];
             let mut sides = vec![Side::Words(keys, &values)];
             sides.extend((1..passes).map(|p| Side::Items(&items[p as usize % 2])));
-            sides.push(Side::Words(keys, &values));
+            sides.push(Side::Words(home, &values));
             return self.digit_passes(
                 commands,
                 &Plan {
                     n,
                     sides,
                     with_values,
+                    indices,
                     maps: [map, 0],
                 },
             );
         }
-        // An even number of passes: the keys end where they started.
+        // An even number of passes: the keys end at home.
         let sides = (0..=passes)
-            .map(|p| match p % 2 {
+            .map(|p| match p {
                 0 => Side::Words(keys, &values),
+                _ if p % 2 == 0 => Side::Words(home, &values),
                 _ => Side::Words(&keys_tmp, &values_tmp),
             })
             .collect();
@@ -197,6 +227,7 @@ impl<K: SortKey> RadixSort<K> {
                 n,
                 sides,
                 with_values,
+                indices,
                 maps: [map, 0],
             },
         )
@@ -224,6 +255,7 @@ impl<K: SortKey> RadixSort<K> {
                 n,
                 sides,
                 with_values: false,
+                indices: false,
                 maps,
             },
         )
@@ -261,7 +293,8 @@ impl<K: SortKey> RadixSort<K> {
             let flags = plan.with_values as u32
                 | map_bits(pass, last, plan.maps)
                 | (in_items as u32) << 24
-                | ((shift >= 32) as u32) << 26;
+                | ((shift >= 32) as u32) << 26
+                | ((pass == 0 && plan.indices) as u32) << 27;
             let params = self
                 .uniforms
                 .get(&self.gpu, [n, shift % 32, tiles, flags])?;
