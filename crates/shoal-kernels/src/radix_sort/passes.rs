@@ -1,7 +1,8 @@
-//! The passes [`RadixSort`] records around its sort of `u32` words (`wgsl/sort_keys.wgsl`): 64-bit
-//! keys split into their two ordered words and joined again, the identity permutation (where the
-//! sort's first pass does not make it), and gathers by a permutation. One entry point, the operation chosen by a uniform: one pipeline for
-//! every key type and order. (The sort itself maps 32-bit keys as it loads and stores them.)
+//! The passes [`RadixSort`] records around its sort of `u32` words (`wgsl/sort_keys.wgsl`):
+//! 64-bit keys split into their two ordered words and joined again, the identity permutation
+//! (where the sort's first pass does not make it), and gathers by a permutation. One entry point,
+//! the operation chosen by a uniform: one pipeline for every key type and order. (The sort itself
+//! maps 32-bit keys as it loads and stores them.)
 
 use shoal::{Buffer, Commands, Element, Error, Gpu, Kernel, Result};
 

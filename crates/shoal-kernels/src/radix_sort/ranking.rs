@@ -155,10 +155,10 @@ struct Plan<'a> {
 impl<K: SortKey> RadixSort<K> {
     /// Records the sort of `u32` words `keys` ascending into `home`: `keys` itself to sort in
     /// place, or scratch of as many words to leave `keys` as they are (an argsort; with one key
-    /// or none nothing is written there). `values` (at least as many) move with them. The first pass maps the keys it loads by `map` (a key map of
-    /// `wgsl/sort_key_map.wgsl`, 0 for none), the last maps them back as it stores them. With
-    /// the lane counters, pairs travel as items after the first pass and are unzipped after
-    /// the last.
+    /// or none nothing is written there). `values` (at least as many) move with them. The first
+    /// pass maps the keys it loads by `map` (a key map of `wgsl/sort_key_map.wgsl`, 0 for none),
+    /// the last maps them back as it stores them. With the lane counters, pairs travel as items
+    /// after the first pass and are unzipped after the last.
     pub(super) fn sort_words(
         &self,
         commands: &mut Commands,
