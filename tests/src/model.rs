@@ -100,6 +100,35 @@ gpu_test! {
     }
 }
 
+gpu_test! {
+    /// A profiled batch times its copies and clears beside its dispatches where the device
+    /// writes timestamps between passes, and leaves them out (but runs them) where it does not.
+    async fn a_profiled_batch_times_copies_and_clears_where_it_can(gpu) {
+    let kernel = gpu.kernel(shoal::wgsl!("../../wgsl/conformance/add_one.wgsl")).expect("kernel");
+    let values = gpu.buffer_zeroed::<u32>(1 << 16).expect("buffer");
+    let copy = gpu.buffer_from(&vec![7u32; 1 << 16]).expect("buffer");
+    let mut commands = gpu.commands().profiled();
+    kernel.bind("values", &values).invocations(1 << 16).record(&mut commands).expect("dispatch");
+    commands.copy(&values, &copy).expect("copy");
+    commands.clear(&values);
+    let timings = commands.submit().expect("submit").timings().await.expect("timings");
+    let labels: Vec<&str> = timings.iter().map(|t| t.label.as_str()).collect();
+    if gpu.has_timestamps_between_passes() {
+        assert_eq!(labels.len(), 3, "{labels:?}");
+        assert_eq!(labels[1..], ["copy", "clear"], "{labels:?}");
+        assert!(timings.iter().all(|t| t.source == shoal::TimingSource::GpuTimestamp));
+    } else if gpu.has_timestamps() {
+        assert_eq!(labels.len(), 1, "only the dispatch is timed: {labels:?}");
+    } else {
+        assert_eq!(timings.len(), 1, "one wall-clock entry: {labels:?}");
+        assert_eq!(timings[0].source, shoal::TimingSource::WallClock);
+    }
+    assert!(timings.iter().all(|t| t.nanos >= 0.0 && t.nanos.is_finite()), "{timings:?}");
+    assert_eq!(copy.read().await.expect("read"), vec![1u32; 1 << 16], "the copy ran after the dispatch");
+    assert_eq!(values.read().await.expect("read"), vec![0u32; 1 << 16], "the clear ran after the copy");
+    }
+}
+
 /// A struct wider than the 4 bytes Shoal gives an empty buffer.
 #[derive(shoal::encase::ShaderType, Clone, Copy, Debug, PartialEq)]
 struct Wide {

@@ -47,7 +47,15 @@ pub struct Entry {
 
 /// One entry at one size.
 pub trait Case {
-    /// Records one run into `commands` (timed by the profiled batch).
+    /// Records restoring what a run changes in its own input (an in-place sort's keys), before
+    /// every run and never timed: in a batch of its own before the profiled one, or where
+    /// there are no timestamps, the wall clock of the resets alone subtracted.
+    fn reset(&mut self, commands: &mut Commands) -> Result<(), shoal::Error> {
+        let _ = commands;
+        Ok(())
+    }
+    /// Records one run into `commands` (timed by the profiled batch: its dispatches, and its
+    /// copies and clears where the device times them, [`Commands::profiled`]).
     fn record(&mut self, commands: &mut Commands) -> Result<(), shoal::Error>;
     /// Reads the result of the last run back and compares it with the CPU twin.
     fn verify(&mut self) -> Fut<'_, Result<(), String>>;
@@ -155,38 +163,68 @@ pub fn timing_source(gpu: &Gpu) -> String {
 }
 
 /// GPU nanoseconds of one run of `record`, and whether they came from timestamps: the sum of
-/// the dispatches' timestamps, or without timestamp queries the wall clock of
-/// [`WALL_CLOCK_REPS`] runs in one batch (submit to completion) divided by their number.
+/// the timestamps of its dispatches (and of its copies and clears where the device times them),
+/// or without timestamp queries the wall clock of [`WALL_CLOCK_REPS`] runs in one batch (submit
+/// to completion) divided by their number.
 pub async fn timed(
     gpu: &Gpu,
     record: &mut dyn FnMut(&mut Commands) -> Result<(), shoal::Error>,
 ) -> Result<(f64, bool), String> {
-    let (nanos, kernels) = timed_kernels(gpu, record).await?;
+    let (nanos, kernels) = timed_kernels(gpu, &mut |c, step| match step {
+        Step::Reset => Ok(()),
+        Step::Run => record(c),
+    })
+    .await?;
     Ok((nanos, kernels.is_some()))
 }
 
-/// [`timed`], with the nanoseconds of each kernel where they came from timestamps: kernel,
-/// dispatches, nanoseconds, in the order the kernels first ran.
+/// What [`timed_kernels`] asks its closure to record: a [`Case::reset`] or a run.
+#[derive(Clone, Copy)]
+enum Step {
+    Reset,
+    Run,
+}
+
+/// What `case` records for each [`Step`].
+fn steps(case: &mut dyn Case) -> impl FnMut(&mut Commands, Step) -> Result<(), shoal::Error> {
+    move |c, step| match step {
+        Step::Reset => case.reset(c),
+        Step::Run => case.record(c),
+    }
+}
+
+/// [`timed`] of a run preceded by a reset, with the nanoseconds of each kernel where they came
+/// from timestamps: kernel, dispatches, nanoseconds, in the order the kernels first ran.
 async fn timed_kernels(
     gpu: &Gpu,
-    record: &mut dyn FnMut(&mut Commands) -> Result<(), shoal::Error>,
+    record: &mut dyn FnMut(&mut Commands, Step) -> Result<(), shoal::Error>,
 ) -> Result<(f64, Option<Vec<(String, usize, f64)>>), String> {
-    let reps = if gpu.has_timestamps() {
-        1
-    } else {
-        WALL_CLOCK_REPS
+    let submit = |commands: Commands| async {
+        let submission = commands.submit().map_err(|e| e.to_string())?;
+        submission.timings().await.map_err(|e| e.to_string())
     };
-    let mut commands = gpu.commands().profiled();
-    for _ in 0..reps {
-        record(&mut commands).map_err(|e| e.to_string())?;
+    if !gpu.has_timestamps() {
+        // Resets and runs alternate in one batch; the resets alone, timed the same way, are
+        // taken off.
+        let mut both = gpu.commands().profiled();
+        let mut resets = gpu.commands().profiled();
+        for _ in 0..WALL_CLOCK_REPS {
+            record(&mut both, Step::Reset).map_err(|e| e.to_string())?;
+            record(&mut both, Step::Run).map_err(|e| e.to_string())?;
+            record(&mut resets, Step::Reset).map_err(|e| e.to_string())?;
+        }
+        let wall = |t: Vec<shoal::Timing>| t.iter().map(|t| t.nanos).sum::<f64>();
+        let both = wall(submit(both).await?);
+        let resets = wall(submit(resets).await?);
+        return Ok(((both - resets).max(0.0) / WALL_CLOCK_REPS as f64, None));
     }
-    let timings = commands
-        .submit()
-        .map_err(|e| e.to_string())?
-        .timings()
-        .await
-        .map_err(|e| e.to_string())?;
-    let nanos = timings.iter().map(|t| t.nanos).sum::<f64>() / reps as f64;
+    let mut reset = gpu.commands();
+    record(&mut reset, Step::Reset).map_err(|e| e.to_string())?;
+    reset.submit().map_err(|e| e.to_string())?;
+    let mut commands = gpu.commands().profiled();
+    record(&mut commands, Step::Run).map_err(|e| e.to_string())?;
+    let timings = submit(commands).await?;
+    let nanos = timings.iter().map(|t| t.nanos).sum::<f64>();
     if !timings
         .iter()
         .all(|t| t.source == TimingSource::GpuTimestamp)
@@ -247,7 +285,10 @@ pub async fn run(
 async fn measure(gpu: &Gpu, copy: &Copy, entry: &Entry, n: u64) -> Result<Row, String> {
     let copy_run = copy.prepare(gpu, n * entry.bytes_per_element).await?;
     let mut case = (entry.setup)(gpu, n)?;
-    let (_, stamped) = timed(gpu, &mut |c| case.record(c)).await?;
+    let stamped = timed_kernels(gpu, &mut steps(case.as_mut()))
+        .await?
+        .1
+        .is_some();
     case.verify().await?;
     // lampshade times itself with timestamp queries only.
     let configs = if gpu.has_timestamps() {
@@ -262,7 +303,7 @@ async fn measure(gpu: &Gpu, copy: &Copy, entry: &Entry, n: u64) -> Result<Row, S
     let mut kernels: Vec<(String, usize, Vec<f64>)> = Vec::new();
     for _ in 0..RUNS {
         copies.push(copy_run.nanos().await?);
-        let (nanos, split) = timed_kernels(gpu, &mut |c| case.record(c)).await?;
+        let (nanos, split) = timed_kernels(gpu, &mut steps(case.as_mut())).await?;
         times.push(nanos);
         for (kernel, dispatches, ns) in split.unwrap_or_default() {
             match kernels.iter_mut().find(|k| k.0 == kernel) {

@@ -21,7 +21,7 @@ use crate::wait::Turn;
 /// Why a batch always has its encoder: only [`Commands::submit`] takes it, consuming the batch.
 const ENCODER_TAKEN: &str = "only `submit` takes the encoder, and it consumes the batch";
 
-/// Dispatches timed per batch at most (two timestamps each).
+/// Dispatches, copies and clears timed per batch at most (two timestamps each).
 const MAX_TIMED: u32 = 256;
 
 /// A batch of GPU work, submitted with [`Commands::submit`].
@@ -90,7 +90,10 @@ impl Gpu {
 }
 
 impl Commands {
-    /// Times each dispatch of this batch (read with [`Submission::timings`]).
+    /// Times each dispatch of this batch (read with [`Submission::timings`]), and each copy
+    /// and clear between buffers where the device writes timestamps between passes
+    /// ([`Gpu::has_timestamps_between_passes`]: Vulkan, Metal, DX12 and GL, not the browser),
+    /// labelled `copy` and `clear`. The first 256 of them are timed.
     pub fn profiled(mut self) -> Self {
         let queries = self.gpu.has_timestamps().then(|| {
             let _turn = self.gpu.turn();
@@ -129,13 +132,15 @@ impl Commands {
             });
         }
         if src.byte_len() > 0 {
-            self.raw().copy_buffer_to_buffer(
-                src.raw(),
-                0,
-                dst.raw(),
-                0,
-                src.byte_len().next_multiple_of(4),
-            );
+            self.outside_passes("copy", |encoder| {
+                encoder.copy_buffer_to_buffer(
+                    src.raw(),
+                    0,
+                    dst.raw(),
+                    0,
+                    src.byte_len().next_multiple_of(4),
+                )
+            });
         }
         Ok(self)
     }
@@ -147,7 +152,9 @@ impl Commands {
             .gpu
             .check_owner(|| "a buffer to clear".into(), buffer.id().gpu())
         {
-            Ok(()) => self.raw().clear_buffer(buffer.raw(), 0, None),
+            Ok(()) => self.outside_passes("clear", |encoder| {
+                encoder.clear_buffer(buffer.raw(), 0, None)
+            }),
             Err(e) => {
                 self.error.get_or_insert(e);
             }
@@ -199,6 +206,31 @@ impl Commands {
 
     fn raw(&mut self) -> &mut wgpu::CommandEncoder {
         self.encoder.as_mut().expect(ENCODER_TAKEN)
+    }
+
+    /// Records `f`'s work outside a pass, between two timestamps when profiling on a device
+    /// that writes them there.
+    fn outside_passes(&mut self, label: &str, f: impl FnOnce(&mut wgpu::CommandEncoder)) {
+        let between = self.gpu.has_timestamps_between_passes();
+        let encoder = self.encoder.as_mut().expect(ENCODER_TAKEN);
+        let timed = match &mut self.profiler {
+            Some(p) if between => {
+                let index = p.labels.len() as u32;
+                p.labels.push(label.to_string());
+                p.queries
+                    .as_ref()
+                    .filter(|_| index < MAX_TIMED)
+                    .map(|q| (q, index * 2))
+            }
+            _ => None,
+        };
+        if let Some((q, at)) = timed {
+            encoder.write_timestamp(q, at);
+        }
+        f(encoder);
+        if let Some((q, at)) = timed {
+            encoder.write_timestamp(q, at + 1);
+        }
     }
 
     /// Opens a compute pass (timed when profiling) and lets `f` fill it.

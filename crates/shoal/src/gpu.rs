@@ -346,6 +346,15 @@ impl Gpu {
         self.features().contains(wgpu::Features::TIMESTAMP_QUERY)
     }
 
+    /// Whether GPU timestamps can also be written between passes, around copies and clears
+    /// (wgpu's `TIMESTAMP_QUERY_INSIDE_ENCODERS`; WebGPU in the browser has no such timestamps).
+    pub fn has_timestamps_between_passes(&self) -> bool {
+        self.has_timestamps()
+            && self
+                .features()
+                .contains(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)
+    }
+
     /// Whether 64-bit integer atomics (`atomic<u64>`, all operations) are available.
     pub fn has_int64_atomics(&self) -> bool {
         self.features()

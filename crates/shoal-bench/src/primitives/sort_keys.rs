@@ -114,11 +114,13 @@ async fn read_any<T: Element>(b: &Buffer<T>) -> Result<Vec<T>, String> {
 }
 
 impl<K: BenchKey> Case for KeyCase<K> {
-    fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
-        // Every run starts from the unsorted keys (a copy, not a dispatch: not in the
-        // timestamps' sum), the wide values from their first order.
+    fn reset(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
+        // Every run starts from the unsorted keys, the wide values from their first order.
         c.copy(&self.pristine, &self.keys)?;
         c.copy(&self.pristine_values, &self.values)?;
+        Ok(())
+    }
+    fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
         match self.shape {
             Shape::Keys => self.sort.record(c, &self.keys),
             Shape::Wide => self.sort.record_pairs(c, &self.keys, &self.values),
