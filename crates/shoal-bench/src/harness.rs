@@ -185,6 +185,14 @@ enum Step {
     Run,
 }
 
+/// Nanoseconds from submitting `commands` to the queue's completion of them.
+async fn wall_clock(commands: Commands) -> Result<f64, String> {
+    let started = Instant::now();
+    let submission = commands.submit().map_err(|e| e.to_string())?;
+    submission.wait().await.map_err(|e| e.to_string())?;
+    Ok(started.elapsed().as_nanos() as f64)
+}
+
 /// What `case` records for each [`Step`].
 fn steps(case: &mut dyn Case) -> impl FnMut(&mut Commands, Step) -> Result<(), shoal::Error> {
     move |c, step| match step {
@@ -204,18 +212,16 @@ async fn timed_kernels(
         submission.timings().await.map_err(|e| e.to_string())
     };
     if !gpu.has_timestamps() {
-        // Resets and runs alternate in one batch; the resets alone, timed the same way, are
-        // taken off.
-        let mut both = gpu.commands().profiled();
-        let mut resets = gpu.commands().profiled();
+        // Resets and runs alternate in one batch; the resets alone, timed the same way first (so
+        // that the last run's output stays for `verify`), are taken off.
+        let (mut resets, mut both) = (gpu.commands(), gpu.commands());
         for _ in 0..WALL_CLOCK_REPS {
+            record(&mut resets, Step::Reset).map_err(|e| e.to_string())?;
             record(&mut both, Step::Reset).map_err(|e| e.to_string())?;
             record(&mut both, Step::Run).map_err(|e| e.to_string())?;
-            record(&mut resets, Step::Reset).map_err(|e| e.to_string())?;
         }
-        let wall = |t: Vec<shoal::Timing>| t.iter().map(|t| t.nanos).sum::<f64>();
-        let both = wall(submit(both).await?);
-        let resets = wall(submit(resets).await?);
+        let resets = wall_clock(resets).await?;
+        let both = wall_clock(both).await?;
         return Ok(((both - resets).max(0.0) / WALL_CLOCK_REPS as f64, None));
     }
     let mut reset = gpu.commands();
@@ -359,4 +365,87 @@ async fn choose_peer(case: &mut dyn Case, count: usize) -> Result<Option<usize>,
         }
     }
     Ok(best.map(|(config, _)| config))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shoal::{Buffer, Kernel};
+
+    /// A run that changes its own input: `v = 2v + 1` on every element, which the reset puts
+    /// back to zero, so one run after a reset leaves ones.
+    struct Doubling {
+        kernel: Kernel,
+        zeros: Buffer<u32>,
+        v: Buffer<u32>,
+    }
+
+    impl Case for Doubling {
+        fn reset(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
+            c.copy(&self.zeros, &self.v)?;
+            Ok(())
+        }
+        fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
+            let n = self.v.len();
+            self.kernel.bind("v", &self.v).invocations(n).record(c)
+        }
+        fn verify(&mut self) -> Fut<'_, Result<(), String>> {
+            Box::pin(async { Ok(()) })
+        }
+        fn cpu(&mut self) -> f64 {
+            0.0
+        }
+    }
+
+    /// Every run starts from its reset, and the reset's copy is not among the timed kernels:
+    /// with timestamps (one run), and without them (wall clock, several runs in one batch), on a
+    /// device asked for without timestamp queries.
+    #[test]
+    fn resets_come_before_every_run_and_are_not_timed() {
+        for withheld in [wgpu_features(false), wgpu_features(true)] {
+            let options = shoal::GpuOptions {
+                withheld_features: withheld,
+                ..Default::default()
+            };
+            let gpu = pollster::block_on(Gpu::with_options(options)).expect("gpu");
+            let kernel = gpu
+                .kernel(
+                    "@group(0) @binding(0) var<storage, read_write> v: array<u32>;
+                     @compute @workgroup_size(64)
+                     fn double(@builtin(global_invocation_id) id: vec3<u32>) {
+                         if id.x < arrayLength(&v) { v[id.x] = 2u * v[id.x] + 1u; }
+                     }",
+                )
+                .expect("kernel");
+            let n = 1000;
+            let mut case = Doubling {
+                kernel,
+                zeros: gpu.buffer_zeroed(n).expect("buffer"),
+                v: gpu.buffer_from(&vec![7u32; n as usize]).expect("buffer"),
+            };
+            let (nanos, kernels) =
+                pollster::block_on(timed_kernels(&gpu, &mut steps(&mut case))).expect("timed");
+            assert!(nanos.is_finite() && nanos >= 0.0, "{nanos}");
+            let got = pollster::block_on(case.v.read()).expect("read");
+            assert_eq!(got, vec![1u32; n as usize], "withheld {withheld:?}");
+            match kernels {
+                Some(k) => {
+                    assert!(gpu.has_timestamps(), "kernels only from timestamps");
+                    let names: Vec<&str> = k.iter().map(|k| k.0.as_str()).collect();
+                    assert_eq!(names.len(), 1, "the dispatch alone: {names:?}");
+                    assert!(!names.contains(&"copy"), "{names:?}");
+                }
+                None => assert!(!gpu.has_timestamps(), "wall clock only without timestamps"),
+            }
+        }
+    }
+
+    /// No features withheld, or the timestamp queries.
+    fn wgpu_features(timestamps: bool) -> shoal::wgpu::Features {
+        if timestamps {
+            shoal::wgpu::Features::TIMESTAMP_QUERY
+        } else {
+            shoal::wgpu::Features::empty()
+        }
+    }
 }
