@@ -100,32 +100,80 @@ gpu_test! {
     }
 }
 
-gpu_test! {
-    /// A profiled batch times its copies and clears beside its dispatches where the device
-    /// writes timestamps between passes, and leaves them out (but runs them) where it does not.
-    async fn a_profiled_batch_times_copies_and_clears_where_it_can(gpu) {
-    let kernel = gpu.kernel(shoal::wgsl!("../../wgsl/conformance/add_one.wgsl")).expect("kernel");
+/// A profiled batch on `gpu` times its copies and clears beside its dispatches where the device
+/// writes timestamps between passes, and leaves them out (but runs them, in order) where it does
+/// not.
+async fn profiled_copies_and_clears(gpu: &shoal::Gpu) {
+    let kernel = gpu
+        .kernel(shoal::wgsl!("../../wgsl/conformance/add_one.wgsl"))
+        .expect("kernel");
     let values = gpu.buffer_zeroed::<u32>(1 << 16).expect("buffer");
     let copy = gpu.buffer_from(&vec![7u32; 1 << 16]).expect("buffer");
     let mut commands = gpu.commands().profiled();
-    kernel.bind("values", &values).invocations(1 << 16).record(&mut commands).expect("dispatch");
+    kernel
+        .bind("values", &values)
+        .invocations(1 << 16)
+        .record(&mut commands)
+        .expect("dispatch");
     commands.copy(&values, &copy).expect("copy");
     commands.clear(&values);
-    let timings = commands.submit().expect("submit").timings().await.expect("timings");
+    let timings = commands
+        .submit()
+        .expect("submit")
+        .timings()
+        .await
+        .expect("timings");
     let labels: Vec<&str> = timings.iter().map(|t| t.label.as_str()).collect();
     if gpu.has_timestamps_between_passes() {
         assert_eq!(labels.len(), 3, "{labels:?}");
         assert_eq!(labels[1..], ["copy", "clear"], "{labels:?}");
-        assert!(timings.iter().all(|t| t.source == shoal::TimingSource::GpuTimestamp));
+        assert!(
+            timings
+                .iter()
+                .all(|t| t.source == shoal::TimingSource::GpuTimestamp)
+        );
     } else if gpu.has_timestamps() {
         assert_eq!(labels.len(), 1, "only the dispatch is timed: {labels:?}");
+        assert_eq!(timings[0].source, shoal::TimingSource::GpuTimestamp);
     } else {
         assert_eq!(timings.len(), 1, "one wall-clock entry: {labels:?}");
         assert_eq!(timings[0].source, shoal::TimingSource::WallClock);
     }
-    assert!(timings.iter().all(|t| t.nanos >= 0.0 && t.nanos.is_finite()), "{timings:?}");
-    assert_eq!(copy.read().await.expect("read"), vec![1u32; 1 << 16], "the copy ran after the dispatch");
-    assert_eq!(values.read().await.expect("read"), vec![0u32; 1 << 16], "the clear ran after the copy");
+    assert!(
+        timings
+            .iter()
+            .all(|t| t.nanos >= 0.0 && t.nanos.is_finite()),
+        "{timings:?}"
+    );
+    assert_eq!(
+        copy.read().await.expect("read"),
+        vec![1u32; 1 << 16],
+        "the copy ran after the dispatch"
+    );
+    assert_eq!(
+        values.read().await.expect("read"),
+        vec![0u32; 1 << 16],
+        "the clear ran after the copy"
+    );
+}
+
+gpu_test! {
+    async fn a_profiled_batch_times_copies_and_clears_where_it_can(gpu) {
+    profiled_copies_and_clears(&gpu).await;
+    }
+}
+
+crate::async_test! {
+    /// The same on devices asked for without timestamps between passes, and without any.
+    async fn a_profiled_batch_without_some_timestamps_still_runs_its_copies() {
+    use shoal::wgpu::Features;
+    let between = Features::TIMESTAMP_QUERY_INSIDE_ENCODERS | Features::TIMESTAMP_QUERY_INSIDE_PASSES;
+    for withheld in [between, between | Features::TIMESTAMP_QUERY] {
+        let options = shoal::GpuOptions { withheld_features: withheld, ..Default::default() };
+        let gpu = shoal::Gpu::with_options(options).await.expect("device");
+        assert!(!gpu.has_timestamps_between_passes(), "{withheld:?}");
+        profiled_copies_and_clears(&gpu).await;
+    }
     }
 }
 
