@@ -7,9 +7,12 @@ use std::sync::{Arc, Mutex};
 
 use shoal::{Error, Gpu};
 
+#[cfg(not(target_arch = "wasm32"))]
 use crate::harness::report;
 
-/// Each invocation runs an LCG `n[0]` times from its own value: long, but finite.
+/// Each invocation runs an LCG `n[0]` times from its own value: long, but finite (native tests
+/// only: the browser's waits are the browser's).
+#[cfg(not(target_arch = "wasm32"))]
 const SPIN: &str = "
 @group(0) @binding(0) var<storage, read_write> v: array<u32>;
 @group(0) @binding(1) var<storage, read> count: array<u32>;
@@ -23,6 +26,7 @@ fn spin(@builtin(global_invocation_id) id: vec3<u32>) {
 }";
 
 /// What [`SPIN`] leaves in every element when all start at `n`.
+#[cfg(not(target_arch = "wasm32"))]
 fn spun(n: u32) -> u32 {
     (0..n).fold(n, |x, _| x.wrapping_mul(1664525).wrapping_add(1013904223))
 }
