@@ -81,10 +81,23 @@ gpu_test! {
         .constant("M", limit / 4 + 1)
         .build()
         .expect_err("too much shared memory");
-    assert!(matches!(e, Error::WorkgroupMemory { bytes, .. } if bytes > limit), "{e}");
+    assert!(matches!(e, Error::WorkgroupMemory { bytes, .. } if bytes > u64::from(limit)), "{e}");
     assert_names(&e, &["greedy.wgsl:greedy", "MAX_COMPUTE_SHARED_MEMORY_SIZE", &limit.to_string()]);
     // Exactly at the limit is allowed.
     gpu.kernel_builder(shoal::Source::new("greedy.wgsl", src)).constant("M", limit / 4).build().expect("at the limit");
+    }
+
+    /// Variables whose sizes add up past u32::MAX (each under naga's 2 GiB) are counted as
+    /// such, not wrapped to a small total the device would then try to give.
+    async fn workgroup_memory_that_adds_up_past_four_gib(gpu) {
+    let src = "var<workgroup> a: array<u32, 536870908>; var<workgroup> b: array<u32, 536870908>;
+               var<workgroup> c: array<u32, 12>;
+               @group(0) @binding(0) var<storage, read_write> o: array<u32>;
+               @compute @workgroup_size(1) fn wide() { a[0] = 1u; b[0] = 2u; c[0] = 3u; o[0] = a[0] + b[0] + c[0]; }";
+    let e = gpu.kernel(shoal::Source::new("wide.wgsl", src)).expect_err("4 GiB of shared memory");
+    let want = 2 * 536870908u64 * 4 + 48;
+    assert!(matches!(e, Error::WorkgroupMemory { bytes, .. } if bytes == want), "{e}");
+    assert_names(&e, &["wide.wgsl:wide", &want.to_string()]);
     }
 }
 

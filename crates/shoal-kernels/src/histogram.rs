@@ -246,7 +246,7 @@ impl Histogram {
                     "histogram of {bins} bins (1 to {} on this device)",
                     self.max_bins()
                 ),
-                bytes: (bins * 4).min(u32::MAX as u64) as u32,
+                bytes: bins.saturating_mul(4),
                 limit: self.gpu.limits().max_compute_shared_memory_size,
             });
         }

@@ -158,7 +158,7 @@ pub enum Error {
         /// The kernel.
         kernel: String,
         /// Bytes the kernel declares (each variable rounded up to 16).
-        bytes: u32,
+        bytes: u64,
         /// The device's limit.
         limit: u32,
     },

@@ -317,7 +317,7 @@ fn check_device(gpu: &Gpu, name: &str, r: &Reflection) -> Result<()> {
             });
         }
     }
-    if r.workgroup_memory > limits.max_compute_shared_memory_size {
+    if r.workgroup_memory > u64::from(limits.max_compute_shared_memory_size) {
         return Err(Error::WorkgroupMemory {
             kernel: name.to_string(),
             bytes: r.workgroup_memory,

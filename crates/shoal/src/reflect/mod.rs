@@ -174,14 +174,15 @@ pub(crate) fn reflect_module(
         .update(module.to_ctx())
         .map_err(|e| ReflectError::Override(e.to_string()))?;
 
-    let mut workgroup_memory = 0u32;
+    // Summed in u64: several variables may add up past u32::MAX (each is below 2 GiB).
+    let mut workgroup_memory = 0u64;
     let mut bindings = Vec::new();
     for (handle, var) in module.global_variables.iter() {
         if uses[handle].is_empty() {
             continue;
         }
         if var.space == AddressSpace::WorkGroup {
-            workgroup_memory += layouter[var.ty].size.next_multiple_of(16);
+            workgroup_memory += u64::from(layouter[var.ty].size).next_multiple_of(16);
             continue;
         }
         let Some(rb) = &var.binding else { continue };

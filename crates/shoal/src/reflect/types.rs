@@ -169,7 +169,7 @@ pub struct Reflection {
     /// `@workgroup_size`, with override constants applied.
     pub workgroup_size: [u32; 3],
     /// Bytes of the `var<workgroup>` variables the entry point uses, each rounded up to 16.
-    pub workgroup_memory: u32,
+    pub workgroup_memory: u64,
     /// The bindings the entry point uses, ordered by group then binding.
     pub bindings: Vec<BindingInfo>,
     /// Features the kernel needs.

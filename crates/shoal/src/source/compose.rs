@@ -62,6 +62,40 @@ struct Context<'a> {
     imports: Vec<String>,
 }
 
+/// `line` without `subgroups` in an `enable` directive that starts it (naga does not implement
+/// that extension; [`Composed::for_backend`] adds it back for the browser), or `None` where the
+/// line has no such directive. The directive's other extensions and the rest of the line stay,
+/// and every kept character keeps its column (what is removed becomes spaces).
+fn without_subgroups(line: &str) -> Option<String> {
+    let start = line.len() - line.trim_start().len();
+    let after = line[start..].strip_prefix("enable")?;
+    if !after.starts_with(char::is_whitespace) {
+        return None;
+    }
+    let end = start + "enable".len() + after.find(';')?;
+    let names: Vec<&str> = line[start + "enable".len()..end]
+        .split(',')
+        .map(str::trim)
+        .collect();
+    if !names.contains(&"subgroups") {
+        return None;
+    }
+    let kept: Vec<&str> = names
+        .into_iter()
+        .filter(|n| *n != "subgroups" && !n.is_empty())
+        .collect();
+    let directive = match kept.is_empty() {
+        true => String::new(),
+        false => format!("enable {};", kept.join(", ")),
+    };
+    let width = end + 1 - start;
+    Some(format!(
+        "{}{directive:width$}{}",
+        &line[..start],
+        &line[end + 1..]
+    ))
+}
+
 impl Composed {
     /// Resolves `#import` lines (recursively, each snippet once), replaces `#block` regions,
     /// strips `enable subgroups;` and tags printf call sites.
@@ -171,9 +205,9 @@ impl Composed {
                     .collect();
                 cx.imports.push(name.replace(',', ", "));
                 self.blank(line);
-            } else if trimmed.starts_with("enable subgroups") {
+            } else if let Some(kept) = without_subgroups(line) {
                 self.uses_subgroups = true;
-                self.blank(line);
+                self.text.push_str(&kept);
             } else {
                 self.text.push_str(line);
             }

@@ -67,6 +67,51 @@ fn subgroup_directive_is_stripped_for_naga_and_added_for_browsers() {
     assert!(!c.for_backend(wgpu::Backend::Vulkan).contains("enable"));
 }
 
+/// Only the directive's `subgroups` goes: the rest of its line, its other extensions and every
+/// kept character's column stay; lines that merely start with the word are left alone.
+#[test]
+fn only_the_subgroups_extension_is_stripped() {
+    let composed = |text: &str| Composed::new(&Source::new("k.wgsl", text)).expect("composes");
+    let one_line = composed(
+        "enable subgroups; @compute @workgroup_size(64) fn wanted() {}\n\
+         @compute @workgroup_size(1) fn other() {}\n",
+    );
+    assert_eq!(
+        one_line.text.lines().next(),
+        Some("                  @compute @workgroup_size(64) fn wanted() {}")
+    );
+    assert!(one_line.uses_subgroups);
+    let both = composed("enable subgroups, f16;\nfn f() {}\n");
+    assert_eq!(both.text.lines().next(), Some("enable f16;           "));
+    let spaced = composed("  enable f16 ,subgroups ; fn f() {}\n");
+    let directive = "enable f16 ,subgroups ;";
+    assert_eq!(
+        spaced.text,
+        format!(
+            "  {:width$} fn f() {{}}\n",
+            "enable f16;",
+            width = directive.len()
+        )
+    );
+    for untouched in [
+        "enabled_subgroups = 1;\n",
+        "enable f16;\n",
+        "// enable subgroups;\n",
+    ] {
+        let c = composed(untouched);
+        assert_eq!(c.text, untouched);
+        assert!(!c.uses_subgroups, "{untouched:?}");
+    }
+    // The one-line kernel keeps the entry point it names.
+    let module = naga::front::wgsl::parse_str(&one_line.text).expect("parses");
+    let names: Vec<&str> = module
+        .entry_points
+        .iter()
+        .map(|e| e.name.as_str())
+        .collect();
+    assert_eq!(names, ["wanted", "other"]);
+}
+
 /// The `file:line:column` lines of the diagnostic `validate` gives for `source`.
 fn located(source: &Source) -> Vec<String> {
     match crate::validate(source) {
