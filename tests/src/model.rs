@@ -302,3 +302,37 @@ gpu_test! {
     }
     }
 }
+
+gpu_test! {
+    /// A buffer copied onto itself (or a view of itself) is left as it is; clearing a view
+    /// zeroes what the view sees and nothing past it.
+    async fn copies_onto_themselves_and_cleared_views(gpu) {
+    let a = gpu.buffer_from(&[1u32, 2, 3, 4, 5]).expect("buffer");
+    a.copy_from(&a).expect("a buffer onto itself");
+    a.copy_from(&a.clone()).expect("onto its clone");
+    let mut batch = gpu.commands();
+    batch.copy(&a, &a.view_as::<u32>()).expect("onto its view");
+    batch.submit().expect("submit").wait().await.expect("wait");
+    assert_eq!(a.read().await.expect("read"), [1, 2, 3, 4, 5]);
+    let mut batch = gpu.commands();
+    batch.clear(&a.view_as::<shoal::glam::UVec4>());
+    batch.submit().expect("submit").wait().await.expect("wait");
+    assert_eq!(a.read().await.expect("read"), [0, 0, 0, 0, 5], "the view's 16 bytes only");
+    }
+
+    /// Images copy between formats wgpu can copy between only: another format is a typed error
+    /// when recorded (not wgpu's at submit); an image onto itself is left as it is.
+    async fn image_copies_check_their_formats(gpu) {
+    use shoal::wgpu::TextureFormat;
+    let texels = [[1u8, 2, 3, 4]; 16];
+    let src = gpu.image_from(4, 4, TextureFormat::Rgba8Unorm, &texels).expect("image");
+    let floats = gpu.image_zeroed(4, 4, TextureFormat::R32Float).expect("image");
+    let mut batch = gpu.commands();
+    let e = batch.copy_image(&src, &floats).map(|_| ()).expect_err("another format");
+    assert!(matches!(e, shoal::Error::InvalidParameter { .. }), "{e}");
+    assert!(e.to_string().contains("R32Float") && e.to_string().contains("Rgba8Unorm"), "{e}");
+    batch.copy_image(&src, &src).expect("onto itself");
+    batch.submit().expect("submit").wait().await.expect("wait");
+    assert_eq!(src.read::<[u8; 4]>().await.expect("read"), texels.to_vec());
+    }
+}

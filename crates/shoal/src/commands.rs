@@ -118,7 +118,9 @@ impl Commands {
         Ok(self)
     }
 
-    /// Records a copy of every element of `src` into `dst` (same length).
+    /// Records a copy of every element of `src` into `dst` (same length). A buffer copied onto
+    /// itself (or onto a view of itself as the same type) is already its copy: nothing is
+    /// recorded.
     pub fn copy<T: Element>(&mut self, src: &Buffer<T>, dst: &Buffer<T>) -> Result<&mut Self> {
         for (buffer, role) in [(src, "source"), (dst, "destination")] {
             self.gpu
@@ -131,7 +133,8 @@ impl Commands {
                 got: src.len(),
             });
         }
-        if src.byte_len() > 0 {
+        // Views start where their buffer starts: the same memory and length is the same bytes.
+        if src.byte_len() > 0 && !src.id().same_memory(dst.id()) {
             self.outside_passes("copy", |encoder| {
                 encoder.copy_buffer_to_buffer(
                     src.raw(),
@@ -145,16 +148,21 @@ impl Commands {
         Ok(self)
     }
 
-    /// Records zeroing every element of `buffer`. A buffer of another `Gpu` is not recorded;
-    /// [`submit`](Self::submit) returns [`Error::WrongGpu`].
+    /// Records zeroing every element of `buffer` (of a view, the bytes it sees; of a buffer whose
+    /// bytes are not a whole number of 4-byte words, its padding to the next one too). A buffer
+    /// of another `Gpu` is not recorded; [`submit`](Self::submit) returns [`Error::WrongGpu`].
     pub fn clear<T: Element>(&mut self, buffer: &Buffer<T>) -> &mut Self {
         match self
             .gpu
             .check_owner(|| "a buffer to clear".into(), buffer.id().gpu())
         {
-            Ok(()) => self.outside_passes("clear", |encoder| {
-                encoder.clear_buffer(buffer.raw(), 0, None)
+            // wgpu clears whole words; a view's last word is its own (views of wider elements
+            // are whole words).
+            Ok(()) if buffer.byte_len() > 0 => self.outside_passes("clear", |encoder| {
+                let bytes = buffer.byte_len().next_multiple_of(4);
+                encoder.clear_buffer(buffer.raw(), 0, Some(bytes.min(buffer.raw().size())))
             }),
+            Ok(()) => {}
             Err(e) => {
                 self.error.get_or_insert(e);
             }
@@ -167,8 +175,10 @@ impl Commands {
         &self.gpu
     }
 
-    /// Records a copy of every texel of `src` into `dst`, which must have its size (and a
-    /// format wgpu can copy between: the same, or its sRGB twin).
+    /// Records a copy of every texel of `src` into `dst`, which must have its size and a format
+    /// wgpu can copy between (the same, or its sRGB twin; otherwise
+    /// [`Error::InvalidParameter`]). An image copied onto itself is already its copy: nothing is
+    /// recorded.
     pub fn copy_image(&mut self, src: &Image, dst: &Image) -> Result<&mut Self> {
         for (image, role) in [(src, "source"), (dst, "destination")] {
             self.gpu
@@ -186,6 +196,20 @@ impl Commands {
                 expected: dst.texels() as u64,
                 got: src.texels() as u64,
             });
+        }
+        if src.format().remove_srgb_suffix() != dst.format().remove_srgb_suffix() {
+            return Err(Error::InvalidParameter {
+                kernel: "copying an image".into(),
+                parameter: "the destination's format".into(),
+                value: format!("{:?}", dst.format()),
+                rule: format!(
+                    "the source's format ({:?}) or its sRGB twin: wgpu copies texels as they are",
+                    src.format()
+                ),
+            });
+        }
+        if src.raw() == dst.raw() {
+            return Ok(self);
         }
         self.raw().copy_texture_to_texture(
             src.raw().as_image_copy(),
