@@ -108,3 +108,23 @@ gpu_test! {
     assert_eq!(other.read::<[u8; 4]>().await.expect("read")[0], [1, 2, 3, 4]);
     }
 }
+
+gpu_test! {
+    /// The buffer a dispatch takes its group counts from may be read by it but not written
+    /// (wgpu refuses the two usages in one dispatch): `Error::Aliasing` when recorded.
+    async fn indirect_arguments_written_by_their_own_dispatch_are_an_error(gpu) {
+    let k = kernel(&gpu, "copy.wgsl", COPY);
+    let usage = shoal::Usage::STORAGE | shoal::Usage::INDIRECT;
+    let args = gpu.buffer_from_with(&[1u32, 1, 1, 0], usage).expect("args");
+    let other = gpu.buffer_from(&[5u32, 6, 7, 8]).expect("other");
+    let e = k.bind("src", &other).bind("dst", &args).indirect(&args, 0).run().expect_err("written");
+    assert!(matches!(e, Error::Aliasing { .. }), "{e}");
+    assert!(e.to_string().contains("`dst` (read_write) and `indirect arguments` (indirect)"), "{e}");
+    let e = k.bind("src", &other).bind("dst", &args.view_as::<u32>()).indirect(&args, 0).run().expect_err("a view");
+    assert!(matches!(e, Error::Aliasing { .. }), "{e}");
+    // Read by the dispatch it sizes: allowed.
+    let out = gpu.buffer_zeroed::<u32>(4).expect("out");
+    k.bind("src", &args).bind("dst", &out).indirect(&args, 0).run().expect("read-only");
+    assert_eq!(out.read().await.expect("read")[0], 1);
+    }
+}

@@ -7,6 +7,7 @@
 
 use crate::binding::Resource;
 use crate::error::{Error, Result};
+use crate::identity::ResourceId;
 use crate::reflect::{BindingInfo, BindingKind};
 
 /// How a binding accesses its resource: `None` for samplers, which hold no memory.
@@ -46,6 +47,31 @@ pub(crate) fn check(kernel: &str, infos: &[BindingInfo], resources: &[Resource<'
                     second_access,
                 });
             }
+        }
+    }
+    Ok(())
+}
+
+/// Fails with [`Error::Aliasing`] when a writable binding shares memory with the buffer the
+/// dispatch takes its group counts from (`args`): WebGPU and wgpu refuse a buffer used as
+/// indirect arguments and written in one dispatch. A read-only binding of it is allowed.
+pub(crate) fn check_indirect(
+    kernel: &str,
+    infos: &[BindingInfo],
+    resources: &[Resource<'_>],
+    args: &ResourceId,
+) -> Result<()> {
+    for (info, res) in infos.iter().zip(resources) {
+        if let Some((access, true)) = access(&info.kind)
+            && res.identity().same_memory(args)
+        {
+            return Err(Error::Aliasing {
+                kernel: kernel.to_string(),
+                first: info.name.clone(),
+                first_access: access,
+                second: "indirect arguments".into(),
+                second_access: "indirect",
+            });
         }
     }
     Ok(())

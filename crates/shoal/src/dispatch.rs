@@ -225,6 +225,7 @@ impl<'a> Dispatch<'a> {
                 || format!("the indirect arguments of kernel `{name}`"),
                 id.gpu(),
             )?;
+            aliasing::check_indirect(name, &r.bindings, &resources, id)?;
         }
         let limits = gpu.limits();
         let max = limits.max_compute_work_group_count;

@@ -145,7 +145,7 @@ impl<'a> SamplerResource<'a> {
 }
 
 impl Resource<'_> {
-    fn identity(&self) -> &ResourceId {
+    pub(crate) fn identity(&self) -> &ResourceId {
         match self {
             Self::Buffer(b) => b.id,
             Self::Texture(t) => t.id,
