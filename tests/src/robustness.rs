@@ -65,6 +65,27 @@ gpu_test! {
     }
     }
 
+    /// One binding of a kind more than one shader stage may use on this device: a typed error
+    /// naming the limit at kernel creation (it was wgpu's, from the layout).
+    async fn more_bindings_of_a_kind_than_a_stage_allows_is_too_many_bindings(gpu) {
+    let limits = gpu.device().limits();
+    for (limit, kind, declare, read) in [
+        (limits.max_storage_buffers_per_shader_stage, "storage buffers", "var<storage, read> b{i}: array<u32>", "b{i}[0]"),
+        (limits.max_uniform_buffers_per_shader_stage, "uniform buffers", "var<uniform> b{i}: vec4<u32>", "b{i}.x"),
+    ] {
+        let n = limit + 1;
+        let (mut text, mut sum) = (String::new(), String::from("0u"));
+        for i in 0..n {
+            text += &format!("@group(0) @binding({i}) {};\n", declare.replace("{i}", &i.to_string()));
+            sum += &format!(" + {}", read.replace("{i}", &i.to_string()));
+        }
+        text += &format!("var<workgroup> total: u32;\n@compute @workgroup_size(1) fn main() {{ total = {sum}; }}");
+        let e = gpu.kernel(Source::new("many.wgsl", text)).expect_err("refused");
+        assert!(matches!(e, Error::TooManyBindings { count, .. } if count == n), "{kind}: {e}");
+        names(&e, &["many.wgsl:main", kind, &n.to_string(), &limit.to_string()]);
+    }
+    }
+
     /// A compressed format the device was not created with (and a size that is not a multiple
     /// of its blocks) reached wgpu's validation as `Error::Wgpu`.
     async fn an_image_of_a_format_the_device_lacks_is_invalid_parameter(gpu) {

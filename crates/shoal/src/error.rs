@@ -539,6 +539,24 @@ pub enum Error {
         /// The device's value of that limit.
         limit: u32,
     },
+    /// More bindings of one kind than the device lets one shader stage use
+    /// (`max_storage_buffers_per_shader_stage` and its siblings); found at kernel creation.
+    #[error(
+        "kernel `{kernel}`: it uses {count} {kind}, but {limit_name} = {limit} on this device; merge some into one buffer or image (a struct, or an array indexed by the kernel), or split the kernel"
+    )]
+    TooManyBindings {
+        /// The kernel.
+        kernel: String,
+        /// What kind of binding (`storage buffers`, `uniform buffers`, `sampled textures`,
+        /// `storage textures`, `samplers`).
+        kind: &'static str,
+        /// How many of them the kernel uses.
+        count: u32,
+        /// The limit broken.
+        limit_name: &'static str,
+        /// The device's value of that limit.
+        limit: u32,
+    },
     /// A buffer, append buffer or image asked for with more bytes than the device allows in one
     /// resource (or than a `u64` counts): refused before wgpu sees it.
     #[error(

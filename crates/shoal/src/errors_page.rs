@@ -83,6 +83,7 @@ fn name(e: &crate::Error) -> &'static str {
         E::Aliasing { .. } => "Aliasing",
         E::BindingTooLarge { .. } => "BindingTooLarge",
         E::BindingNumber { .. } => "BindingNumber",
+        E::TooManyBindings { .. } => "TooManyBindings",
         E::ResourceTooLarge { .. } => "ResourceTooLarge",
         E::InvalidParameter { .. } => "InvalidParameter",
     }
@@ -165,6 +166,7 @@ fn the_source_reading_matches_the_enum() {
         "Aliasing",
         "BindingTooLarge",
         "BindingNumber",
+        "TooManyBindings",
         "ResourceTooLarge",
         "InvalidParameter",
     ];

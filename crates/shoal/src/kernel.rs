@@ -5,8 +5,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use crate::binding::{self, Resource};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::gpu::Gpu;
+use crate::kernel_checks;
 use crate::printf::{self, PrintRing};
 use crate::reflect::{self, BindingInfo, BindingKind, Reflection};
 use crate::source::{Composed, Source};
@@ -133,7 +134,7 @@ impl KernelBuilder {
             reflect::reflect_module(&composed, self.entry.as_deref(), &self.constants)
                 .map_err(|e| e.into_error(&base))?;
         let name = format!("{base}:{}", reflection.entry_point);
-        check_device(&gpu, &name, &reflection)?;
+        kernel_checks::check_device(&gpu, &name, &reflection)?;
 
         let printf = match reflection
             .bindings
@@ -262,142 +263,6 @@ fn build_variant(
         });
         Variant { pipeline, layouts }
     })
-}
-
-/// The checks the specification puts on a program before it runs: work-group size, shared
-/// memory, and the features it needs.
-fn check_device(gpu: &Gpu, name: &str, r: &Reflection) -> Result<()> {
-    let limits = gpu.limits();
-    for (axis, (&size, &limit)) in r
-        .workgroup_size
-        .iter()
-        .zip(&limits.max_compute_work_group_size)
-        .enumerate()
-    {
-        if size > limit {
-            return Err(Error::WorkgroupTooLarge {
-                kernel: name.to_string(),
-                size: r.workgroup_size,
-                invocations: r.workgroup_invocations(),
-                limit_name: [
-                    "MAX_COMPUTE_WORK_GROUP_SIZE.x",
-                    "MAX_COMPUTE_WORK_GROUP_SIZE.y",
-                    "MAX_COMPUTE_WORK_GROUP_SIZE.z",
-                ][axis],
-                limit,
-            });
-        }
-    }
-    if r.workgroup_invocations() > limits.max_compute_work_group_invocations {
-        return Err(Error::WorkgroupTooLarge {
-            kernel: name.to_string(),
-            size: r.workgroup_size,
-            invocations: r.workgroup_invocations(),
-            limit_name: "MAX_COMPUTE_WORK_GROUP_INVOCATIONS",
-            limit: limits.max_compute_work_group_invocations,
-        });
-    }
-    // Before any layout is made: layouts are made for every group up to the highest one.
-    let per_group = gpu.device().limits().max_bindings_per_bind_group;
-    for b in &r.bindings {
-        let over = [
-            (b.group, limits.max_bind_groups, "max_bind_groups"),
-            (b.binding, per_group, "max_bindings_per_bind_group"),
-        ]
-        .into_iter()
-        .find(|&(value, limit, _)| value >= limit);
-        if let Some((_, limit, limit_name)) = over {
-            return Err(Error::BindingNumber {
-                kernel: name.to_string(),
-                binding: b.name.clone(),
-                group: b.group,
-                index: b.binding,
-                limit_name,
-                limit,
-            });
-        }
-    }
-    if r.workgroup_memory > u64::from(limits.max_compute_shared_memory_size) {
-        return Err(Error::WorkgroupMemory {
-            kernel: name.to_string(),
-            bytes: r.workgroup_memory,
-            limit: limits.max_compute_shared_memory_size,
-        });
-    }
-    let features = gpu.features();
-    let needs = [
-        (
-            r.needs.int64_atomics,
-            wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS,
-            "SHADER_INT64_ATOMIC_ALL_OPS (64-bit atomics)",
-        ),
-        (r.needs.int64, wgpu::Features::SHADER_INT64, "SHADER_INT64"),
-        (
-            r.needs.float32_atomics,
-            wgpu::Features::SHADER_FLOAT32_ATOMIC,
-            "SHADER_FLOAT32_ATOMIC",
-        ),
-        (r.needs.f16, wgpu::Features::SHADER_F16, "SHADER_F16"),
-        (r.needs.subgroups, wgpu::Features::SUBGROUP, "SUBGROUP"),
-    ];
-    for (needed, feature, label) in needs {
-        if needed && !features.contains(feature) {
-            return Err(Error::MissingFeature {
-                kernel: name.to_string(),
-                feature: label.to_string(),
-                adapter: gpu.adapter_details().name.clone(),
-            });
-        }
-    }
-    for b in &r.bindings {
-        if let BindingKind::StorageTexture { format, access, .. } = b.kind {
-            let Some(wgpu_format) = binding::texture_format(format) else {
-                return Err(Error::BindingKind {
-                    kernel: name.to_string(),
-                    binding: b.name.clone(),
-                    expected: "a storage-texture format Shoal maps to wgpu".into(),
-                    got: format!("{format:?}"),
-                });
-            };
-            // WebGPU allows read_write storage only for r32float/r32uint/r32sint unless the
-            // adapter says more; the device would reject the layout with a less helpful message.
-            let flags = gpu.format_features(wgpu_format).flags;
-            let needed = match (
-                access.contains(naga::StorageAccess::LOAD),
-                access.contains(naga::StorageAccess::STORE),
-            ) {
-                (true, true) => wgpu::TextureFormatFeatureFlags::STORAGE_READ_WRITE,
-                (true, false) => wgpu::TextureFormatFeatureFlags::STORAGE_READ_ONLY,
-                _ => wgpu::TextureFormatFeatureFlags::STORAGE_WRITE_ONLY,
-            };
-            if !flags.contains(needed) {
-                let allowed: Vec<&str> = [
-                    (wgpu::TextureFormatFeatureFlags::STORAGE_READ_ONLY, "read"),
-                    (wgpu::TextureFormatFeatureFlags::STORAGE_WRITE_ONLY, "write"),
-                    (
-                        wgpu::TextureFormatFeatureFlags::STORAGE_READ_WRITE,
-                        "read_write",
-                    ),
-                ]
-                .into_iter()
-                .filter(|(f, _)| flags.contains(*f))
-                .map(|(_, n)| n)
-                .collect();
-                return Err(Error::StorageAccess {
-                    kernel: name.to_string(),
-                    binding: b.name.clone(),
-                    declared: b.kind.describe(),
-                    allowed: if allowed.is_empty() {
-                        "none (no storage use)".into()
-                    } else {
-                        allowed.join(", ")
-                    },
-                    adapter: gpu.adapter_details().name.clone(),
-                });
-            }
-        }
-    }
-    Ok(())
 }
 
 impl Gpu {

@@ -43,6 +43,7 @@ mod health;
 mod identity;
 mod image;
 mod kernel;
+mod kernel_checks;
 mod limits;
 mod printf;
 mod profile;
