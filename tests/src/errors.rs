@@ -348,6 +348,42 @@ gpu_test! {
 }
 
 gpu_test! {
+    /// `f64` runs where the device has SHADER_F64 (Shoal asks for it) and is a typed error
+    /// where it has not, not wgpu's validation error.
+    async fn f64_follows_the_device(gpu) {
+    let src = "@group(0) @binding(0) var<storage, read_write> o: array<f32>;
+               @compute @workgroup_size(1) fn wide() { var x: f64 = 1.0lf / 3.0lf; o[0] = f32(x * 3.0lf); }";
+    let made = gpu.kernel(shoal::Source::new("wide.wgsl", src));
+    if gpu.features().contains(shoal::wgpu::Features::SHADER_F64) {
+        let k = made.expect("the device has f64");
+        let o = gpu.buffer_zeroed::<f32>(1).expect("o");
+        k.bind("o", &o).groups([1, 1, 1]).run().expect("runs");
+        assert_eq!(o.read().await.expect("read"), [1.0]);
+    } else {
+        let e = made.expect_err("no f64");
+        assert!(matches!(e, Error::MissingFeature { .. }), "{e}");
+        assert_names(&e, &["wide.wgsl:wide", "SHADER_F64"]);
+    }
+    }
+
+    /// Declarations Shoal cannot provide are typed errors at creation, saying what to use.
+    async fn immediate_data_and_external_textures_are_refused(gpu) {
+    let immediate = "var<immediate> scale: f32;
+                     @group(0) @binding(0) var<storage, read_write> o: array<f32>;
+                     @compute @workgroup_size(1) fn scaled() { o[0] = scale; }";
+    let e = gpu.kernel(shoal::Source::new("scaled.wgsl", immediate)).expect_err("immediates");
+    assert!(matches!(e, Error::InvalidParameter { .. }), "{e}");
+    assert_names(&e, &["scaled.wgsl", "var<immediate> scale", "var<uniform>"]);
+    let external = "@group(0) @binding(0) var frame: texture_external;
+                    @group(0) @binding(1) var<storage, read_write> o: array<f32>;
+                    @compute @workgroup_size(1) fn luma() { o[0] = textureLoad(frame, vec2<u32>(0u)).x; }";
+    let e = gpu.kernel(shoal::Source::new("luma.wgsl", external)).expect_err("external");
+    assert!(matches!(e, Error::InvalidParameter { .. }), "{e}");
+    assert_names(&e, &["luma.wgsl", "`frame`", "texture_external"]);
+    }
+}
+
+gpu_test! {
     async fn writing_past_the_end_of_a_buffer(gpu) {
     let b = gpu.buffer_zeroed::<u32>(4).expect("b");
     let e = b.write_at(2, &[1, 2, 3]).expect_err("past the end");

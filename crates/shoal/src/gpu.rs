@@ -116,6 +116,7 @@ const WANTED_FEATURES: wgpu::Features = wgpu::Features::TIMESTAMP_QUERY
     .union(wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS)
     .union(wgpu::Features::SHADER_FLOAT32_ATOMIC)
     .union(wgpu::Features::SHADER_F16)
+    .union(wgpu::Features::SHADER_F64)
     .union(wgpu::Features::SUBGROUP)
     .union(wgpu::Features::SUBGROUP_BARRIER)
     .union(wgpu::Features::FLOAT32_FILTERABLE)

@@ -125,6 +125,7 @@ pub(crate) fn check_device(gpu: &Gpu, name: &str, r: &Reflection) -> Result<()> 
             "SHADER_FLOAT32_ATOMIC",
         ),
         (r.needs.f16, wgpu::Features::SHADER_F16, "SHADER_F16"),
+        (r.needs.f64, wgpu::Features::SHADER_F64, "SHADER_F64"),
         (r.needs.subgroups, wgpu::Features::SUBGROUP, "SUBGROUP"),
     ];
     for (needed, feature, label) in needs {

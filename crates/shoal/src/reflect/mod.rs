@@ -32,6 +32,16 @@ pub(crate) enum ReflectError {
     },
     /// Override constants could not be applied.
     Override(String),
+    /// A declaration the entry point uses that Shoal cannot provide (immediate data, an
+    /// external texture).
+    Unsupported {
+        /// The declaration.
+        parameter: String,
+        /// What it is.
+        value: String,
+        /// What Shoal binds instead.
+        rule: String,
+    },
 }
 
 impl ReflectError {
@@ -49,6 +59,16 @@ impl ReflectError {
                 available,
             },
             Self::Override(message) => crate::Error::Override { kernel, message },
+            Self::Unsupported {
+                parameter,
+                value,
+                rule,
+            } => crate::Error::InvalidParameter {
+                kernel,
+                parameter,
+                value,
+                rule,
+            },
         }
     }
 }
@@ -90,13 +110,7 @@ pub(crate) fn reflect_module(
                 .spans()
                 .filter_map(|(span, msg)| span.to_range().map(|r| (r, msg.clone())))
                 .collect();
-            let mut message = e.as_inner().to_string();
-            let mut cause = std::error::Error::source(e.as_inner());
-            while let Some(c) = cause {
-                message.push_str(&format!(": {c}"));
-                cause = c.source();
-            }
-            ReflectError::Wgsl(composed.render(&message, &labels))
+            ReflectError::Wgsl(composed.render(&with_causes(e.as_inner()), &labels))
         })?;
 
     let computes: Vec<&naga::EntryPoint> = module
@@ -149,7 +163,7 @@ pub(crate) fn reflect_module(
         )
     })?;
     let (resolved_module, resolved_info) =
-        processed.map_err(|e| ReflectError::Override(e.to_string()))?;
+        processed.map_err(|e| ReflectError::Override(with_causes(&e)))?;
     // Without overrides naga hands back the module it was given: move it rather than clone it.
     let owned_module = match resolved_module {
         std::borrow::Cow::Owned(m) => Some(m),
@@ -172,7 +186,7 @@ pub(crate) fn reflect_module(
     let mut layouter = naga::proc::Layouter::default();
     layouter
         .update(module.to_ctx())
-        .map_err(|e| ReflectError::Override(e.to_string()))?;
+        .map_err(|e| ReflectError::Override(with_causes(&e)))?;
 
     // Summed in u64: several variables may add up past u32::MAX (each is below 2 GiB).
     let mut workgroup_memory = 0u64;
@@ -184,6 +198,16 @@ pub(crate) fn reflect_module(
         if var.space == AddressSpace::WorkGroup {
             workgroup_memory += u64::from(layouter[var.ty].size).next_multiple_of(16);
             continue;
+        }
+        let declared = var.name.clone().unwrap_or_default();
+        if var.space == AddressSpace::Immediate {
+            return Err(ReflectError::Unsupported {
+                parameter: format!("`var<immediate> {declared}`"),
+                value: "immediate data".into(),
+                rule: "Shoal sets no immediate data: declare the parameters as a `var<uniform>` \
+                       and bind a buffer"
+                    .into(),
+            });
         }
         let Some(rb) = &var.binding else { continue };
         let inner = &module.types[var.ty].inner;
@@ -227,7 +251,15 @@ pub(crate) fn reflect_module(
                         dim: *dim,
                         arrayed: *arrayed,
                     },
-                    ImageClass::External => continue,
+                    ImageClass::External => {
+                        return Err(ReflectError::Unsupported {
+                            parameter: format!("binding `{declared}`"),
+                            value: "texture_external".into(),
+                            rule: "Shoal binds buffers, storage and sampled images and samplers: \
+                                   copy the frame into an image and bind a texture_2d<f32>"
+                                .into(),
+                        });
+                    }
                 };
                 (kind, None)
             }
@@ -350,6 +382,17 @@ pub fn validate(source: &crate::Source) -> Result<Vec<Reflection>, crate::Error>
         .collect()
 }
 
+/// `e`'s message followed by each of its causes', `: `-separated.
+fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut message = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        message.push_str(&format!(": {c}"));
+        cause = c.source();
+    }
+    message
+}
+
 fn needed_features(module: &naga::Module, subgroups: bool) -> NeededFeatures {
     let mut needs = NeededFeatures {
         subgroups,
@@ -365,6 +408,9 @@ fn needed_features(module: &naga::Module, subgroups: bool) -> NeededFeatures {
                 }
                 if s.width == 2 && s.kind == ScalarKind::Float {
                     needs.f16 = true;
+                }
+                if s.width == 8 && s.kind == ScalarKind::Float {
+                    needs.f64 = true;
                 }
             }
             _ => {}

@@ -71,3 +71,20 @@ fn parse_error_names_file_line_and_column() {
     assert!(msg.contains("test.wgsl:3:"), "{msg}");
     assert!(msg.contains("fn main( { }"), "{msg}");
 }
+
+/// An override that makes the entry point invalid (a work group of 10^9 invocations) is an
+/// `Override` error carrying naga's causes, not only its summary.
+#[test]
+fn an_override_that_breaks_the_entry_point_says_why() {
+    let text = "override WG: u32 = 64u;
+         @group(0) @binding(0) var<storage, read_write> out: array<u32>;
+         @compute @workgroup_size(WG) fn main(@builtin(local_invocation_index) i: u32) { out[i] = i; }";
+    let composed = Composed::new(&Source::new("wide.wgsl", text)).expect("composes");
+    match reflect(&composed, Some("main"), &[("WG".into(), 1e9)]) {
+        Err(ReflectError::Override(m)) => {
+            assert!(m.contains("Entry point main"), "{m}");
+            assert!(m.len() > "Entry point main at Compute is invalid".len() + 10, "{m}");
+        }
+        other => panic!("{other:?}"),
+    }
+}

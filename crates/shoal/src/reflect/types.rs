@@ -157,6 +157,8 @@ pub struct NeededFeatures {
     pub float32_atomics: bool,
     /// `f16`.
     pub f16: bool,
+    /// `f64`.
+    pub f64: bool,
     /// Subgroup operations.
     pub subgroups: bool,
 }
