@@ -314,3 +314,30 @@ gpu_test! {
         assert!(e.to_string().contains("chatty.wgsl:chatty"), "{e}");
     }
 }
+
+gpu_test! {
+    /// An append buffer's items start after its 16-byte header: bound to a struct whose array
+    /// starts elsewhere, or to a plain array, it is a typed error naming both offsets (it was
+    /// bound, and its header read as items).
+    async fn an_append_buffer_bound_to_another_layout_is_an_error(gpu) {
+    let shifted = gpu.kernel(shoal::Source::new("shifted.wgsl", "
+        struct A { count: atomic<u32>, cap: u32, items: array<u32> }
+        @group(0) @binding(0) var<storage, read_write> a: A;
+        @group(0) @binding(1) var<storage, read_write> o: array<u32>;
+        @compute @workgroup_size(1) fn main() { o[0] = atomicLoad(&a.count); o[1] = a.items[0]; }")).expect("kernel");
+    let a = gpu.append_buffer_from(&[10u32, 20, 30, 40], 4).expect("append buffer");
+    let o = gpu.buffer_zeroed::<u32>(2).expect("o");
+    let e = shifted.bind("a", &a).bind("o", &o).groups([1, 1, 1]).run().expect_err("items at byte 8");
+    assert!(matches!(e, shoal::Error::BindingKind { .. }), "{e}");
+    for part in ["shifted.wgsl:main", "`a`", "at byte 8", "byte 16"] {
+        assert!(e.to_string().contains(part), "{e} should name {part}");
+    }
+    let plain = gpu.kernel(shoal::Source::new("plain.wgsl", "
+        @group(0) @binding(0) var<storage, read> a: array<vec4<f32>>;
+        @group(0) @binding(1) var<storage, read_write> o: array<f32>;
+        @compute @workgroup_size(1) fn main() { o[0] = a[0].x; }")).expect("kernel");
+    let o = gpu.buffer_zeroed::<f32>(1).expect("o");
+    let e = plain.bind("a", &a).bind("o", &o).groups([1, 1, 1]).run().expect_err("a plain array");
+    assert!(matches!(e, shoal::Error::BindingKind { .. }), "{e}");
+    }
+}

@@ -484,3 +484,21 @@ gpu_test! {
 fn view_is_reachable(image: &Image) -> (&shoal::wgpu::TextureView, &shoal::wgpu::Texture) {
     (image.view(), image.raw())
 }
+
+gpu_test! {
+    /// A multisampled texture binding and an image of one sample per texel (every image Shoal
+    /// makes): a typed error when recorded, not wgpu's when the bind group is made.
+    async fn a_multisampled_binding_and_a_one_sample_image_is_an_error(gpu) {
+    let k = gpu.kernel(shoal::Source::new("resolve.wgsl", "
+        @group(0) @binding(0) var t: texture_multisampled_2d<f32>;
+        @group(0) @binding(1) var<storage, read_write> o: array<f32>;
+        @compute @workgroup_size(1) fn main() { o[0] = textureLoad(t, vec2<i32>(0), 0).x; }")).expect("kernel");
+    let image = gpu.image_zeroed(4, 4, TextureFormat::Rgba8Unorm).expect("image");
+    let o = gpu.buffer_zeroed::<f32>(1).expect("o");
+    let e = k.bind("t", &image).bind("o", &o).groups([1, 1, 1]).run().expect_err("one sample");
+    assert!(matches!(e, Error::BindingKind { .. }), "{e}");
+    for part in ["resolve.wgsl:main", "`t`", "multisampled", "1 sample(s) per texel"] {
+        assert!(e.to_string().contains(part), "{e} should name {part}");
+    }
+    }
+}

@@ -45,10 +45,22 @@ pub(crate) fn check(kernel: &str, info: &BindingInfo, res: &Resource<'_>) -> Res
                 depth,
                 dim,
                 arrayed,
-                ..
+                multisampled,
             },
             Resource::Texture(t),
         ) => {
+            if *multisampled != (t.sample_count > 1) {
+                return Err(Error::BindingKind {
+                    kernel: kernel.to_string(),
+                    binding: info.name.clone(),
+                    expected: info.kind.describe(),
+                    got: format!(
+                        "{} of {} sample(s) per texel",
+                        res.describe(),
+                        t.sample_count
+                    ),
+                });
+            }
             let fits = match t.format.sample_type(None, None) {
                 Some(wgpu::TextureSampleType::Float { .. }) => {
                     !depth && *kind == naga::ScalarKind::Float
@@ -219,6 +231,25 @@ fn check_buffer(kernel: &str, info: &BindingInfo, b: &BufferResource<'_>) -> Res
     if let Some((element, stride)) = &shape.runtime_array {
         if shape.fixed == b.header && b.stride != *stride {
             return Err(layout_error(element, *stride));
+        }
+        // An append buffer's items start after its header, where the WGSL's must start too (a
+        // plain buffer may hold the words of any struct).
+        if b.header > 0 && shape.fixed != b.header {
+            return Err(Error::BindingKind {
+                kernel: kernel.to_string(),
+                binding: info.name.clone(),
+                expected: format!(
+                    "`{}`, its array<{element}> at byte {}",
+                    shape.wgsl_type, shape.fixed
+                ),
+                got: format!(
+                    "an append buffer of {}, whose items start at byte {} after its header \
+                     (count, capacity, two padding words); declare the binding as \
+                     `#import shoal::append` does",
+                    short_type_name(b.type_name),
+                    b.header
+                ),
+            });
         }
         // WGSL arrays are never empty: at least one element must be bound.
         let needed = shape.fixed + stride;
