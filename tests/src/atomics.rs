@@ -297,6 +297,29 @@ gpu_test! {
 }
 
 gpu_test! {
+    /// A ring no binding of this device could see is refused when the kernel is built, naming
+    /// `printf_capacity` and the largest that fits (it was made, then every dispatch failed).
+    async fn a_printf_ring_larger_than_a_binding_is_refused_at_build(gpu) {
+        let src = "
+            #import shoal::printf
+            @compute @workgroup_size(1)
+            fn chatty(@builtin(global_invocation_id) gid: vec3<u32>) { shoal_print_u32(gid, 1u); }";
+        let limit = gpu.limits().max_storage_buffer_binding_size;
+        let fits = ((limit - 16) / 32).min(u32::MAX as u64) as u32;
+        for records in [u32::MAX, fits.saturating_add(1)] {
+            if records as u64 * 32 + 16 <= limit {
+                continue;
+            }
+            let e = gpu.kernel_builder(shoal::Source::new("chatty.wgsl", src)).printf_capacity(records).build().expect_err("too large");
+            assert!(matches!(e, Error::InvalidParameter { .. }), "{e}");
+            for part in ["chatty.wgsl:chatty", "printf_capacity", &fits.to_string(), "max_storage_buffer_binding_size"] {
+                assert!(e.to_string().contains(part), "{e} should name {part}");
+            }
+        }
+    }
+}
+
+gpu_test! {
     /// More records than the ring holds: the first are kept, the rest counted and reported.
     async fn printf_overflow_is_reported(gpu) {
         let src = "

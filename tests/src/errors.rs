@@ -348,6 +348,26 @@ gpu_test! {
 }
 
 gpu_test! {
+    /// WGSL without a compute entry point says so (it said "several … name one").
+    async fn a_source_without_a_compute_entry_point(gpu) {
+    let e = gpu.kernel(shoal::Source::new("empty.wgsl", "fn helper() {}")).expect_err("no entry point");
+    assert!(matches!(e, Error::EntryPoint { .. }), "{e}");
+    assert_names(&e, &["empty.wgsl", "no compute entry point", "none"]);
+    }
+
+    /// More invocations than folding over y and z covers: the error shows the fold tried.
+    async fn invocations_beyond_every_fold_show_the_fold(gpu) {
+    let k = gpu.kernel(shoal::Source::new("wide.wgsl", "@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+        @compute @workgroup_size(64) fn wide() { o[0] = 1u; }")).expect("kernel");
+    let o = gpu.buffer_zeroed::<u32>(1).expect("o");
+    let e = k.bind("o", &o).invocations(u64::MAX).run().expect_err("too many");
+    let max = gpu.limits().max_compute_work_group_count;
+    let planes = (u64::MAX.div_ceil(64)).div_ceil(max[0] as u64 * max[1] as u64).min(u32::MAX as u64) as u32;
+    assert!(matches!(e, Error::TooManyGroups { groups, dimension: 2, .. } if groups == [max[0], max[1], planes]), "{e}");
+    }
+}
+
+gpu_test! {
     /// `f64` runs where the device has SHADER_F64 (Shoal asks for it) and is a typed error
     /// where it has not, not wgpu's validation error.
     async fn f64_follows_the_device(gpu) {

@@ -237,16 +237,20 @@ impl<'a> Dispatch<'a> {
                 });
             }
             Grid::Groups(g) => Some(g),
-            Grid::Linear(n) => Some(
-                fold(n.div_ceil(r.workgroup_invocations() as u64), max).ok_or_else(|| {
+            Grid::Linear(n) => {
+                let needed = n.div_ceil(r.workgroup_invocations() as u64);
+                Some(fold(needed, max).ok_or_else(|| {
+                    // The fold that did not fit: whole x and y, and the planes it would need.
+                    let plane = u64::from(max[0].max(1)) * u64::from(max[1].max(1));
+                    let planes = needed.div_ceil(plane).min(u32::MAX as u64) as u32;
                     Error::TooManyGroups {
                         kernel: name.to_string(),
-                        groups: [u32::MAX; 3],
+                        groups: [max[0], max[1], planes],
                         dimension: 2,
                         limit: max[2],
                     }
-                })?,
-            ),
+                })?)
+            }
             Grid::Invocations(n) => Some([0, 1, 2].map(|i| n[i].div_ceil(size[i]))),
             Grid::Indirect { buffer, offset, .. } => {
                 check_indirect(name, buffer, offset)?;

@@ -104,8 +104,9 @@ pub enum Error {
         /// What is wrong and what to do.
         message: String,
     },
-    /// The entry point was not given and the module has several, or the name is not one of them.
-    #[error("kernel `{kernel}`: {}; compute entry points: {}", match requested { Some(n) => format!("no compute entry point `{n}`"), None => "several compute entry points, name one".to_string() }, list_or_none(available))]
+    /// The entry point was not given and the module has several (or none), or the name is not one
+    /// of them.
+    #[error("kernel `{kernel}`: {}; compute entry points: {}", match (requested, available.is_empty()) { (Some(n), _) => format!("no compute entry point `{n}`"), (None, true) => "no compute entry point (`@compute @workgroup_size(..) fn name(..)`)".to_string(), (None, false) => "several compute entry points, name one".to_string() }, list_or_none(available))]
     EntryPoint {
         /// The kernel.
         kernel: String,

@@ -141,7 +141,7 @@ impl KernelBuilder {
             .iter()
             .any(|b| b.name == printf::BINDING)
         {
-            true => Some(PrintRing::new(&gpu, self.printf_capacity)?),
+            true => Some(PrintRing::new(&gpu, &name, self.printf_capacity)?),
             false => None,
         };
         let backend = gpu.adapter_details().backend;

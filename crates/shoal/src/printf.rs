@@ -33,8 +33,25 @@ pub(crate) struct PrintRing {
 }
 
 impl PrintRing {
-    pub(crate) fn new(gpu: &Gpu, capacity: u32) -> Result<Self> {
-        let words = (HEADER + capacity.max(1) as u64 * RECORD) / 4;
+    /// The ring of kernel `kernel`, `capacity` records (at least one), refused with
+    /// [`Error::InvalidParameter`] when one binding could not see it all
+    /// (`max_storage_buffer_binding_size`).
+    pub(crate) fn new(gpu: &Gpu, kernel: &str, capacity: u32) -> Result<Self> {
+        let bytes = HEADER + capacity.max(1) as u64 * RECORD;
+        let limit = gpu.limits().max_storage_buffer_binding_size;
+        if bytes > limit {
+            return Err(Error::InvalidParameter {
+                kernel: kernel.to_string(),
+                parameter: "printf_capacity".into(),
+                value: format!("{capacity} records ({bytes} bytes)"),
+                rule: format!(
+                    "at most {} records of {RECORD} bytes on this device \
+                     (max_storage_buffer_binding_size = {limit})",
+                    (limit - HEADER) / RECORD
+                ),
+            });
+        }
+        let words = bytes / 4;
         Ok(Self {
             buffer: gpu.buffer_zeroed(words)?,
             capacity: capacity.max(1),
