@@ -86,6 +86,39 @@ gpu_test! {
     }
     }
 
+    /// The loop budget `Gpu::loop_iteration_budget` reports is the adapter's: on llvmpipe one
+    /// invocation's loops stop, silently, after 65,535 iterations in all (two loops of 40,000
+    /// share it); elsewhere (SwiftShader, GPUs) every loop runs to its end. If Mesa lifts the
+    /// limit this fails, and the budget (and what Shoal's kernels plan around it) can go.
+    async fn the_loop_budget_is_what_the_adapter_does(gpu) {
+    let k = gpu.kernel(Source::new("loops.wgsl", "@group(0) @binding(0) var<storage, read_write> v: array<u32>;
+        @compute @workgroup_size(1) fn main() {
+            var a = 0u; var b = 0u;
+            for (var i = 0u; i < v[0]; i++) { a += 1u; }
+            for (var i = 0u; i < v[1]; i++) { b += 1u; }
+            v[2] = a; v[3] = b;
+        }")).expect("kernel");
+    let run = |x: u32, y: u32| {
+        let v = gpu.buffer_from(&[x, y, 0, 0]).expect("buffer");
+        k.bind("v", &v).groups([1, 1, 1]).run().expect("run");
+        v
+    };
+    let (one, two) = (run(70_000, 0), run(40_000, 40_000));
+    let (one, two) = (one.read().await.expect("read"), two.read().await.expect("read"));
+    match gpu.loop_iteration_budget() {
+        Some(budget) => {
+            assert_eq!(budget, shoal::LLVMPIPE_LOOP_ITERATIONS);
+            assert_eq!(one[2], budget, "one loop stops at the budget");
+            assert_eq!(two[2], 40_000, "the first loop fits");
+            assert!(two[3] < 40_000 && two[2] + two[3] <= budget, "the second gets what is left: {two:?}");
+        }
+        None => {
+            assert_eq!(one[2], 70_000);
+            assert_eq!(two[2..], [40_000, 40_000]);
+        }
+    }
+    }
+
     /// A compressed format the device was not created with (and a size that is not a multiple
     /// of its blocks) reached wgpu's validation as `Error::Wgpu`.
     async fn an_image_of_a_format_the_device_lacks_is_invalid_parameter(gpu) {

@@ -173,7 +173,10 @@ pub struct Boids {
 
 impl Boids {
     /// Compiles both kernels and uploads `members`, whose number must be a nonzero multiple of
-    /// [`WORKGROUP_SIZE`] (every tile full, as in the document).
+    /// [`WORKGROUP_SIZE`] (every tile full, as in the document). Every member visits every other
+    /// in a loop, so where the device ends loops past a budget ([`Gpu::loop_iteration_budget`]:
+    /// llvmpipe) a flock too large for it is [`Error::InvalidParameter`] (at most 65,024 members
+    /// there).
     pub fn new(gpu: &Gpu, members: &[Member]) -> Result<Self> {
         Self::from_source(gpu, shoal::wgsl!("../wgsl/boids.wgsl"), members)
     }
@@ -192,6 +195,23 @@ impl Boids {
                 expected: n.div_ceil(wg).max(1) * wg,
                 got: n,
             });
+        }
+        // The tiled kernel's loops: n / WG tiles of WG members, each inner loop entered once
+        // per tile (counted as one more trip); the naive kernel's n trips are fewer.
+        if let Some(budget) = gpu.loop_iteration_budget() {
+            let trips = n + 2 * (n / wg);
+            if trips > budget as u64 {
+                let most = (budget as u64 * wg / (wg + 2)) / wg * wg;
+                return Err(Error::InvalidParameter {
+                    kernel: "Boids".into(),
+                    parameter: "the flock's size".into(),
+                    value: format!("{n} members"),
+                    rule: format!(
+                        "at most {most} members on this adapter: it ends a kernel's loops after \
+                         {budget} iterations per invocation, and each member visits every other"
+                    ),
+                });
+            }
         }
         let [tiled, naive] = Self::kernels(gpu, &source.into())?;
         let flock = [gpu.buffer_from(members)?, gpu.buffer_zeroed(n)?];

@@ -108,6 +108,10 @@ fn browser_adapter_name(device: &wgpu::Device) -> Option<String> {
 
 /// The features Shoal asks for when the adapter has them; kernels that need one the device lacks
 /// get [`Error::MissingFeature`] at creation.
+/// The loop iterations one invocation may run in all on Mesa's llvmpipe
+/// ([`Gpu::loop_iteration_budget`]).
+pub const LLVMPIPE_LOOP_ITERATIONS: u32 = 65_535;
+
 const WANTED_FEATURES: wgpu::Features = wgpu::Features::TIMESTAMP_QUERY
     .union(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)
     .union(wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES)
@@ -373,6 +377,22 @@ impl Gpu {
     pub fn subgroup_size(&self) -> Option<u32> {
         let [min, max] = self.adapter_details().subgroup_sizes;
         (self.has_subgroups() && min == max && min > 0).then_some(min)
+    }
+
+    /// How many loop iterations one invocation of a kernel may run in all, where the device
+    /// ends loops past a number (silently: the loop just stops); `None` where it does not.
+    ///
+    /// Mesa's llvmpipe (lavapipe on Vulkan, and its GL) shares one counter of
+    /// [`LLVMPIPE_LOOP_ITERATIONS`] between every loop of a kernel, per invocation
+    /// (`LP_MAX_TGSI_LOOP_ITERATIONS` in its sources): a kernel that loops more there gives a
+    /// wrong result without an error. Shoal's kernel families plan their work per invocation
+    /// under it (or refuse what would need more); a kernel of your own that loops over its
+    /// input should too. `tests/src/robustness.rs` pins the behaviour on each adapter.
+    pub fn loop_iteration_budget(&self) -> Option<u32> {
+        let details = self.adapter_details();
+        let llvmpipe = details.name.starts_with("llvmpipe")
+            && matches!(details.backend, wgpu::Backend::Vulkan | wgpu::Backend::Gl);
+        llvmpipe.then_some(LLVMPIPE_LOOP_ITERATIONS)
     }
 
     /// The largest 1D work group this device runs, at most `cap`: the number to plan a kernel's

@@ -64,7 +64,7 @@ pub use commands::{Commands, Submission};
 pub use dispatch::{Dispatch, DispatchArgs};
 pub use element::{Element, LayoutKind};
 pub use error::{Error, Result};
-pub use gpu::{AdapterDetails, Gpu, GpuOptions};
+pub use gpu::{AdapterDetails, Gpu, GpuOptions, LLVMPIPE_LOOP_ITERATIONS};
 pub use health::{ErrorHandler, LostHandler};
 pub use identity::ResourceId;
 pub use image::{Image, Texel};

@@ -154,6 +154,25 @@ gpu_test! {
         assert_eq!(flock.rules(), &calm);
     }
 
+    /// Where loops end past a budget (llvmpipe), the largest flock that fits is made and the next
+    /// size is refused, naming the largest; elsewhere both are made.
+    async fn flocks_beyond_the_loop_budget_are_refused(gpu) {
+        Boids::new(&gpu, &document_flock(65_024)).expect("fits every adapter's budget");
+        let made = Boids::new(&gpu, &document_flock(65_280));
+        match gpu.loop_iteration_budget() {
+            Some(_) => match made {
+                Err(Error::InvalidParameter { kernel, rule, .. }) => {
+                    assert_eq!(kernel, "Boids");
+                    assert!(rule.contains("at most 65024 members"), "{rule}");
+                }
+                other => panic!("expected InvalidParameter, got {:?}", other.map(|_| ())),
+            },
+            None => {
+                made.expect("no budget");
+            }
+        }
+    }
+
     /// A flock that does not fill whole work groups is refused with a typed error.
     async fn partial_tiles_are_refused(gpu) {
         for n in [0usize, 100, 257] {
