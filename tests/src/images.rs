@@ -154,6 +154,25 @@ gpu_test! {
     }
 }
 
+gpu_test! {
+    /// A write-only storage image in a format the device allows no storage access for: the
+    /// remedy is about the format, not read_write (the message always gave read_write's).
+    async fn a_storage_format_without_storage_use_says_so(gpu) {
+    let src = "@group(0) @binding(0) var img: texture_storage_2d<r64uint, write>;
+        @compute @workgroup_size(1) fn fill() { textureStore(img, vec2<u32>(0u), vec4<u64>(1lu)); }";
+    match gpu.kernel(shoal::Source::new("fill.wgsl", src)) {
+        Err(e @ Error::StorageAccess { .. }) => {
+            assert_names(&e, &["fill.wgsl:fill", "`img`", "none (no storage use)", "storage buffer"]);
+            assert!(!e.to_string().contains("read_write needs"), "{e}");
+        }
+        // Where the device stores r64uint images it builds; where it lacks 64-bit integers
+        // or the format, another typed error comes first.
+        Err(e) => assert!(matches!(e, Error::MissingFeature { .. } | Error::Wgsl { .. } | Error::BindingKind { .. }), "{e}"),
+        Ok(_) => assert!(gpu.format_features(TextureFormat::R64Uint).flags.contains(TextureFormatFeatureFlags::STORAGE_WRITE_ONLY)),
+    }
+    }
+}
+
 const INVERT_RGBA32: &str = "
 @group(0) @binding(0) var src: texture_storage_2d<rgba32float, read>;
 @group(0) @binding(1) var dst: texture_storage_2d<rgba32float, write>;

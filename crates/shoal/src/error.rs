@@ -358,7 +358,7 @@ pub enum Error {
     /// A storage image's access mode (read, write, read_write) is not allowed for its format on
     /// this device; found at kernel creation.
     #[error(
-        "kernel `{kernel}`: binding `{binding}` is {declared}, but this format allows only {allowed} storage access on {adapter}; read_write needs r32float, r32uint or r32sint in WebGPU — use two images (read and write) instead"
+        "kernel `{kernel}`: binding `{binding}` is {declared}, but this format allows only {allowed} storage access on {adapter}; {remedy}"
     )]
     StorageAccess {
         /// The kernel.
@@ -371,6 +371,9 @@ pub enum Error {
         allowed: String,
         /// The adapter.
         adapter: String,
+        /// What to do: for `read_write`, two images or an `r32` format; for a format with no
+        /// storage use, another format; otherwise the access the format allows.
+        remedy: String,
     },
     /// A filtering sampler samples a texture whose format this device cannot filter.
     #[error(

@@ -171,6 +171,17 @@ pub(crate) fn check_device(gpu: &Gpu, name: &str, r: &Reflection) -> Result<()> 
                 .filter(|(f, _)| flags.contains(*f))
                 .map(|(_, n)| n)
                 .collect();
+                let remedy = if allowed.is_empty() {
+                    "the format is no storage image here: choose one with storage use (rgba8unorm, \
+                     r32float, r32uint …) or use a storage buffer"
+                        .to_string()
+                } else if needed == wgpu::TextureFormatFeatureFlags::STORAGE_READ_WRITE {
+                    "read_write needs r32float, r32uint or r32sint in WebGPU — use two images \
+                     (read and write) instead"
+                        .to_string()
+                } else {
+                    format!("declare the access it allows ({})", allowed.join(" or "))
+                };
                 return Err(Error::StorageAccess {
                     kernel: name.to_string(),
                     binding: b.name.clone(),
@@ -181,6 +192,7 @@ pub(crate) fn check_device(gpu: &Gpu, name: &str, r: &Reflection) -> Result<()> 
                         allowed.join(", ")
                     },
                     adapter: gpu.adapter_details().name.clone(),
+                    remedy,
                 });
             }
         }
