@@ -1,7 +1,9 @@
 // Sort keys computed from elements by the user's WGSL (RadixSort::key_function): the key of
 // element i, as the u32 words the sort takes. radix_sort/by_key.rs replaces the `element` block
 // with the user's declarations, `Element` and `fn sort_key(e: Element) -> K`, and a `store_key`
-// for the key type K (one word, or two for 64-bit keys as vec2<u32>, low word first).
+// for the key type K (one word, or two for 64-bit keys as vec2<u32>, low word first) that binds
+// the key to a `let key: K` first, so a `sort_key` of another type is a WGSL error rather than
+// a sort by its raw bits (`bitcast<u32>` takes any 32-bit type).
 #import shoal::fold
 
 // #block element
@@ -10,7 +12,8 @@ fn sort_key(e: Element) -> u32 {
     return e;
 }
 fn store_key(i: u32, e: Element) {
-    keys[i] = bitcast<u32>(sort_key(e));
+    let key: u32 = sort_key(e);
+    keys[i] = bitcast<u32>(key);
 }
 // #end element
 

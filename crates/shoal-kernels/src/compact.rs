@@ -9,6 +9,7 @@
 
 use shoal::{Buffer, Commands, DispatchArgs, Gpu, Result, Usage};
 
+use crate::buffers::{check_apart, named};
 use crate::scan::{Scan, ScanSpec, Tiling};
 use crate::wgsl::{self, Op, Scratch, Uniforms};
 
@@ -90,7 +91,8 @@ pub struct Predicate {
 /// ```
 #[derive(Debug, Clone)]
 pub struct CompactCount {
-    /// `[count, x, y, z]`, with `Usage::STORAGE | Usage::INDIRECT`.
+    /// `[count, x, y, z]`, with `Usage::STORAGE | Usage::INDIRECT`: at least
+    /// [`CompactCount::LEN`] `u32`s (a shorter one is refused when recorded).
     pub buffer: Buffer<u32>,
 }
 
@@ -98,10 +100,26 @@ impl CompactCount {
     /// Byte offset of the `DispatchArgs` in [`CompactCount::buffer`].
     pub const ARGS_OFFSET: u64 = 4;
 
+    /// The `u32`s [`CompactCount::buffer`] holds at least: the count and the three dispatch
+    /// arguments. A shorter buffer is an [`shoal::Error::Length`] when a compaction (or
+    /// reduce-by-key, or run-length encoding) that would write it is recorded.
+    pub const LEN: u64 = 4;
+
+    /// An [`shoal::Error::Length`] naming `kernel` unless the buffer holds the count and the
+    /// dispatch arguments ([`CompactCount::LEN`] `u32`s): the kernels would drop the arguments
+    /// of a shorter one, and [`read_args`](Self::read_args) fail later.
+    pub(crate) fn check(&self, kernel: &str) -> Result<()> {
+        wgsl::at_least(
+            &format!("{kernel}: the CompactCount's buffer ([count, x, y, z], 4 u32s)"),
+            Self::LEN,
+            self.buffer.len(),
+        )
+    }
+
     /// A count buffer for `gpu`.
     pub fn new(gpu: &Gpu) -> Result<Self> {
         Ok(Self {
-            buffer: gpu.buffer_zeroed_with::<u32>(4, Usage::STORAGE | Usage::INDIRECT)?,
+            buffer: gpu.buffer_zeroed_with::<u32>(Self::LEN, Usage::STORAGE | Usage::INDIRECT)?,
         })
     }
 
@@ -239,16 +257,19 @@ impl Compact {
         (kept_count, rejected_count): (&CompactCount, &CompactCount),
         next_workgroup: u32,
     ) -> Result<()> {
-        if kept.raw() == rejected.raw() || kept_count.buffer.raw() == rejected_count.buffer.raw() {
-            return Err(shoal::Error::BindingKind {
-                kernel: "partition".into(),
-                binding: "rejected".into(),
-                expected:
-                    "buffers other than the kept ones (each side has its own output and count)"
-                        .into(),
-                got: "the same buffer for both sides".into(),
-            });
-        }
+        // The second compaction clears its count and writes its output after the first wrote
+        // its own and before it reads the values again: five buffers, no two alike.
+        let buffers = [
+            named("values", values),
+            named("kept", kept),
+            named("rejected", rejected),
+            named("kept count", &kept_count.buffer),
+            named("rejected count", &rejected_count.buffer),
+        ];
+        let why = "each side has its own output and count, and neither may overwrite the values";
+        check_apart(&self.gpu, "partition", &buffers, why)?;
+        kept_count.check("partition: kept")?;
+        rejected_count.check("partition: rejected")?;
         let keep = Keep::Predicate(&partition.keep);
         self.record(commands, values, keep, kept, kept_count, next_workgroup)?;
         let reject = Keep::Predicate(&partition.reject);
@@ -277,6 +298,7 @@ impl Compact {
     ) -> Result<()> {
         let n = wgsl::count_u32("compact", values.len())?;
         wgsl::at_least("compact: output buffer", values.len(), output.len())?;
+        count.check("compact")?;
         let (scan, flags) = match keep {
             Keep::Flags(f) => {
                 wgsl::at_least("compact: flags buffer", values.len(), f.len())?;

@@ -231,7 +231,8 @@ impl Histogram {
     }
 
     /// Records zeroing `counts` and counting every value of `input` into it; the number of bins
-    /// is `counts.len()`, between 1 and [`Histogram::max_bins`].
+    /// is `counts.len()`, between 1 and [`Histogram::max_bins`] (others are an
+    /// [`Error::InvalidParameter`]).
     pub fn record(
         &self,
         commands: &mut Commands,
@@ -241,13 +242,15 @@ impl Histogram {
         let n = wgsl::count_u32("histogram", input.len())?;
         let bins = counts.len();
         if bins == 0 || bins > self.max_bins() as u64 {
-            return Err(Error::WorkgroupMemory {
-                kernel: format!(
-                    "histogram of {bins} bins (1 to {} on this device)",
+            return Err(Error::InvalidParameter {
+                kernel: "Histogram".into(),
+                parameter: "bins (the counts buffer's length)".into(),
+                value: bins.to_string(),
+                rule: format!(
+                    "1 to {} on this device (Histogram::max_bins: one u32 counter per bin in \
+                     shared memory, at most 1024)",
                     self.max_bins()
                 ),
-                bytes: bins.saturating_mul(4),
-                limit: self.gpu.limits().max_compute_shared_memory_size,
             });
         }
         commands.clear(counts);

@@ -13,6 +13,7 @@
 //! compaction whose count feeds the next dispatch on the GPU), [`Histogram`], [`RadixSort`] (keys of
 //! any [`SortKey`] type, pairs, argsort) and [`Matmul`]. Each has a CPU twin (`*_cpu`) the tests compare with.
 
+mod buffers;
 pub mod checks;
 mod compact;
 mod histogram;

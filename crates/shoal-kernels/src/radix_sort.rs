@@ -12,6 +12,7 @@ use std::marker::PhantomData;
 
 use shoal::{Buffer, Commands, Element, Error, Gpu, Kernel, Result};
 
+use crate::buffers::{Named, check_apart, named};
 use crate::scan::{Scan, Tiling};
 use crate::wgsl::{self, Scratch, Uniforms};
 
@@ -38,6 +39,14 @@ const LANES_RADIX: u32 = 256;
 /// The most keys per invocation a sort takes: a tile (at most 256 invocations of these) stays
 /// well within the `u32` arithmetic of its kernels.
 const MAX_SORT_PER: u32 = 1 << 16;
+/// The most keys per invocation the 4-bit sort takes. Mesa's llvmpipe (lavapipe and its GL
+/// driver) ends a kernel's loops after 65,535 iterations in all per invocation, counted over
+/// every loop of the kernel (`LP_MAX_TGSI_LOOP_ITERATIONS`), and the 4-bit scatter loops twice
+/// over each invocation's keys, one key per trip, plus about 60 trips over the digits: 32,768
+/// keys already end its second loop early and leave the keys unsorted. 16,384 keeps every
+/// kernel well within the budget. (The 8-bit sort's loops take 8 keys per trip, so
+/// [`MAX_SORT_PER`] holds for it.)
+const MAX_SORT_PER_4_BIT: u32 = 1 << 14;
 
 /// Stable radix sort of keys (and key-value pairs) in place, and argsort.
 ///
@@ -94,7 +103,9 @@ impl<K: SortKey> RadixSort<K> {
     }
 
     /// A sort with its tiles and digits forced (a [`Tiling`] alone means 4-bit digits), 1 to
-    /// 65,536 keys per invocation:
+    /// 16,384 keys per invocation with 4-bit digits and 1 to 65,536 with 8-bit ones (more is an
+    /// [`Error::Override`]: llvmpipe ends a kernel's loops after 65,535 iterations in all, and
+    /// the 4-bit scatter loops twice over an invocation's keys, one per trip):
     ///
     /// - 4-bit digits (8 passes per 32-bit word) in one-subgroup work groups ranking in
     ///   registers (a typed error where the device's subgroup size is not fixed), or in work
@@ -137,9 +148,17 @@ impl<K: SortKey> RadixSort<K> {
                 message,
             })
         };
-        if per == 0 || per > MAX_SORT_PER {
+        let (max_per, why) = match digit_bits {
+            4 => (
+                MAX_SORT_PER_4_BIT,
+                " with 4-bit digits (llvmpipe ends a kernel's loops after 65,535 iterations in \
+                 all, and the 4-bit scatter loops twice over its keys)",
+            ),
+            _ => (MAX_SORT_PER, ""),
+        };
+        if per == 0 || per > max_per {
             return fail(format!(
-                "keys per invocation must be between 1 and {MAX_SORT_PER}, not {per}"
+                "keys per invocation must be between 1 and {max_per}{why}, not {per}"
             ));
         }
         if digit_bits != 8 && counters == SortCounters::Private {
@@ -303,6 +322,7 @@ impl<K: SortKey> RadixSort<K> {
         keys: &Buffer<K>,
         values: &Buffer<V>,
     ) -> Result<()> {
+        self.distinct(keys, named("values", values))?;
         if values.len() != keys.len() {
             return Err(Error::Length {
                 what: "radix sort: values (one per key)".into(),
@@ -310,7 +330,6 @@ impl<K: SortKey> RadixSort<K> {
                 got: values.len(),
             });
         }
-        distinct(keys, values.raw(), "values")?;
         let value_words = passes::words_per_element::<V>()?;
         let n = self.count(keys)?;
         wgsl::count_u32(
@@ -362,12 +381,12 @@ impl<K: SortKey> RadixSort<K> {
         keys: &Buffer<K>,
         indices: &Buffer<u32>,
     ) -> Result<()> {
+        self.distinct(keys, named("indices", indices))?;
         wgsl::at_least(
             "radix sort: argsort indices (one per key)",
             keys.len(),
             indices.len(),
         )?;
-        distinct(keys, indices.raw(), "indices")?;
         let n = self.count(keys)?;
         if n == 0 {
             return Ok(());
@@ -425,19 +444,13 @@ impl<K: SortKey> RadixSort<K> {
         )?;
         Ok(n)
     }
-}
 
-/// A [`Error::BindingKind`] when `other` is the keys' own buffer.
-fn distinct<K: SortKey>(keys: &Buffer<K>, other: &shoal::wgpu::Buffer, what: &str) -> Result<()> {
-    if other == keys.raw() {
-        return Err(Error::BindingKind {
-            kernel: "radix sort".into(),
-            binding: what.into(),
-            expected: "a buffer other than the keys".into(),
-            got: "the keys buffer itself".into(),
-        });
+    /// An [`Error::WrongGpu`] unless `keys` and `other` are this sort's `Gpu`'s, then an
+    /// [`Error::BindingKind`] when `other` is the keys' own buffer (or a view of it).
+    fn distinct(&self, keys: &Buffer<K>, other: Named<'_>) -> Result<()> {
+        let why = "the sort reads one while writing the other";
+        check_apart(&self.gpu, "radix sort", &[named("keys", keys), other], why)
     }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex};
 
 use shoal::{Buffer, Commands, Gpu, Kernel, Result, Submission};
 
+use crate::buffers::{check_apart, check_owners, named};
 use crate::compact::CompactCount;
 use crate::operator::Operator;
 use crate::scan::{Scan, ScanSpec, Tiling};
@@ -154,6 +155,12 @@ impl<T: Scalar> Segmented<T> {
         op: Op,
         inclusive: bool,
     ) -> Result<()> {
+        let buffers = [
+            named("values", values),
+            named("heads", heads),
+            named("output", output),
+        ];
+        check_owners(&self.gpu, "segmented scan", &buffers)?;
         let n = self.check("segmented scan", values, heads, "heads (one per value)")?;
         crate::scan::check_pair("segmented scan", values, output)?;
         let (keys, count) = (self.stand_in("no keys")?, self.stand_in("no count")?);
@@ -241,6 +248,7 @@ impl<T: Scalar> Segmented<T> {
     ) -> Result<()> {
         wgsl::at_least("reduce by key: unique keys", n as u64, unique_keys.len())?;
         wgsl::at_least("reduce by key: reduced values", n as u64, reduced.len())?;
+        count.check("reduce by key")?;
         // No runs leave the count (and the arguments) zero.
         commands.clear(&count.buffer);
         let io = Io {
@@ -351,9 +359,20 @@ impl Segmented<u32> {
         (unique_keys, lengths): (&Buffer<u32>, &Buffer<u32>),
         count: &CompactCount,
     ) -> Result<()> {
+        // The scan reads the keys and writes the count, then the lengths' pass reads the keys
+        // again and writes the outputs: no two of the four may be one buffer.
+        let buffers = [
+            named("keys", keys),
+            named("count", &count.buffer),
+            named("unique keys", unique_keys),
+            named("lengths", lengths),
+        ];
+        let why = "the passes write each of them after or while another is read";
+        check_apart(&self.gpu, "run lengths", &buffers, why)?;
         let n = wgsl::count_u32("run lengths", keys.len())?;
         wgsl::at_least("run lengths: unique keys", n as u64, unique_keys.len())?;
         wgsl::at_least("run lengths: lengths", n as u64, lengths.len())?;
+        count.check("run lengths")?;
         // No runs leave the count (and the arguments) zero.
         commands.clear(&count.buffer);
         if n == 0 {

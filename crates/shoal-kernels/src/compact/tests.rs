@@ -168,4 +168,43 @@ shoal_conformance::gpu_test! {
             }
         }
     }
+
+    /// A `CompactCount` shorter than the count and its three dispatch arguments is an
+    /// `Error::Length` when a compaction or partition would write it (not arguments dropped and
+    /// a `read_args` that fails later); a partition's second side may not overwrite the first's
+    /// count, nor clear the values before it reads them.
+    async fn compact_count_too_short_and_partition_overlaps(gpu) {
+        let compact = Compact::new(&gpu).expect("compact");
+        let values = gpu.buffer_from(&[5u32, 12, 7, 30, 1]).expect("values");
+        let (kept, rejected) = (gpu.buffer_zeroed::<u32>(8).expect("kept"), gpu.buffer_zeroed::<u32>(8).expect("rejected"));
+        let count = CompactCount::new(&gpu).expect("count");
+        let split = compact.partition("x < 10u").expect("partition");
+        let small = compact.predicate("x < 10u").expect("predicate");
+        for len in [0u64, 1, 3] {
+            let short = CompactCount { buffer: gpu.buffer_zeroed_with::<u32>(len, Usage::STORAGE | Usage::INDIRECT).expect("short count") };
+            let short_length = |e: shoal::Error, kernel: &str| {
+                assert!(matches!(&e, shoal::Error::Length { what, expected: 4, got } if what.starts_with(kernel) && what.contains("CompactCount") && *got == len), "{e}");
+            };
+            short_length(compact.run(&values, Keep::Predicate(&small), &kept, &short).expect_err("short count"), "compact");
+            let mut commands = gpu.commands();
+            short_length(compact.record_partition(&mut commands, &values, &split, (&kept, &rejected), (&count, &short), 0).expect_err("short count"), "partition");
+            short_length(compact.record_partition(&mut commands, &values, &split, (&kept, &rejected), (&short, &count), 0).expect_err("short count"), "partition");
+        }
+        let wide = |n| CompactCount { buffer: gpu.buffer_zeroed_with::<u32>(n, Usage::STORAGE | Usage::INDIRECT).expect("count") };
+        let (first, second) = (wide(8), wide(8));
+        let mut commands = gpu.commands();
+        for (outputs, counts, binding) in [
+            ((&kept, &first.buffer), (&first, &second), "kept count"),
+            ((&second.buffer, &rejected), (&first, &second), "rejected count"),
+            ((&kept, &rejected), (&first, &CompactCount { buffer: values.clone() }), "rejected count"),
+        ] {
+            let e = compact.record_partition(&mut commands, &values, &split, outputs, counts, 0).expect_err("overlap");
+            assert!(matches!(&e, shoal::Error::BindingKind { kernel, binding: b, .. } if kernel == "partition" && b == binding), "{binding}: {e}");
+        }
+        // A longer count buffer is fine: its first four words are the count and arguments.
+        compact.record_partition(&mut commands, &values, &split, (&kept, &rejected), (&first, &second), 64).expect("partition");
+        commands.submit().expect("submit");
+        assert_eq!((first.read().await.expect("count"), second.read().await.expect("count")), (3, 2));
+        assert_eq!(first.read_args().await.expect("args").x, 1);
+    }
 }

@@ -26,9 +26,15 @@ shoal_conformance::gpu_test! {
             hist.run(&input, &counts).expect("run");
             assert_eq!(counts.read().await.expect("counts"), histogram_cpu(&data, bins as usize), "bins = {bins}");
         }
-        let too_many = gpu.buffer_zeroed::<u32>(hist.max_bins() as u64 + 1).expect("counts");
+        // No bins, or more than the device counts: the parameter named, the value and the range.
         let input = gpu.buffer_from(&[1u32]).expect("input");
-        assert!(matches!(hist.run(&input, &too_many), Err(shoal::Error::WorkgroupMemory { .. })));
+        for bins in [0, hist.max_bins() as u64 + 1] {
+            let counts = gpu.buffer_zeroed::<u32>(bins).expect("counts");
+            let e = hist.run(&input, &counts).expect_err("bins out of range");
+            let range = format!("1 to {} on this device", hist.max_bins());
+            assert!(matches!(&e, shoal::Error::InvalidParameter { kernel, parameter, value, rule }
+                if kernel == "Histogram" && parameter == "bins (the counts buffer's length)" && *value == bins.to_string() && rule.starts_with(&range)), "{e}");
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::marker::PhantomData;
 
-use shoal::{Buffer, Commands, Element, Kernel, Result};
+use shoal::{Buffer, Commands, Element, Error, Kernel, Result};
 
 use super::passes::words_per_element;
 use super::{RadixSort, SortKey, wgsl};
@@ -31,8 +31,9 @@ impl<K: SortKey> RadixSort<K> {
     /// Compiles a key function for elements of `T`: `wgsl` declares the element's WGSL type as
     /// `Element` (`alias Element = Particle;` after the struct) and `fn sort_key(e: Element) ->`
     /// the key's WGSL type: `u32`, `i32`, `f32`, or `vec2<u32>` (low word, high word) for
-    /// [`U64`](crate::U64) and [`I64`](crate::I64). A WGSL error in it is an
-    /// [`shoal::Error::Wgsl`] naming the line; binding a `Buffer<T>` whose stride is not the
+    /// [`U64`](crate::U64) and [`I64`](crate::I64), exactly (a `sort_key` of another type, even
+    /// one of the same size, is an [`shoal::Error::Wgsl`] naming the type wanted, not a sort by
+    /// its raw bits). A WGSL error in it is an [`shoal::Error::Wgsl`] naming the line; binding a `Buffer<T>` whose stride is not the
     /// WGSL `Element`'s is an [`shoal::Error::ElementLayout`].
     ///
     /// ```
@@ -53,17 +54,26 @@ impl<K: SortKey> RadixSort<K> {
     /// # Ok(()) }
     /// ```
     pub fn key_function<T: Element>(&self, wgsl: &str) -> Result<KeyFunction<T, K>> {
+        // The key is bound to a variable of exactly the key type before it is stored, so a
+        // `sort_key` of another type (an `f32` for `u32` keys, a `vec4<u32>` for 64-bit ones)
+        // is a WGSL error, not a sort by its raw bits.
         let store = if K::WORDS == 1 {
-            "fn store_key(i: u32, e: Element) {\n    keys[i] = bitcast<u32>(sort_key(e));\n}"
+            "    keys[i] = bitcast<u32>(key);"
         } else {
-            "fn store_key(i: u32, e: Element) {\n    let k = sort_key(e);\n    keys[2u * i] = k.x;\n    keys[2u * i + 1u] = k.y;\n}"
+            "    keys[2u * i] = key.x;\n    keys[2u * i + 1u] = key.y;"
         };
-        let body = format!("{wgsl}\n// The key type: {}\n{store}\n", K::WGSL);
+        let ty = K::WGSL;
+        let body = format!(
+            "{wgsl}\n// The key type: {ty}\nfn store_key(i: u32, e: Element) {{\n    \
+             let key: {ty} = sort_key(e);\n{store}\n}}\n"
+        );
         let source = SOURCE.block("element", shoal::Source::new("the key function", body));
+        let kernel = wgsl::builder(&self.gpu, source)
+            .entry("sort_by_keys")
+            .build()
+            .map_err(key_type_error::<K>)?;
         Ok(KeyFunction {
-            kernel: wgsl::builder(&self.gpu, source)
-                .entry("sort_by_keys")
-                .build()?,
+            kernel,
             wgsl: wgsl.to_string(),
             _types: PhantomData,
         })
@@ -119,5 +129,25 @@ impl<K: SortKey> RadixSort<K> {
         let mut commands = self.gpu.commands();
         self.record_by(&mut commands, elements, key)?;
         commands.submit()
+    }
+}
+
+/// `error` (from compiling a key function for keys of `K`) with a sentence naming the key type
+/// in front when naga refuses the generated `let key: <key type> = sort_key(e);`: a `sort_key`
+/// that returns another type.
+fn key_type_error<K: SortKey>(error: Error) -> Error {
+    match error {
+        Error::Wgsl { kernel, message } if message.contains("the type of `key` is expected") => {
+            Error::Wgsl {
+                kernel,
+                message: format!(
+                    "`sort_key` must return the sort's key type, `{want}`: declare it \
+                     `fn sort_key(e: Element) -> {want}` (a key of another type would sort by \
+                     its raw bits)\n{message}",
+                    want = K::WGSL,
+                ),
+            }
+        }
+        other => other,
     }
 }

@@ -361,4 +361,39 @@ shoal_conformance::gpu_test! {
         let wrong = gpu.buffer_zeroed::<[u32; 3]>(10).expect("buffer");
         assert!(matches!(sort.run_by(&wrong, &by_z), Err(shoal::Error::ElementLayout { .. })), "{:?}", sort.run_by(&wrong, &by_z));
     }
+
+    /// A key function must return exactly the sort's key type: an `f32` key for `u32` keys, an
+    /// `i32` one for `f32` keys, a `vec4<u32>` or `u32` one for 64-bit keys are WGSL errors
+    /// naming the type wanted (not sorts by raw bits or by `.xy`); the right types still sort.
+    async fn key_function_of_another_type(gpu) {
+        let wrong = |ty: &str| format!("alias Element = u32;\nfn sort_key(e: Element) -> {ty} {{ return {ty}(e); }}");
+        let refused = |e: shoal::Error, want: &str| {
+            assert!(matches!(&e, shoal::Error::Wgsl { .. }), "{e}");
+            assert!(e.to_string().contains(&format!("must return the sort's key type, `{want}`")), "{e}");
+        };
+        refused(RadixSort::<u32>::new(&gpu).expect("sort").key_function::<u32>(&wrong("f32")).expect_err("f32 key of u32"), "u32");
+        refused(RadixSort::<u32>::new(&gpu).expect("sort").key_function::<u32>("alias Element = f32;\nfn sort_key(e: Element) -> f32 { return e; }").expect_err("f32 key of u32"), "u32");
+        refused(RadixSort::<f32>::new(&gpu).expect("sort").key_function::<u32>(&wrong("i32")).expect_err("i32 key of f32"), "f32");
+        refused(RadixSort::<i32>::new(&gpu).expect("sort").key_function::<u32>(&wrong("u32")).expect_err("u32 key of i32"), "i32");
+        refused(RadixSort::<U64>::new(&gpu).expect("sort").key_function::<u32>(&wrong("vec4<u32>")).expect_err("vec4 key of U64"), "vec2<u32>");
+        refused(RadixSort::<I64>::new(&gpu).expect("sort").key_function::<u32>(&wrong("u32")).expect_err("u32 key of I64"), "vec2<u32>");
+        // The key type itself, spelled either way, sorts.
+        let values: Vec<u32> = vec![5, 0xffff_fff0, 3, 7, 0x8000_0000, 3];
+        for (ty, key) in [("i32", "i32(e)"), ("i32", "bitcast<i32>(e)")] {
+            let sort = RadixSort::<i32>::new(&gpu).expect("sort");
+            let by = sort.key_function::<u32>(&format!("alias Element = u32;\nfn sort_key(e: Element) -> {ty} {{ return {key}; }}")).expect("i32 key");
+            let b = gpu.buffer_from(&values).expect("values");
+            sort.run_by(&b, &by).expect("sort by");
+            let mut want = values.clone();
+            want.sort_by_key(|&v| v as i32);
+            assert_eq!(b.read().await.expect("read"), want, "{key}");
+        }
+        let sort = RadixSort::<U64>::new(&gpu).expect("sort");
+        let by = sort.key_function::<u32>("alias Element = u32;\nfn sort_key(e: Element) -> vec2u { return vec2u(0u, e); }").expect("vec2u key");
+        let b = gpu.buffer_from(&values).expect("values");
+        sort.run_by(&b, &by).expect("sort by");
+        let mut want = values.clone();
+        want.sort_unstable();
+        assert_eq!(b.read().await.expect("read"), want, "vec2u");
+    }
 }

@@ -2,6 +2,19 @@
 
 use crate::test_support::*;
 
+/// `keys` sorted by `sort` against `sort_unstable`.
+async fn check_sort_keys(gpu: &Gpu, sort: &RadixSort, keys: &[u32], label: &str) {
+    let kb = gpu.buffer_from(keys).expect("keys");
+    sort.run(&kb).expect("sort");
+    let mut want = keys.to_vec();
+    want.sort_unstable();
+    assert_eq!(
+        first_difference(&kb.read().await.expect("keys"), &want),
+        None,
+        "{label}"
+    );
+}
+
 async fn check_sort_pairs(gpu: &Gpu, sort: &RadixSort, keys: &[u32], label: &str) {
     let values: Vec<u32> = (0..keys.len() as u32).collect();
     let (kb, vb) = (
@@ -31,12 +44,7 @@ shoal_conformance::gpu_test! {
     async fn sort_keys_every_size(gpu) {
         let sort = RadixSort::new(&gpu).expect("sort");
         for &n in SIZES {
-            let keys = random_u32(n, n, 0);
-            let kb = gpu.buffer_from(&keys).expect("keys");
-            sort.run(&kb).expect("sort");
-            let mut want = keys.clone();
-            want.sort_unstable();
-            assert_eq!(first_difference(&kb.read().await.expect("keys"), &want), None, "n = {n}");
+            check_sort_keys(&gpu, &sort, &random_u32(n, n, 0), &format!("n = {n}")).await;
         }
     }
 
@@ -112,12 +120,7 @@ shoal_conformance::gpu_test! {
                 check_sort_pairs(&gpu, &sort, &random_u32(n + 7, n, 0), &label).await;
             }
             check_sort_pairs(&gpu, &sort, &random_u32(8, 65_537, 20), &label).await;
-            let keys = random_u32(9, 10_007, 0);
-            let kb = gpu.buffer_from(&keys).expect("keys");
-            sort.run(&kb).expect("sort");
-            let mut want = keys.clone();
-            want.sort_unstable();
-            assert_eq!(first_difference(&kb.read().await.expect("keys"), &want), None, "{label}");
+            check_sort_keys(&gpu, &sort, &random_u32(9, 10_007, 0), &label).await;
         }
         let with = |per_invocation, one_subgroup, workgroup, digit_bits| {
             let tiling = Tiling { per_invocation, one_subgroup, workgroup };
@@ -137,5 +140,24 @@ shoal_conformance::gpu_test! {
             let e = with(4, false, Some(too_many), 8).expect_err("too many invocations");
             assert!(e.to_string().contains("shared memory"), "{e}");
         }
+    }
+
+    /// 4-bit digits take at most 16,384 keys per invocation (llvmpipe ends a kernel's loops
+    /// after 65,535 trips in all, and the 4-bit scatter loops twice over its keys): 16,384 sort
+    /// 40,000 keys (three tiles of one invocation), 16,385 and the 32,768 that sorted garbage are
+    /// refused with the per-invocation check's error, in shared-memory tiles and one-subgroup
+    /// ones alike; the 8-bit sort still takes 65,536.
+    async fn sort_four_bit_keys_per_invocation(gpu) {
+        let tiling = |per_invocation, one_subgroup| Tiling { per_invocation, one_subgroup, workgroup: (!one_subgroup).then_some(1) };
+        let sort = RadixSort::with_tiling(&gpu, tiling(16_384, false)).expect("16,384 keys per invocation");
+        check_sort_keys(&gpu, &sort, &random_u32(12, 40_000, 0), "16,384 keys per invocation").await;
+        for per in [16_385, 32_768] {
+            for one_subgroup in [false, true] {
+                let e = RadixSort::<u32>::with_tiling(&gpu, tiling(per, one_subgroup)).expect_err("too many keys per invocation");
+                assert!(matches!(&e, shoal::Error::Override { .. }) && e.to_string().contains("between 1 and 16384 with 4-bit digits"), "{e}");
+            }
+        }
+        let eight = SortTiling { tiling: tiling(65_536, false), digit_bits: 8, counters: SortCounters::Shared };
+        RadixSort::<u32>::with_tiling(&gpu, eight).expect("the 8-bit sort takes 65,536 keys per invocation");
     }
 }

@@ -206,4 +206,36 @@ shoal_conformance::gpu_test! {
         let single = Tiling { per_invocation: 1, one_subgroup: false, workgroup: Some(1) };
         assert!(matches!(Segmented::<u32>::with_tiling(&gpu, single), Err(shoal::Error::Override { .. })));
     }
+
+    /// Run lengths write the count in the scan and the outputs in the pass after it: an output
+    /// (or the keys) that is the count's buffer would overwrite the count (or be cleared before
+    /// it is read), so each is refused like any two outputs that are one buffer; a count buffer
+    /// shorter than the count and the dispatch arguments is refused by every call that writes
+    /// it. The right buffers still run.
+    async fn run_lengths_refuse_the_count_buffer(gpu) {
+        let seg = Segmented::<u32>::new(&gpu).expect("segmented");
+        let keys = gpu.buffer_from(&[4u32, 4, 4, 4, 1, 1, 6, 6]).expect("keys");
+        let (unique, lengths) = (gpu.buffer_zeroed::<u32>(8).expect("unique"), gpu.buffer_zeroed::<u32>(8).expect("lengths"));
+        let count = CompactCount::new(&gpu).expect("count");
+        let wide = CompactCount { buffer: gpu.buffer_zeroed_with::<u32>(8, Usage::STORAGE | Usage::INDIRECT).expect("wide count") };
+        let refused = |e: shoal::Error, binding: &str| {
+            assert!(matches!(&e, shoal::Error::BindingKind { kernel, binding: b, got, .. } if kernel == "run lengths" && (b == binding || got.contains(binding))), "{binding}: {e}");
+        };
+        refused(seg.run_run_lengths(&keys, &unique, &wide.buffer, &wide).expect_err("lengths in the count"), "count");
+        refused(seg.run_run_lengths(&keys, &wide.buffer, &lengths, &wide).expect_err("unique keys in the count"), "count");
+        refused(seg.run_run_lengths(&wide.buffer, &unique, &lengths, &wide).expect_err("keys in the count"), "count");
+        refused(seg.run_run_lengths(&keys, &count.buffer.view_as::<u32>(), &lengths, &count).expect_err("a view of the count"), "count");
+        refused(seg.run_run_lengths(&keys, &unique, &unique, &count).expect_err("one buffer for both outputs"), "unique keys");
+        for len in [0u64, 1, 3] {
+            let short = CompactCount { buffer: gpu.buffer_zeroed_with::<u32>(len, Usage::STORAGE | Usage::INDIRECT).expect("short count") };
+            let e = seg.run_run_lengths(&keys, &unique, &lengths, &short).expect_err("short count");
+            assert!(matches!(&e, shoal::Error::Length { what, expected: 4, got } if what.starts_with("run lengths") && *got == len), "{e}");
+            let e = seg.run_reduce_by_key(&keys, &keys, &unique, &lengths, &short, Op::Sum).expect_err("short count");
+            assert!(matches!(&e, shoal::Error::Length { what, expected: 4, got } if what.starts_with("reduce by key") && *got == len), "{e}");
+        }
+        seg.run_run_lengths(&keys, &unique, &lengths, &count).expect("run lengths");
+        assert_eq!(count.read().await.expect("count"), 3);
+        assert_eq!(unique.read().await.expect("unique")[..3], [4, 1, 6]);
+        assert_eq!(lengths.read().await.expect("lengths")[..3], [4, 2, 2]);
+    }
 }

@@ -83,7 +83,10 @@ fn an_override_that_breaks_the_entry_point_says_why() {
     match reflect(&composed, Some("main"), &[("WG".into(), 1e9)]) {
         Err(ReflectError::Override(m)) => {
             assert!(m.contains("Entry point main"), "{m}");
-            assert!(m.len() > "Entry point main at Compute is invalid".len() + 10, "{m}");
+            assert!(
+                m.len() > "Entry point main at Compute is invalid".len() + 10,
+                "{m}"
+            );
         }
         other => panic!("{other:?}"),
     }

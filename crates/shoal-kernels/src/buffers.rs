@@ -1,0 +1,53 @@
+//! Checks of a call's buffers that Shoal's per-dispatch checks cannot make: that every buffer
+//! belongs to the kernel's `Gpu` ([`Error::WrongGpu`]) and, for a call of several dispatches,
+//! that no two are one buffer where one dispatch would overwrite what another reads or wrote
+//! ([`Error::BindingKind`]). The owner comes first: wgpu numbers buffers per device, so buffers
+//! of two `Gpu`s can compare equal as `wgpu::Buffer`s and would pass for "the same buffer".
+
+use shoal::{Buffer, Element, Error, Gpu, Result};
+
+/// A buffer of a call, with the name its errors give it.
+#[derive(Clone, Copy)]
+pub(crate) struct Named<'a> {
+    name: &'a str,
+    gpu: &'a Gpu,
+    raw: &'a shoal::wgpu::Buffer,
+}
+
+/// `buffer` (or a view of it), called `name` in errors.
+pub(crate) fn named<'a, T: Element>(name: &'a str, buffer: &'a Buffer<T>) -> Named<'a> {
+    Named {
+        name,
+        gpu: buffer.gpu(),
+        raw: buffer.raw(),
+    }
+}
+
+/// Fails with [`Error::WrongGpu`] (naming `kernel` and the buffer) unless every buffer of
+/// `buffers` belongs to `gpu`.
+pub(crate) fn check_owners(gpu: &Gpu, kernel: &str, buffers: &[Named<'_>]) -> Result<()> {
+    for b in buffers {
+        gpu.check_same(b.gpu, &format!("{kernel}: the {} buffer", b.name))?;
+    }
+    Ok(())
+}
+
+/// [`check_owners`], then an [`Error::BindingKind`] naming `kernel` when two of `buffers` are one
+/// buffer (or views of one); `why` says why they must differ.
+pub(crate) fn check_apart(gpu: &Gpu, kernel: &str, buffers: &[Named<'_>], why: &str) -> Result<()> {
+    check_owners(gpu, kernel, buffers)?;
+    for (i, first) in buffers.iter().enumerate() {
+        if let Some(second) = buffers[i + 1..].iter().find(|b| b.raw == first.raw) {
+            return Err(Error::BindingKind {
+                kernel: kernel.into(),
+                binding: second.name.into(),
+                expected: format!("a buffer other than the {} ({why})", first.name),
+                got: format!("the {} buffer itself", first.name),
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;
