@@ -33,17 +33,46 @@ pub(super) fn kernel(gpu: &Gpu) -> Result<Kernel> {
     wgsl::builder(gpu, SOURCE).entry("sort_keys").build()
 }
 
-/// The `u32` words of one `V`: its stride over 4, or an error for a stride the kernels cannot move.
-pub(super) fn words_per_element<V: Element>() -> Result<u32> {
+/// The `u32` words of one `V`: its stride over 4, or an error for a stride the kernels cannot move:
+/// not whole words, or more than a gather's loops may take where the device ends loops past a
+/// `budget` ([`Gpu::loop_iteration_budget`]).
+pub(super) fn words_per_element<V: Element>(budget: Option<u32>) -> Result<u32> {
+    let refuse = |rule: String| Error::InvalidParameter {
+        kernel: "RadixSort".into(),
+        parameter: format!("the stride of the values' type {}", V::type_name()),
+        value: format!("{} bytes", V::STRIDE),
+        rule,
+    };
     if V::STRIDE == 0 || !V::STRIDE.is_multiple_of(4) {
-        return Err(Error::InvalidParameter {
-            kernel: "RadixSort".into(),
-            parameter: format!("the stride of the values' type {}", V::type_name()),
-            value: format!("{} bytes", V::STRIDE),
-            rule: "values move as u32 words: their stride must be a multiple of 4 bytes".into(),
-        });
+        return Err(refuse(
+            "values move as u32 words: their stride must be a multiple of 4 bytes".into(),
+        ));
     }
-    wgsl::count_u32("radix sort: words per value", V::STRIDE / 4)
+    let words = wgsl::count_u32("radix sort: words per value", V::STRIDE / 4)?;
+    if let Some(budget) = budget
+        && gather_trips(words) > u64::from(budget)
+    {
+        let most = u64::from(budget) / PER as u64 - 1;
+        return Err(refuse(format!(
+            "at most {} bytes per value on this adapter ({} where the stride is not a multiple \
+             of 16): it ends a kernel's loops after {budget} iterations per invocation, and a \
+             gather loops over the vec4s (or words) of {PER} values",
+            most * 16,
+            most * 4
+        )));
+    }
+    Ok(words)
+}
+
+/// Loop trips of one invocation of a gather of elements of `words` words: [`PER`] elements, each
+/// an inner loop over its vec4s (or words) entered once.
+fn gather_trips(words: u32) -> u64 {
+    let inner = if words.is_multiple_of(4) {
+        words / 4
+    } else {
+        words
+    };
+    PER as u64 * (inner as u64 + 1)
 }
 
 impl<K: SortKey> RadixSort<K> {
@@ -201,13 +230,30 @@ mod tests {
 
     #[test]
     fn values_move_as_whole_words() {
-        assert_eq!(words_per_element::<u32>(), Ok(1));
-        assert_eq!(words_per_element::<[u32; 4]>(), Ok(4));
-        assert_eq!(words_per_element::<shoal::glam::Vec3>(), Ok(4));
+        assert_eq!(words_per_element::<u32>(None), Ok(1));
+        assert_eq!(words_per_element::<[u32; 4]>(None), Ok(4));
+        assert_eq!(words_per_element::<shoal::glam::Vec3>(None), Ok(4));
         assert!(matches!(
-            words_per_element::<Half>(),
+            words_per_element::<Half>(None),
             Err(Error::InvalidParameter { .. })
         ));
+    }
+
+    /// Where loops end past a budget (llvmpipe's 65,535), a gather of values of up to 8,190
+    /// vec4s (131,040 bytes) fits and one more vec4 does not; words not in vec4s loop four
+    /// times as often. Without a budget any stride is taken.
+    #[test]
+    fn values_fit_the_loop_budget() {
+        let budget = Some(shoal::LLVMPIPE_LOOP_ITERATIONS);
+        assert_eq!(words_per_element::<[u32; 32_760]>(budget), Ok(32_760));
+        let e = words_per_element::<[u32; 32_764]>(budget).expect_err("one vec4 more");
+        assert!(e.to_string().contains("at most 131040 bytes"), "{e}");
+        assert_eq!(words_per_element::<[u32; 8_190]>(budget), Ok(8_190));
+        assert!(
+            words_per_element::<[u32; 8_191]>(budget).is_err(),
+            "8,191 single words"
+        );
+        assert_eq!(words_per_element::<[u32; 32_764]>(None), Ok(32_764));
     }
 
     #[repr(C)]
