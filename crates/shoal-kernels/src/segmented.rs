@@ -190,7 +190,8 @@ impl<T: Scalar> Segmented<T> {
 
     /// Records reduce-by-key: for each run of equal consecutive `keys`, its key into
     /// `unique_keys` and `op` over its values into `reduced`, in order, and the number of runs
-    /// into `count` (on the GPU, laid out as [`Compact`](crate::Compact) leaves it). Both outputs
+    /// into `count` (on the GPU, its first word as [`Compact`](crate::Compact) leaves it; the
+    /// dispatch arguments after it are zero, there being no next kernel to size). Both outputs
     /// hold at least one element per key; past the count their elements are overwritten (every
     /// key is stored somewhere, so that no store waits on a branch).
     pub fn record_reduce_by_key(
@@ -335,8 +336,9 @@ struct Io<'a> {
 
 impl Segmented<u32> {
     /// Records run-length encoding: for each run of equal consecutive `keys`, its key into
-    /// `unique_keys` and its length into `lengths`, and the number of runs into `count`. Both
-    /// outputs hold at least one element per key; past the count they are left as they were.
+    /// `unique_keys` and its length into `lengths`, and the number of runs into `count` (its first
+    /// word; the dispatch arguments after it are zero). Both outputs hold at least one element
+    /// per key; past the count they are left as they were.
     /// Two passes: a scan of `u32` run ends (keys loaded four at a time) that stores where each
     /// run ends, then one invocation per run turning ends into lengths and reading its key.
     ///
