@@ -270,6 +270,9 @@ impl Compact {
         check_apart(&self.gpu, "partition", &buffers, why)?;
         kept_count.check("partition: kept")?;
         rejected_count.check("partition: rejected")?;
+        // Both outputs checked before either side is recorded: an error leaves the batch as it was.
+        wgsl::at_least("partition: kept", values.len(), kept.len())?;
+        wgsl::at_least("partition: rejected", values.len(), rejected.len())?;
         let keep = Keep::Predicate(&partition.keep);
         self.record(commands, values, keep, kept, kept_count, next_workgroup)?;
         let reject = Keep::Predicate(&partition.reject);

@@ -201,6 +201,16 @@ shoal_conformance::gpu_test! {
             let e = compact.record_partition(&mut commands, &values, &split, outputs, counts, 0).expect_err("overlap");
             assert!(matches!(&e, shoal::Error::BindingKind { kernel, binding: b, .. } if kernel == "partition" && b == binding), "{binding}: {e}");
         }
+        // A rejected output too short is refused before the kept side is recorded: the batch
+        // submitted after the error writes nothing.
+        let (fresh_kept, short_rejected) = (gpu.buffer_zeroed::<u32>(8).expect("kept"), gpu.buffer_zeroed::<u32>(2).expect("short"));
+        let fresh_count = wide(4);
+        let mut batch = gpu.commands();
+        let e = compact.record_partition(&mut batch, &values, &split, (&fresh_kept, &short_rejected), (&fresh_count, &second), 0).expect_err("short rejected");
+        assert!(matches!(&e, shoal::Error::Length { what, .. } if what.contains("rejected")), "{e}");
+        batch.submit().expect("submit").wait().await.expect("wait");
+        assert_eq!(fresh_kept.read().await.expect("kept"), [0; 8], "nothing of the kept side ran");
+        assert_eq!(fresh_count.buffer.read().await.expect("count"), [0; 4]);
         // A longer count buffer is fine: its first four words are the count and arguments.
         compact.record_partition(&mut commands, &values, &split, (&kept, &rejected), (&first, &second), 64).expect("partition");
         commands.submit().expect("submit");
