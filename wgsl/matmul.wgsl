@@ -8,6 +8,12 @@
 // sums. Edges are padded with zeros in shared memory, so shapes need not be multiples of the
 // block. The Rust side (matmul.rs) writes the `shape` block per adapter and the `step` block,
 // unrolled, from it; as written the file is the 4 x 4 shape of a GPU.
+//
+// Both kernels sum only columns `k_range.begin .. k_range.end` of A (rows of B): the Rust side
+// splits a long inner dimension into chunks, one dispatch each, so that no invocation runs more
+// loop iterations than llvmpipe allows (it ends every loop of an invocation silently after 65,535
+// in total). A chunk after the first starts from the sums in C, so each element of C is the same
+// f32 sum, in the same order, as one dispatch would give.
 
 // #block shape
 // Work groups of TILE x TILE invocations.
@@ -31,6 +37,16 @@ struct Dims {
 @group(0) @binding(2) var<storage, read> b: array<f32>;
 @group(0) @binding(3) var<storage, read_write> c: array<f32>;
 
+// The columns of A (rows of B) this dispatch adds: from `begin` (0: C = A x B; more: C += the
+// rest) to `end` (at most dims.k; the tiled kernel's chunks start at multiples of KSTEP).
+struct KRange {
+    begin: u32,
+    end: u32,
+    _pad0: u32,
+    _pad1: u32,
+}
+@group(0) @binding(4) var<uniform> k_range: KRange;
+
 @compute @workgroup_size(TILE, TILE)
 fn matmul_naive(@builtin(global_invocation_id) gid: vec3<u32>) {
     let row = gid.y;
@@ -39,7 +55,10 @@ fn matmul_naive(@builtin(global_invocation_id) gid: vec3<u32>) {
         return;
     }
     var sum = 0.0;
-    for (var i = 0u; i < dims.k; i++) {
+    if k_range.begin > 0u {
+        sum = c[row * dims.n + col];
+    }
+    for (var i = k_range.begin; i < k_range.end; i++) {
         sum += a[row * dims.k + i] * b[i * dims.n + col];
     }
     c[row * dims.n + col] = sum;
@@ -82,6 +101,16 @@ fn store(row: u32, col: u32) {
         }
     }
 }
+
+// Loads the sums of the chunks before this one from C (the same elements `store` writes).
+fn load(row: u32, col: u32) {
+    for (var i = 0u; i < BR; i++) {
+        for (var q = 0u; q < BC / 4u; q++) {
+            let j = col + 4u * q;
+            acc[i * (BC / 4u) + q] = vec4<f32>(load_one(row + i, j), load_one(row + i, j + 1u), load_one(row + i, j + 2u), load_one(row + i, j + 3u));
+        }
+    }
+}
 // #end step
 
 fn store_one(row: u32, col: u32, v: f32) {
@@ -90,12 +119,21 @@ fn store_one(row: u32, col: u32, v: f32) {
     }
 }
 
+// C at (row, column), 0 outside the matrix (the index is clamped so the load stays in bounds).
+fn load_one(row: u32, col: u32) -> f32 {
+    let inside = row < dims.m && col < dims.n;
+    return select(0.0, c[min(row, dims.m - 1u) * dims.n + min(col, dims.n - 1u)], inside);
+}
+
 @compute @workgroup_size(TILE, TILE)
 fn matmul_tiled(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     let row0 = wid.y * TILE * BR;
     let col0 = wid.x * TILE * BC;
     let flat = lid.y * TILE + lid.x;
-    for (var k0 = 0u; k0 < dims.k; k0 += KSTEP) {
+    if k_range.begin > 0u {
+        load(row0 + lid.y * BR, col0 + lid.x * BC);
+    }
+    for (var k0 = k_range.begin; k0 < k_range.end; k0 += KSTEP) {
         // A panel: vec4 q of column kk holds rows 4q .. 4q + 3 (neighbouring invocations read
         // neighbouring columns of a row of A).
         for (var e = flat; e < KSTEP * AQ; e += TILE * TILE) {

@@ -155,9 +155,47 @@ impl MatmulTiling {
                 );
             }
         }
+        s.push_str("}\nfn load(row: u32, col: u32) {\n");
+        for i in 0..self.rows {
+            for q in 0..cq {
+                let lanes: Vec<String> = (0..4)
+                    .map(|l| format!("load_one(row + {i}u, col + {}u)", 4 * q + l))
+                    .collect();
+                let _ = writeln!(
+                    s,
+                    "    acc[{}] = vec4<f32>({});",
+                    i * cq + q,
+                    lanes.join(", ")
+                );
+            }
+        }
         s.push('}');
         s
     }
+
+    /// Columns of A (rows of B) one dispatch of the tiled kernel sums where an invocation may run
+    /// `trips` loop iterations: whole panels, as many as fit. Each panel costs one trip of the loop over panels, the loops that fill
+    /// the A and B panels (`k_step × rows × tile / 4` vec4s shared by `tile²` invocations, each
+    /// loop one trip more than its iterations for its final test) and the `k_step + 1` trips of
+    /// the loop over the panel: 20 trips per 8 columns in [`SOFTWARE`](Self::SOFTWARE), which is
+    /// what llvmpipe measured (its sums stopped at k = 26,213 ≈ 65,535 / 20 × 8).
+    fn k_chunk(self, trips: u32) -> u32 {
+        let invocations = self.tile * self.tile;
+        let fill = |per_k: u32| (self.k_step * per_k).div_ceil(invocations) + 1;
+        let per_panel =
+            1 + fill(self.tile * self.rows / 4) + fill(self.tile * self.cols / 4) + self.k_step + 1;
+        (trips / per_panel).max(1) * self.k_step
+    }
+}
+
+/// Loop trips the kernels plan per dispatch where the device ends loops past a budget
+/// ([`Gpu::loop_iteration_budget`]: llvmpipe, which cuts every loop of an invocation off
+/// silently past 65,535 trips in all, so a sum over a longer inner dimension would stop short):
+/// half the budget, a margin for a compiler that shapes the loops with more trips than counted
+/// here (llvmpipe's GL cut the tiled sums at 26,209 where lavapipe cut them at 26,213). A
+/// longer inner dimension is split into chunks, one dispatch each ([`Matmul::record`]).
+fn planned_trips(budget: u32) -> u32 {
+    budget / 2
 }
 
 /// Which kernel multiplies.
@@ -218,6 +256,14 @@ impl Matmul {
     }
 
     /// Records `c = a × b` where `a` is `m × k` and `b` is `k × n` (row-major), `c` is `m × n`.
+    ///
+    /// Each element of C is summed in `f32` in order of `p = 0 .. k` (the tiled kernel adds a
+    /// panel of `k_step` columns at a time, in the same order). Where the device ends loops past
+    /// a budget ([`Gpu::loop_iteration_budget`]: llvmpipe) a long inner dimension is split into
+    /// chunks so that no invocation runs more loop iterations than it allows: the first dispatch
+    /// stores its sums in C, each later one continues from them, so the result is the one a
+    /// single dispatch gives (one dispatch there up to k = 13,104 tiled and 32,766 naive; on
+    /// other adapters always one).
     #[allow(
         clippy::too_many_arguments,
         reason = "three matrices and their three dimensions"
@@ -253,21 +299,29 @@ impl Matmul {
             return Ok(());
         }
         let params = self.uniforms.get(&self.gpu, [m, k, n, 0])?;
-        let [rows, cols] = match kernel {
-            MatmulKernel::Tiled => self.shape.span(),
-            MatmulKernel::Naive => [self.shape.tile; 2],
+        let ([rows, cols], pipeline) = match kernel {
+            MatmulKernel::Tiled => (self.shape.span(), &self.tiled),
+            MatmulKernel::Naive => ([self.shape.tile; 2], &self.naive),
         };
-        let pipeline = match kernel {
-            MatmulKernel::Tiled => &self.tiled,
-            MatmulKernel::Naive => &self.naive,
+        // The naive kernel's one loop takes a trip per column and one for its final test.
+        let chunk = match (self.gpu.loop_iteration_budget().map(planned_trips), kernel) {
+            (None, _) => k,
+            (Some(trips), MatmulKernel::Tiled) => self.shape.k_chunk(trips),
+            (Some(trips), MatmulKernel::Naive) => trips - 1,
         };
-        pipeline
-            .bind("dims", &params)
-            .bind("a", a)
-            .bind("b", b)
-            .bind("c", c)
-            .groups([n.div_ceil(cols), m.div_ceil(rows), 1])
-            .record(commands)
+        for begin in (0..k).step_by(chunk as usize) {
+            let end = begin.saturating_add(chunk).min(k);
+            let range = self.uniforms.get(&self.gpu, [begin, end, 0, 0])?;
+            pipeline
+                .bind("dims", &params)
+                .bind("k_range", &range)
+                .bind("a", a)
+                .bind("b", b)
+                .bind("c", c)
+                .groups([n.div_ceil(cols), m.div_ceil(rows), 1])
+                .record(commands)?;
+        }
+        Ok(())
     }
 
     /// Multiplies and submits.

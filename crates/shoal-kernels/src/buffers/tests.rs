@@ -15,7 +15,7 @@ fn wrong_gpu<T: std::fmt::Debug>(result: shoal::Result<T>, what: &str) {
 
 shoal_conformance::async_test! {
     /// The first buffer made on each of two devices, handed to a call of the other: sort pairs,
-    /// argsort, partition, segmented scan and run lengths are `Error::WrongGpu`, not
+    /// argsort, partition, segmented scan, run lengths and both scans are `Error::WrongGpu`, not
     /// `BindingKind` ("the keys buffer itself") or a run.
     async fn buffers_of_two_gpus_are_wrong_gpu_not_one_buffer() {
         let (gpu, other) = (Gpu::new().await.expect("first"), Gpu::new().await.expect("second"));
@@ -46,6 +46,11 @@ shoal_conformance::async_test! {
         wrong_gpu(seg.run_scan(&ours, &heads, &theirs, Op::Sum, true), "segmented scan: the output buffer");
         wrong_gpu(seg.run_run_lengths(&ours, &kept, &theirs, &counts.0), "run lengths: the lengths buffer");
         wrong_gpu(seg.run_run_lengths(&ours, &kept, &values, &their_count), "run lengths: the count buffer");
+
+        let scan = Scan::<u32>::new(&gpu).expect("scan");
+        wrong_gpu(scan.run(&ours, &theirs, ScanSpec::inclusive(Op::Sum)), "scan: the output buffer");
+        let workgroup = WorkgroupScan::<u32>::new(&gpu).expect("workgroup scan");
+        wrong_gpu(workgroup.run(&ours, &theirs, Op::Sum, true), "workgroup scan: the output buffer");
 
         // Nothing was recorded into the batch; each device's own buffers still work.
         commands.submit().expect("submit");

@@ -58,6 +58,35 @@ shoal_conformance::gpu_test! {
         mm.run(&e, &gpu.buffer_zeroed::<f32>(12).expect("b"), &e, [0, 4, 3], MatmulKernel::Tiled).expect("m = 0");
     }
 
+    /// An inner dimension longer than llvmpipe's loop limit (65,535 trips per invocation, every
+    /// loop together) allows in one dispatch: the naive kernel stopped at 65,535 columns, the
+    /// tiled one at about 26,213 (software shape) or 47,662 (GPU shape), and both returned Ok.
+    /// Small integers, so every partial sum is exact in f32 and C must equal the CPU's exactly.
+    async fn matmul_inner_dimension_past_the_loop_limit(gpu) {
+        let planned = MatmulTiling::for_gpu(&gpu);
+        let other = if planned == MatmulTiling::SOFTWARE { MatmulTiling::GPU } else { MatmulTiling::SOFTWARE };
+        let [m, n] = [3u32, 5];
+        for k in [30_000u32, 70_000] {
+            let ones = vec![1.0f32; (m.max(n) * k) as usize];
+            // Entries in -2 ..= 2, products in -4 ..= 4: sums stay far below 2^24.
+            let a: Vec<f32> = (0..m * k).map(|i| (i % 5) as f32 - 2.0).collect();
+            let b: Vec<f32> = (0..k * n).map(|i| (i % 3) as f32 - 1.0 + (i % 7 == 0) as u32 as f32).collect();
+            for (what, a, b) in [("ones", &ones[..(m * k) as usize], &ones[..(k * n) as usize]), ("pattern", &a[..], &b[..])] {
+                let want = matmul_cpu(a, b, [m as usize, k as usize, n as usize]);
+                let (ga, gb) = (gpu.buffer_from(a).expect("a"), gpu.buffer_from(b).expect("b"));
+                for shape in [planned, other] {
+                    let mm = Matmul::with_tiling(&gpu, shape).expect("matmul");
+                    for kernel in [MatmulKernel::Tiled, MatmulKernel::Naive] {
+                        // C starts as garbage: the first chunk must overwrite it.
+                        let c = gpu.buffer_from(&vec![9.0f32; (m * n) as usize]).expect("c");
+                        mm.run(&ga, &gb, &c, [m, k, n], kernel).expect("run");
+                        assert_eq!(c.read().await.expect("c"), want, "{what}, k = {k}, {kernel:?}, {shape:?}");
+                    }
+                }
+            }
+        }
+    }
+
     async fn matmul_shapes_outside_the_device_are_typed_errors(gpu) {
         let limits = gpu.limits();
         let too_wide = limits.max_compute_work_group_size[0].min(limits.max_compute_work_group_size[1]) * 2;

@@ -12,6 +12,7 @@ use super::blocks::{
     own_block, words_block,
 };
 use super::{MAX_COARSENING, SOURCE, Tiling};
+use crate::buffers::{check_apart, named};
 use crate::operator::Operation;
 use crate::value::{Shape, Value};
 use crate::wgsl::{self, Uniforms};
@@ -349,16 +350,10 @@ pub(crate) fn check_pair<T: Value>(
     output: &Buffer<T>,
 ) -> Result<u32> {
     let n = wgsl::count_u32(what, input.len())?;
-    if input.raw() == output.raw() {
-        return Err(Error::BindingKind {
-            kernel: what.to_string(),
-            binding: "output".into(),
-            expected:
-                "a buffer other than the input (the kernels read one while writing the other)"
-                    .into(),
-            got: "the input buffer itself".into(),
-        });
-    }
+    // Owners first: buffers of two devices can compare equal.
+    let buffers = [named("input", input), named("output", output)];
+    let why = "the kernels read one while writing the other";
+    check_apart(input.gpu(), what, &buffers, why)?;
     wgsl::at_least(&format!("{what}: output buffer"), input.len(), output.len())?;
     Ok(n)
 }

@@ -56,6 +56,13 @@ pub enum Strategy {
     /// One dispatch: tiles numbered in start order publish their total and inclusive prefix (flag
     /// and value in the same atomic words); a work group looks back over its predecessors and
     /// computes any missing total from the input itself rather than wait.
+    ///
+    /// A request, honoured where the tiling allows: on a software adapter with work groups
+    /// narrower than [`SOFTWARE_WORKGROUP`] the scan takes [`MultiLevel`](Self::MultiLevel)
+    /// instead (see [`Scan::strategy_for`]), where the look-back's time grows with the square of
+    /// the tile count (2^20 elements in tiles of 1 × 2 ran for over a minute). The result is the
+    /// same; falling back rather than refusing keeps a strategy chosen for one adapter valid on
+    /// every other.
     LookBack,
 }
 
@@ -206,13 +213,19 @@ impl<T: Value> Scan<T> {
     }
 
     /// The strategy `spec` resolves to for `n` elements: [`Strategy::Auto`] takes the look-back
-    /// for inputs of more than one tile (of scalars or vectors), else the multi-level kernels;
-    /// and the multi-level kernels on a software adapter whose work groups are narrower than
-    /// [`SOFTWARE_WORKGROUP`] invocations. llvmpipe runs such work groups interleaved, switching
-    /// between them at every barrier, so that every tile in flight is in its look-back at once
-    /// and each walks back over all the others: measured on lavapipe with 4 × 2 tiles, 8000
-    /// tiles took 9.2 s by the look-back and 12 ms by the multi-level kernels (8 × 1 tiles:
-    /// 11.5 ms by the look-back).
+    /// for inputs of more than one tile (of scalars or vectors), else the multi-level kernels.
+    ///
+    /// On a software adapter whose work groups are narrower than [`SOFTWARE_WORKGROUP`]
+    /// invocations (one SIMD row of llvmpipe) every strategy, a forced [`Strategy::LookBack`]
+    /// too, resolves to the multi-level kernels: there the look-back's time grows with the
+    /// square of the tile count although each tile looks back one or two steps (measured on
+    /// lavapipe, 2 × 2 tiles: 1,024 tiles 0.09 s, 4,096 1.1 s, 16,384 17 s, against 10 to 20 ms by
+    /// the multi-level kernels; 1 × 2 tiles, 2^20 elements, over a minute; 8 × 2 tiles, 16,384 of
+    /// them, 14 ms by the look-back). The time goes into executing the look-back loop at all: a
+    /// kernel that leaves the loop before its first step is linear again, one that takes one
+    /// step without polling or folding is not. A forced look-back falls back rather than
+    /// failing because the result is the same and a strategy picked on a GPU stays valid on a
+    /// software adapter.
     pub fn strategy_for(&self, spec: ScanSpec, n: u64) -> Strategy {
         let narrow = self.kernels.workgroup() < SOFTWARE_WORKGROUP
             && tiling::is_software(self.kernels.gpu());
@@ -221,6 +234,7 @@ impl<T: Value> Scan<T> {
                 Strategy::LookBack
             }
             Strategy::Auto => Strategy::MultiLevel,
+            Strategy::LookBack if narrow => Strategy::MultiLevel,
             forced => forced,
         }
     }

@@ -134,11 +134,6 @@ shoal_conformance::gpu_test! {
             // 1028 and 4100: multiples of 4 (vec4 stores) that end inside an invocation's
             // elements, so the rolled block's whole-chunk loops stop early.
             for &n in &[0u64, 1, 5, 257, 1028, 4097, 4100, 65537, 300_001] {
-                // The look-back over thousands of one- or two-invocation work groups takes
-                // seconds on the software adapters (docs/primitives.md): not at the largest size.
-                if tiling.workgroup.is_some_and(|wg| wg < SOFTWARE_WORKGROUP) && n > 65537 {
-                    continue;
-                }
                 let data = random_u32(n + 11, n, 1000);
                 for strategy in STRATEGIES {
                     check_scan(&gpu, &scan, &data, ScanSpec::inclusive(Op::Sum).with_strategy(strategy)).await;
@@ -209,6 +204,37 @@ shoal_conformance::gpu_test! {
                 let got = output.read().await.expect("read");
                 assert_eq!(first_difference(&got, &workgroup_scan_cpu(&data, wg.block() as usize, Op::Sum, inclusive)), None, "n = {n}");
             }
+        }
+    }
+
+    /// A forced look-back in work groups narrower than a SIMD row of a software adapter takes the
+    /// multi-level kernels there (it ran for over a minute at 2^20 elements in tiles of 1 × 2, its
+    /// time growing with the square of the tile count), and is honoured elsewhere.
+    async fn scan_forced_lookback_in_narrow_work_groups_falls_back(gpu) {
+        let software = shoal::wgpu::DeviceType::Cpu == gpu.adapter_details().device_type;
+        for (wg, n) in [(1u32, 1u64 << 20), (2, 1 << 16)] {
+            let tiling = Tiling { per_invocation: 2, one_subgroup: false, workgroup: Some(wg) };
+            let scan = Scan::<u32>::with_tiling(&gpu, tiling).expect("scan");
+            let spec = ScanSpec::inclusive(Op::Sum).with_strategy(Strategy::LookBack);
+            let want = if software { Strategy::MultiLevel } else { Strategy::LookBack };
+            assert_eq!(scan.strategy_for(spec, n), want, "{tiling:?}");
+            // The fallback takes well under a second; the look-back took 17 s at 2^16 in 2 × 2.
+            check_scan(&gpu, &scan, &random_u32(wg as u64, n, 1000), spec).await;
+        }
+    }
+
+    /// A forced look-back over more tiles than llvmpipe's loop limit (65,535 trips per
+    /// invocation, every loop together; past it loops exit silently): 131,072 tiles of 8 × 1, so
+    /// a look-back walking far would be cut off and show. Each tile looks back a step or two.
+    async fn scan_lookback_over_more_tiles_than_the_loop_limit(gpu) {
+        let tiling = Tiling { per_invocation: 1, one_subgroup: false, workgroup: Some(SOFTWARE_WORKGROUP) };
+        let scan = Scan::<u32>::with_tiling(&gpu, tiling).expect("scan");
+        let n = 1u64 << 20;
+        assert!(n / scan.tile() as u64 > 65_535, "tile {}", scan.tile());
+        let spec = ScanSpec::exclusive(Op::Sum).with_strategy(Strategy::LookBack);
+        assert_eq!(scan.strategy_for(spec, n), Strategy::LookBack);
+        for round in 0..2 {
+            check_scan(&gpu, &scan, &random_u32(round + 40, n, 0), spec).await;
         }
     }
 
