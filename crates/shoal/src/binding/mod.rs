@@ -90,7 +90,7 @@ pub struct SamplerResource<'a> {
 
 impl<'a> BufferResource<'a> {
     /// `bytes` of `raw` holding elements of `T`, from offset 0 (`header` 0). `id` comes from
-    /// [`Gpu::resource_id`] of the `Gpu` whose device made `raw`, kept with the buffer.
+    /// [`Gpu::resource_id`](crate::Gpu::resource_id) of the `Gpu` whose device made `raw`, kept with the buffer.
     pub fn new<T: Element>(id: &'a ResourceId, raw: &'a wgpu::Buffer, bytes: u64) -> Self {
         Self {
             raw,
