@@ -106,7 +106,7 @@ impl<'a> BufferResource<'a> {
 }
 
 impl<'a> TextureResource<'a> {
-    /// A view of a texture with these properties. `id` comes from [`Gpu::resource_id`] of the
+    /// A view of a texture with these properties. `id` comes from [`Gpu::resource_id`](crate::Gpu::resource_id) of the
     /// `Gpu` whose device made the texture, kept with it.
     pub fn new(
         id: &'a ResourceId,
@@ -128,7 +128,7 @@ impl<'a> TextureResource<'a> {
 }
 
 impl<'a> SamplerResource<'a> {
-    /// A sampler. `id` comes from [`Gpu::resource_id`] of the `Gpu` whose device made it.
+    /// A sampler. `id` comes from [`Gpu::resource_id`](crate::Gpu::resource_id) of the `Gpu` whose device made it.
     pub fn new(
         id: &'a ResourceId,
         raw: &'a wgpu::Sampler,
