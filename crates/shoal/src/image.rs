@@ -162,8 +162,17 @@ impl Gpu {
     /// What the device allows for `format`: usages, storage access modes, filtering.
     ///
     /// With `TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES` (which Shoal requests where the adapter
-    /// has it) the adapter's own answer, otherwise what WebGPU guarantees.
+    /// has it) the adapter's own answer, otherwise what WebGPU guarantees; nothing for a format
+    /// whose device features this device lacks (`r64uint` without 64-bit texture atomics, the
+    /// 16-bit norm formats in the browser: WebGPU has no such formats, and wgpu's browser
+    /// backend panics when asked about them).
     pub fn format_features(&self, format: wgpu::TextureFormat) -> wgpu::TextureFormatFeatures {
+        if !self.features().contains(format.required_features()) {
+            return wgpu::TextureFormatFeatures {
+                allowed_usages: wgpu::TextureUsages::empty(),
+                flags: wgpu::TextureFormatFeatureFlags::empty(),
+            };
+        }
         match self.adapter() {
             Some(adapter)
                 if self
