@@ -5,6 +5,9 @@
 //! [`crate::Dispatch`] and [`crate::Kernel`] run before anything reaches the device, and what
 //! wgpu still reports is captured with error scopes and returned as [`Error::Wgpu`].
 
+mod messages;
+use messages::{hint, list_or_none};
+
 /// Shoal's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -589,20 +592,4 @@ pub enum Error {
         /// The rule it breaks, and what to do.
         rule: String,
     },
-}
-
-fn list_or_none(items: &[String]) -> String {
-    if items.is_empty() {
-        "none".to_string()
-    } else {
-        items.join(", ")
-    }
-}
-
-fn hint(requested: &str) -> &'static str {
-    match requested {
-        "vulkan" => " (on Debian: apt-get install mesa-vulkan-drivers libvulkan1)",
-        "gl" => " (on Debian: apt-get install libegl1 libgl1-mesa-dri)",
-        _ => "",
-    }
 }
