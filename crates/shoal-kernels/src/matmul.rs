@@ -174,11 +174,12 @@ impl MatmulTiling {
     }
 
     /// Columns of A (rows of B) one dispatch of the tiled kernel sums where an invocation may run
-    /// `trips` loop iterations: whole panels, as many as fit. Each panel costs one trip of the loop over panels, the loops that fill
-    /// the A and B panels (`k_step × rows × tile / 4` vec4s shared by `tile²` invocations, each
-    /// loop one trip more than its iterations for its final test) and the `k_step + 1` trips of
-    /// the loop over the panel: 20 trips per 8 columns in [`SOFTWARE`](Self::SOFTWARE), which is
-    /// what llvmpipe measured (its sums stopped at k = 26,213 ≈ 65,535 / 20 × 8).
+    /// `trips` loop iterations: whole panels, as many as fit. Each panel costs one trip of the loop
+    /// over panels, the loops that fill the A and B panels (`k_step × rows × tile / 4` vec4s shared
+    /// by `tile²` invocations, each loop one trip more than its iterations for its final test) and
+    /// the `k_step + 1` trips of the loop over the panel: 20 trips per 8 columns in
+    /// [`SOFTWARE`](Self::SOFTWARE), which is what llvmpipe measured (its sums stopped at k =
+    /// 26,213 ≈ 65,535 / 20 × 8).
     fn k_chunk(self, trips: u32) -> u32 {
         let invocations = self.tile * self.tile;
         let fill = |per_k: u32| (self.k_step * per_k).div_ceil(invocations) + 1;

@@ -33,8 +33,9 @@ impl<K: SortKey> RadixSort<K> {
     /// the key's WGSL type: `u32`, `i32`, `f32`, or `vec2<u32>` (low word, high word) for
     /// [`U64`](crate::U64) and [`I64`](crate::I64), exactly (a `sort_key` of another type, even
     /// one of the same size, is an [`shoal::Error::Wgsl`] naming the type wanted, not a sort by
-    /// its raw bits). A WGSL error in it is an [`shoal::Error::Wgsl`] naming the line; binding a `Buffer<T>` whose stride is not the
-    /// WGSL `Element`'s is an [`shoal::Error::ElementLayout`].
+    /// its raw bits). A WGSL error in it is an [`shoal::Error::Wgsl`] naming the line; binding a
+    /// `Buffer<T>` whose stride is not the WGSL `Element`'s is an
+    /// [`shoal::Error::ElementLayout`].
     ///
     /// ```
     /// # fn main() -> Result<(), shoal::Error> {

@@ -90,7 +90,8 @@ pub struct SamplerResource<'a> {
 
 impl<'a> BufferResource<'a> {
     /// `bytes` of `raw` holding elements of `T`, from offset 0 (`header` 0). `id` comes from
-    /// [`Gpu::resource_id`](crate::Gpu::resource_id) of the `Gpu` whose device made `raw`, kept with the buffer.
+    /// [`Gpu::resource_id`](crate::Gpu::resource_id) of the `Gpu` whose device made `raw`, kept
+    /// with the buffer.
     pub fn new<T: Element>(id: &'a ResourceId, raw: &'a wgpu::Buffer, bytes: u64) -> Self {
         Self {
             raw,
@@ -106,8 +107,9 @@ impl<'a> BufferResource<'a> {
 }
 
 impl<'a> TextureResource<'a> {
-    /// A view of a texture with these properties. `id` comes from [`Gpu::resource_id`](crate::Gpu::resource_id) of the
-    /// `Gpu` whose device made the texture, kept with it.
+    /// A view of a texture with these properties. `id` comes from
+    /// [`Gpu::resource_id`](crate::Gpu::resource_id) of the `Gpu` whose device made the texture,
+    /// kept with it.
     pub fn new(
         id: &'a ResourceId,
         view: &'a wgpu::TextureView,
@@ -128,7 +130,8 @@ impl<'a> TextureResource<'a> {
 }
 
 impl<'a> SamplerResource<'a> {
-    /// A sampler. `id` comes from [`Gpu::resource_id`](crate::Gpu::resource_id) of the `Gpu` whose device made it.
+    /// A sampler. `id` comes from [`Gpu::resource_id`](crate::Gpu::resource_id) of the `Gpu` whose
+    /// device made it.
     pub fn new(
         id: &'a ResourceId,
         raw: &'a wgpu::Sampler,
