@@ -236,6 +236,7 @@ impl<T: Element> AppendBuffer<T> {
                 ],
                 dimension: 1,
                 limit: max[1],
+                remedy: "give each work group more items (items_per_group)".into(),
             });
         }
         let kernel = match self.args_kernel.get() {

@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use crate::identity::ResourceId;
 use crate::kernel::Kernel;
 use crate::profile::Timing;
+use crate::reflect::Reflection;
 
 /// Indirect dispatch arguments, as the GPU reads them: work groups in x, y and z.
 #[repr(C)]
@@ -136,7 +137,10 @@ impl<'a> Dispatch<'a> {
 
     /// Runs at least `n` invocations: `ceil(n / work-group invocations)` groups, folded over y
     /// (and z) when x would exceed the limit. Kernels rebuild the index with
-    /// `shoal_linear_index` (`#import shoal::fold`) and bound-check it.
+    /// `shoal_linear_index` (`#import shoal::fold`) and bound-check it. A dispatch that must fold
+    /// for an entry point taking `global_invocation_id` or `workgroup_id` without
+    /// `num_workgroups` (which could not rebuild it) is [`Error::TooManyGroups`]; more than 2^32
+    /// invocations, which no `u32` index numbers, [`Error::InvalidParameter`].
     pub fn invocations(mut self, n: u64) -> Self {
         self.grid = Grid::Linear(n);
         self
@@ -237,20 +241,7 @@ impl<'a> Dispatch<'a> {
                 });
             }
             Grid::Groups(g) => Some(g),
-            Grid::Linear(n) => {
-                let needed = n.div_ceil(r.workgroup_invocations() as u64);
-                Some(fold(needed, max).ok_or_else(|| {
-                    // The fold that did not fit: whole x and y, and the planes it would need.
-                    let plane = u64::from(max[0].max(1)) * u64::from(max[1].max(1));
-                    let planes = needed.div_ceil(plane).min(u32::MAX as u64) as u32;
-                    Error::TooManyGroups {
-                        kernel: name.to_string(),
-                        groups: [max[0], max[1], planes],
-                        dimension: 2,
-                        limit: max[2],
-                    }
-                })?)
-            }
+            Grid::Linear(n) => Some(linear_groups(name, r, n, max)?),
             Grid::Invocations(n) => Some([0, 1, 2].map(|i| n[i].div_ceil(size[i]))),
             Grid::Indirect { buffer, offset, .. } => {
                 check_indirect(name, buffer, offset)?;
@@ -264,6 +255,9 @@ impl<'a> Dispatch<'a> {
                     groups: g,
                     dimension,
                     limit: max[dimension],
+                    remedy: "use .invocations(n), which folds a large 1D count over y and z (the \
+                        kernel rebuilds its index with shoal_linear_index, `#import shoal::fold`)"
+                        .into(),
                 });
             }
             if g.contains(&0) {
@@ -292,6 +286,57 @@ impl<'a> Dispatch<'a> {
         });
         Ok(())
     }
+}
+
+/// The work groups of `.invocations(n)`: `ceil(n / work-group invocations)` folded over y and z
+/// where x cannot hold them, for a kernel that can rebuild its index from such a fold.
+fn linear_groups(name: &str, r: &Reflection, n: u64, max: [u32; 3]) -> Result<[u32; 3]> {
+    let needed = n.div_ceil(r.workgroup_invocations() as u64);
+    let groups = fold(needed, max).ok_or_else(|| {
+        // The fold that did not fit: whole x and y, and the planes it would need.
+        let plane = u64::from(max[0].max(1)) * u64::from(max[1].max(1));
+        let planes = needed.div_ceil(plane).min(u32::MAX as u64) as u32;
+        Error::TooManyGroups {
+            kernel: name.to_string(),
+            groups: [max[0], max[1], planes],
+            dimension: 2,
+            limit: max[2],
+            remedy: "even folded over y and z the count does not fit: split the work into \
+                several dispatches"
+                .into(),
+        }
+    })?;
+    // WGSL's index is a u32 (shoal_linear_index's too): beyond 2^32 it would wrap.
+    if n > 1 << 32 {
+        return Err(Error::InvalidParameter {
+            kernel: name.to_string(),
+            parameter: "invocations".into(),
+            value: n.to_string(),
+            rule: "a 1D dispatch numbers its invocations with a u32, so at most 2^32 = \
+                4294967296; split the work into several dispatches"
+                .into(),
+        });
+    }
+    // A kernel that reads only its x coordinates would run the folded groups' elements again
+    // and leave the rest unwritten, without an error anywhere: refused instead.
+    if (groups[1] > 1 || groups[2] > 1) && !r.fold_safe {
+        return Err(Error::TooManyGroups {
+            kernel: name.to_string(),
+            groups: [needed.min(u32::MAX as u64) as u32, 1, 1],
+            dimension: 0,
+            limit: max[0],
+            remedy: format!(
+                ".invocations({n}) folds them over y and z, but entry point `{}` takes its \
+                 position (global_invocation_id or workgroup_id) without \
+                 @builtin(num_workgroups), so it cannot rebuild its index from the fold (it would \
+                 run some elements twice and others never): `#import shoal::fold` and index with \
+                 shoal_linear_index(wid, nwg, local_index, WG), or give .groups([x, y, z]) \
+                 yourself",
+                r.entry_point
+            ),
+        });
+    }
+    Ok(groups)
 }
 
 /// Spreads `groups` work groups over x, then y, then z, each within `max`; `None` when even

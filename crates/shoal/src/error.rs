@@ -12,7 +12,7 @@ use messages::{hint, list_or_none};
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Everything that can go wrong in Shoal, each case typed.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// No adapter matched the requested backend.
@@ -140,7 +140,7 @@ pub enum Error {
     },
     /// The work group is larger than the device allows (per dimension or in total).
     #[error(
-        "kernel `{kernel}`: work group {size:?} = {invocations} invocations exceeds {limit_name} = {limit} on this device"
+        "kernel `{kernel}`: @workgroup_size{size:?} ({invocations} invocations) is over {limit_name} = {limit} on this device; make it smaller (plan it from gpu.limits())"
     )]
     WorkgroupTooLarge {
         /// The kernel.
@@ -168,7 +168,7 @@ pub enum Error {
     },
     /// An explicit group count exceeds the per-dimension limit (the specification's INVALID_VALUE).
     #[error(
-        "kernel `{kernel}`: dispatch of {groups:?} work groups exceeds MAX_COMPUTE_WORK_GROUP_COUNT = {limit} in dimension {dimension} (INVALID_VALUE); use .invocations(n), which folds large 1D counts"
+        "kernel `{kernel}`: dispatch of {groups:?} work groups exceeds MAX_COMPUTE_WORK_GROUP_COUNT = {limit} in dimension {dimension} (INVALID_VALUE); {remedy}"
     )]
     TooManyGroups {
         /// The kernel.
@@ -179,6 +179,8 @@ pub enum Error {
         dimension: usize,
         /// The device's limit.
         limit: u32,
+        /// What to do instead, for the way the count was given.
+        remedy: String,
     },
     /// A dispatch was run without saying how many work groups.
     #[error(

@@ -292,9 +292,28 @@ pub(crate) fn reflect_module(
         bindings,
         needs: needed_features(&module, composed.uses_subgroups),
         sampled_with,
+        fold_safe: fold_safe(&module, &ep.function),
     };
     let resolved = Resolved { module, info };
     Ok((reflection, resolved))
+}
+
+/// [`Reflection::fold_safe`] of `function` (an entry point).
+fn fold_safe(module: &naga::Module, function: &naga::Function) -> bool {
+    let takes = |builtin: naga::BuiltIn| {
+        let is = |b: &Option<naga::Binding>| matches!(b, Some(naga::Binding::BuiltIn(x)) if *x == builtin);
+        function.arguments.iter().any(|a| {
+            is(&a.binding)
+                || match &module.types[a.ty].inner {
+                    naga::TypeInner::Struct { members, .. } => {
+                        members.iter().any(|m| is(&m.binding))
+                    }
+                    _ => false,
+                }
+        })
+    };
+    takes(naga::BuiltIn::NumWorkGroups)
+        || !(takes(naga::BuiltIn::GlobalInvocationId) || takes(naga::BuiltIn::WorkGroupId))
 }
 
 /// The `(texture, sampler)` pairs of every `ImageSample` expression whose operands are among

@@ -179,6 +179,12 @@ pub struct Reflection {
     /// `(texture, sampler)` binding names that `textureSample*`/`textureGather` use together:
     /// what decides whether a texture's layout must be filterable.
     pub sampled_with: Vec<(String, String)>,
+    /// Whether the entry point does the same work when
+    /// [`Dispatch::invocations`](crate::Dispatch::invocations) folds its work groups over y and
+    /// z: it takes `@builtin(num_workgroups)`, and so can rebuild its linear index
+    /// (`shoal_linear_index`), or takes neither `global_invocation_id` nor `workgroup_id`, and
+    /// so does not depend on where its work group is (as an argument or a member of one).
+    pub fold_safe: bool,
 }
 
 impl Reflection {
