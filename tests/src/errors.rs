@@ -244,7 +244,8 @@ gpu_test! {
     let l = gpu.buffer_zeroed::<f32>(4).expect("lengths");
     let e = k.bind("vectors", &v).bind("lengths", &l).invocations(4).run().expect_err("[f32; 3] for vec3");
     assert!(matches!(e, Error::ElementLayout { wgsl_bytes: 16, rust_bytes: 12, .. }), "{e}");
-    assert_names(&e, &["`vectors`", "vec3<f32>", "[f32; 3]"]);
+    // And the fix (it said only why, while the docs said it names the fix).
+    assert_names(&e, &["`vectors`", "vec3<f32>", "[f32; 3]", "glam::Vec3", "[f32; 4]"]);
     }
 }
 
@@ -364,6 +365,55 @@ gpu_test! {
     let max = gpu.limits().max_compute_work_group_count;
     let planes = (u64::MAX.div_ceil(64)).div_ceil(max[0] as u64 * max[1] as u64).min(u32::MAX as u64) as u32;
     assert!(matches!(e, Error::TooManyGroups { groups, dimension: 2, .. } if groups == [max[0], max[1], planes]), "{e}");
+    }
+
+    /// `.invocations(n)` that must fold, for a kernel indexing with `global_invocation_id.x`
+    /// alone: it ran some elements twice and others never, with no error (a newcomer's audit).
+    /// Now refused, naming the fix; the smallest folded count, and one below it runs.
+    async fn a_fold_the_kernel_cannot_undo_is_refused(gpu) {
+    let k = copy_kernel(&gpu);
+    let x = gpu.limits().max_compute_work_group_count[0];
+    let n = x as u64 * 64 + 1;
+    let (a, b) = (gpu.buffer_zeroed::<u32>(4).expect("a"), gpu.buffer_zeroed::<u32>(4).expect("b"));
+    let e = k.bind("src", &a).bind("dst", &b).invocations(n).run().expect_err("unfoldable");
+    assert!(matches!(e, Error::TooManyGroups { groups: [g, 1, 1], dimension: 0, .. } if g == x + 1), "{e}");
+    assert_names(&e, &["copy.wgsl:copy", &format!(".invocations({n})"), "num_workgroups", "shoal_linear_index"]);
+    k.bind("src", &a).bind("dst", &b).invocations(n - 1).run().expect("one group in x per 64");
+    }
+
+    /// A kernel that does not ask where it is (a counter claims the work) is folded as before,
+    /// and every invocation runs once.
+    async fn a_kernel_without_a_position_is_folded(gpu) {
+    let src = "@group(0) @binding(0) var<storage, read_write> count: atomic<u32>;
+        @compute @workgroup_size(64) fn claim() { atomicAdd(&count, 1u); }";
+    let k = gpu.kernel(shoal::Source::new("claim.wgsl", src)).expect("kernel");
+    let n = gpu.limits().max_compute_work_group_count[0] as u64 * 64 + 64;
+    let count = gpu.buffer_zeroed::<u32>(1).expect("count");
+    k.bind("count", &count).invocations(n).run().expect("folded");
+    assert_eq!(count.read().await.expect("read"), vec![n as u32]);
+    }
+
+    /// `Debug` (what `fn main() -> Result<..>` and `unwrap` print) is the message, with real line
+    /// breaks in a WGSL error's excerpt, and the variant's name.
+    async fn debug_prints_the_message(gpu) {
+    let e = gpu.kernel(shoal::Source::new("broken.wgsl", "@compute @workgroup_size(1) fn f() {\n let x = 1u\n}")).expect_err("broken");
+    let debug = format!("{e:?}");
+    assert!(debug.starts_with(&e.to_string()) && debug.ends_with("(shoal::Error::Wgsl)"), "{debug}");
+    assert!(debug.contains("broken.wgsl:3") && debug.contains('\n'), "{debug}");
+    assert_eq!(e.name(), "Wgsl");
+    let typo = shoal::BackendChoice::parse("vulcan").expect_err("typo");
+    assert_eq!(format!("{typo:?}"), "SHOAL_BACKEND=\"vulcan\" is not one of vulkan, gl, metal, dx12, webgpu, auto (shoal::Error::UnknownBackend)");
+    }
+
+    /// More invocations than a u32 index can number (every index would wrap past 2^32).
+    async fn invocations_beyond_a_u32_index_are_refused(gpu) {
+    let src = "@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+        @compute @workgroup_size(64) fn wide(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) g: vec3<u32>) { o[0] = w.x + g.x; }";
+    let k = gpu.kernel(shoal::Source::new("wide.wgsl", src)).expect("kernel");
+    let o = gpu.buffer_zeroed::<u32>(1).expect("o");
+    let e = k.bind("o", &o).invocations((1 << 32) + 1).run().expect_err("beyond u32");
+    assert!(matches!(e, Error::InvalidParameter { ref parameter, .. } if parameter == "invocations"), "{e}");
+    assert_names(&e, &["wide.wgsl:wide", "4294967297", "2^32"]);
     }
 }
 

@@ -53,6 +53,73 @@ impl Operator {
     pub fn wgsl(&self) -> &'static str {
         self.wgsl
     }
+
+    /// A typed error naming the operator when its WGSL leaves out `identity` or `combine`:
+    /// otherwise the kernel's own code would fail to find them, and naga's message would point
+    /// inside Shoal's scan.
+    fn check_contract(&self, kernel: &str) -> Result<()> {
+        let code = without_comments(self.wgsl);
+        let missing: Vec<&str> = [
+            ("identity", "fn identity() -> T"),
+            ("combine", "fn combine(a: T, b: T) -> T"),
+        ]
+        .into_iter()
+        .filter(|(name, _)| !defines(&code, name))
+        .map(|(_, signature)| signature)
+        .collect();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        Err(Error::Wgsl {
+            kernel: kernel.to_string(),
+            message: format!(
+                "operator `{}` does not define `{}`: an operator defines `fn identity() -> T` and \
+                 `fn combine(a: T, b: T) -> T` (T is the scan's value type)",
+                self.name,
+                missing.join("` or `")
+            ),
+        })
+    }
+}
+
+/// `wgsl` with its `//` and `/* */` comments blanked (block comments nest in WGSL).
+fn without_comments(wgsl: &str) -> String {
+    let (mut out, mut depth, mut line_comment) = (String::new(), 0u32, false);
+    let mut chars = wgsl.chars().peekable();
+    while let Some(c) = chars.next() {
+        let next = chars.peek().copied();
+        if line_comment {
+            line_comment = c != '\n';
+        } else if c == '/' && next == Some('*') {
+            chars.next();
+            depth += 1;
+        } else if depth > 0 && c == '*' && next == Some('/') {
+            chars.next();
+            depth -= 1;
+        } else if depth == 0 && c == '/' && next == Some('/') {
+            line_comment = true;
+        } else if depth == 0 {
+            out.push(c);
+            continue;
+        }
+        out.push(' ');
+    }
+    out
+}
+
+/// Whether `code` (without comments) declares a function `name`: `fn`, `name`, then `(`.
+fn defines(code: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    code.match_indices("fn").any(|(at, _)| {
+        let before = code[..at].chars().next_back();
+        let rest = &code[at + 2..];
+        if before.is_some_and(ident) || !rest.starts_with(char::is_whitespace) {
+            return false;
+        }
+        rest.trim_start()
+            .strip_prefix(name)
+            .is_some_and(|r| r.trim_start().starts_with('('))
+    })
 }
 
 /// What a [`Scan`](crate::Scan) or [`Reduce`](crate::Reduce) combines with: a built-in [`Op`]
@@ -100,6 +167,7 @@ impl Operation {
     pub(crate) fn op_block<T: Value>(self, kernel: &str, subgroups: bool) -> Result<Source> {
         let op = match self {
             Operation::Custom(o) => {
+                o.check_contract(kernel)?;
                 return Ok(Source::new(format!("operator `{}`", o.name), o.wgsl));
             }
             Operation::Builtin(op) => op,

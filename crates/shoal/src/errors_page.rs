@@ -34,61 +34,6 @@ fn headings() -> Vec<&'static str> {
         .collect()
 }
 
-/// Keeps `variants()` honest: this match must name every variant (it stops compiling when one
-/// is added), and each name it gives must be one `variants()` read from the source.
-fn name(e: &crate::Error) -> &'static str {
-    use crate::Error as E;
-    match e {
-        E::NoAdapter { .. } => "NoAdapter",
-        E::UnknownBackend { .. } => "UnknownBackend",
-        E::RequestDevice { .. } => "RequestDevice",
-        E::Wgsl { .. } => "Wgsl",
-        E::Glsl { .. } => "Glsl",
-        E::GlslUnsupported { .. } => "GlslUnsupported",
-        E::UnknownSnippet { .. } => "UnknownSnippet",
-        E::SnippetArguments { .. } => "SnippetArguments",
-        E::Block { .. } => "Block",
-        E::EntryPoint { .. } => "EntryPoint",
-        E::Override { .. } => "Override",
-        E::MissingFeature { .. } => "MissingFeature",
-        E::WorkgroupTooLarge { .. } => "WorkgroupTooLarge",
-        E::WorkgroupMemory { .. } => "WorkgroupMemory",
-        E::TooManyGroups { .. } => "TooManyGroups",
-        E::NoSize { .. } => "NoSize",
-        E::IndirectOffset { .. } => "IndirectOffset",
-        E::IndirectOutOfBounds { .. } => "IndirectOutOfBounds",
-        E::MissingUsage { .. } => "MissingUsage",
-        E::Unbound { .. } => "Unbound",
-        E::UnknownBinding { .. } => "UnknownBinding",
-        E::BindingKind { .. } => "BindingKind",
-        E::ElementLayout { .. } => "ElementLayout",
-        E::BufferTooSmall { .. } => "BufferTooSmall",
-        E::ImageSize { .. } => "ImageSize",
-        E::ImageUsage { .. } => "ImageUsage",
-        E::TexelType { .. } => "TexelType",
-        E::ImageFormat { .. } => "ImageFormat",
-        E::ImageDimension { .. } => "ImageDimension",
-        E::StorageAccess { .. } => "StorageAccess",
-        E::Unfilterable { .. } => "Unfilterable",
-        E::AppendOverflow { .. } => "AppendOverflow",
-        E::PrintfOverflow { .. } => "PrintfOverflow",
-        E::ElementCodec { .. } => "ElementCodec",
-        E::Length { .. } => "Length",
-        E::Readback(_) => "Readback",
-        E::Timeout { .. } => "Timeout",
-        E::DeviceLost { .. } => "DeviceLost",
-        E::Wgpu { .. } => "Wgpu",
-        E::Io { .. } => "Io",
-        E::WrongGpu { .. } => "WrongGpu",
-        E::Aliasing { .. } => "Aliasing",
-        E::BindingTooLarge { .. } => "BindingTooLarge",
-        E::BindingNumber { .. } => "BindingNumber",
-        E::TooManyBindings { .. } => "TooManyBindings",
-        E::ResourceTooLarge { .. } => "ResourceTooLarge",
-        E::InvalidParameter { .. } => "InvalidParameter",
-    }
-}
-
 #[test]
 fn every_variant_has_a_section() {
     let variants = variants();
@@ -119,7 +64,7 @@ fn every_variant_has_a_section() {
 fn the_source_reading_matches_the_enum() {
     let variants = variants();
     let e = crate::Error::Readback(String::new());
-    assert!(variants.contains(&name(&e)));
+    assert!(variants.contains(&e.name()));
     // Every name the exhaustive match knows is one the source reading found, and as many.
     let known = [
         "NoAdapter",

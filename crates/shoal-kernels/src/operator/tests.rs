@@ -180,6 +180,18 @@ fn combine(a: T, b: T) -> T { return a +* b; }");
             Err(shoal::Error::Wgsl { message, .. }) => assert!(message.contains("operator `broken`:2"), "{message}"),
             other => panic!("a broken operator: {other:?}"),
         }
+        // Without `identity` (commented out, or only a helper named like it): the operator and
+        // the contract are named, not an identifier inside Shoal's scan (a newcomer's audit).
+        const NO_IDENTITY: Operator = Operator::new("no identity", "// fn identity() -> T { return 0u; }
+fn identity_of(x: T) -> T { return x; }
+fn combine(a: T, b: T) -> T { return max(a, b); }");
+        match scan.run(&input, &output, ScanSpec::inclusive(NO_IDENTITY)) {
+            Err(shoal::Error::Wgsl { message, .. }) => {
+                assert!(message.contains("operator `no identity` does not define `fn identity() -> T`"), "{message}");
+                assert!(!message.contains("combine(a: T, b: T) -> T` or"), "{message}");
+            }
+            other => panic!("an operator without identity: {other:?}"),
+        }
         let structs = Scan::<MinIndex>::new(&gpu).expect("scan");
         let data = [MinIndex { value: 1.0, index: 0 }; 3];
         let (input, output) = (gpu.buffer_from(&data).expect("input"), gpu.buffer_zeroed::<MinIndex>(3).expect("output"));
@@ -222,4 +234,18 @@ fn combine(a: T, b: T) -> T { return Mislaid(a.a + b.a); }");
             }
         }
     }
+}
+
+/// The contract check reads declarations, not comments or names that only start alike.
+#[test]
+fn the_contract_check_reads_declarations() {
+    use super::{defines, without_comments};
+    let code = without_comments(
+        "/* fn identity() -> T { /* nested */ } */ fn identity_of(x: T) -> T { return x; }
+         // fn combine(a: T, b: T) -> T
+         fn  combine (a: T, b: T) -> T { return a; } fn sfn identity() {}",
+    );
+    assert!(!defines(&code, "identity"), "{code}");
+    assert!(defines(&code, "combine"), "{code}");
+    assert!(defines("fn identity() -> T { return 0u; }", "identity"));
 }

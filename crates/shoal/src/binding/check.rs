@@ -207,7 +207,9 @@ fn check_buffer(kernel: &str, info: &BindingInfo, b: &BufferResource<'_>) -> Res
              so Shoal pads it, or pad the #[repr(C)] struct by hand"
                 .to_string()
         } else if shape.has_vec3 {
-            "; WGSL aligns vec3<f32> to 16 bytes, so a vec3 element takes 16".to_string()
+            "; WGSL aligns vec3<f32> to 16 bytes, so a vec3 element takes 16: hold it as \
+             glam::Vec3 (`shoal::glam`, padded to 16) or as [f32; 4]"
+                .to_string()
         } else {
             String::new()
         };
