@@ -114,6 +114,10 @@ where
 ///
 /// Such a type is checked against the WGSL stride like any other: a `[f32; 3]` where WGSL has
 /// `vec3<f32>` is 12 bytes against 16, and binding it is an error that says so.
+///
+/// The derives need `bytemuck` (with its `derive` feature) as a dependency of your crate, or,
+/// through Shoal's re-export, `#[bytemuck(crate = "shoal::bytemuck")]` on the type: the derive
+/// writes `::bytemuck` paths otherwise.
 #[macro_export]
 macro_rules! pod_element {
     ($($t:ty),+ $(,)?) => {$(
