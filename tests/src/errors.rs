@@ -176,6 +176,33 @@ impl shoal::Bindable for RawTexture {
 use shoal::wgpu;
 
 gpu_test! {
+    /// Integers bound where WGSL has floats (or the reverse, or signed for unsigned) had the
+    /// right stride and were read as other numbers without a word (a newcomer's audit); the bits
+    /// pass on purpose through `view_as`, and a width may differ (`[u32; 2]` for `atomic<u64>`).
+    async fn a_buffer_of_another_scalar_kind_is_refused(gpu) {
+    let src = "@group(0) @binding(0) var<storage, read> x: array<f32>;
+        @group(0) @binding(1) var<storage, read_write> y: array<f32>;
+        @compute @workgroup_size(64) fn copy(@builtin(global_invocation_id) i: vec3<u32>) {
+            if i.x < arrayLength(&y) { y[i.x] = x[i.x]; } }";
+    let k = gpu.kernel(shoal::Source::new("floats.wgsl", src)).expect("kernel");
+    let (ints, out) = (gpu.buffer_from(&[1u32, 2, 3, 4]).expect("ints"), gpu.buffer_zeroed::<f32>(4).expect("out"));
+    let e = k.bind("x", &ints).bind("y", &out).invocations(4).run().expect_err("u32 for f32");
+    assert!(matches!(e, Error::BindingKind { ref binding, .. } if binding == "x"), "{e}");
+    assert_names(&e, &["floats.wgsl:copy", "`array<f32>`", "Buffer<u32>", "view_as::<f32>()"]);
+    let signed = gpu.buffer_from(&[-1i32; 4]).expect("signed");
+    assert!(matches!(k.bind("x", &signed).bind("y", &out).invocations(4).run(), Err(Error::BindingKind { .. })));
+    k.bind("x", &ints.view_as::<f32>()).bind("y", &out).invocations(4).run().expect("the bits, on purpose");
+    assert_eq!(out.view_as::<u32>().read().await.expect("read"), [1, 2, 3, 4]);
+    let vectors = "@group(0) @binding(0) var<storage, read_write> v: array<vec4<f32>>;
+        @compute @workgroup_size(1) fn touch() { v[0].x = 1.0; }";
+    let k = gpu.kernel(shoal::Source::new("vectors.wgsl", vectors)).expect("kernel");
+    let words = gpu.buffer_zeroed::<shoal::glam::UVec4>(1).expect("words");
+    let e = k.bind("v", &words).groups([1, 1, 1]).run().expect_err("UVec4 for vec4<f32>");
+    assert_names(&e, &["`array<vec4<f32>>`", "Buffer<UVec4>", "view_as::<Vec4>()"]);
+    }
+}
+
+gpu_test! {
     async fn a_resource_of_the_wrong_kind(gpu) {
     let usage = wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING;
     let texture = gpu.device().create_texture(&wgpu::TextureDescriptor {

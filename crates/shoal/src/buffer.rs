@@ -212,8 +212,10 @@ impl<T: Element> Buffer<T> {
 
     /// The same memory seen as elements of `U`: as many whole `U`s as the elements' bytes hold
     /// (a remainder is not part of the view). Kernels use it for wider loads, e.g. a
-    /// `Buffer<u32>` read as `array<vec4<u32>>` four elements at a time. Views of the same buffer
-    /// as the same type share one identity, so bind groups made for one serve the next.
+    /// `Buffer<u32>` read as `array<vec4<u32>>` four elements at a time, or bits passed to a
+    /// binding of another kind of number on purpose (a `Buffer<u32>` as `array<f32>`, which
+    /// binding the buffer itself refuses). Views of the same buffer as the same type share one
+    /// identity, so bind groups made for one serve the next.
     pub fn view_as<U: Element>(&self) -> Buffer<U> {
         let len = self.byte_len() / U::STRIDE;
         Buffer {

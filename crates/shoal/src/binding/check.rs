@@ -2,6 +2,7 @@
 //! size, each a typed error naming the kernel and the binding.
 
 use super::layout::{texture_format, view_dimension};
+use super::scalars::check_scalars;
 use super::{BufferResource, Resource, TextureResource};
 use crate::element::LayoutKind;
 use crate::error::{Error, Result};
@@ -258,13 +259,16 @@ fn check_buffer(kernel: &str, info: &BindingInfo, b: &BufferResource<'_>) -> Res
         if b.bytes < needed {
             return Err(too_small(needed));
         }
+        if shape.fixed == b.header {
+            return check_scalars(kernel, info, b, element);
+        }
         return Ok(());
     }
     if b.stride == shape.fixed || b.size == shape.fixed {
         if b.bytes < shape.fixed {
             return Err(too_small(shape.fixed));
         }
-        return Ok(());
+        return check_scalars(kernel, info, b, &shape.wgsl_type);
     }
     if let Some((element, stride, n)) = &shape.fixed_array {
         if b.stride != *stride {
@@ -273,7 +277,7 @@ fn check_buffer(kernel: &str, info: &BindingInfo, b: &BufferResource<'_>) -> Res
         if b.bytes < stride * n {
             return Err(too_small(stride * n));
         }
-        return Ok(());
+        return check_scalars(kernel, info, b, element);
     }
     Err(layout_error(&shape.wgsl_type, shape.fixed))
 }

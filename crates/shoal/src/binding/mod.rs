@@ -7,6 +7,7 @@ use crate::identity::{GpuTag, ResourceId};
 
 mod check;
 mod layout;
+mod scalars;
 
 use check::short_type_name;
 pub(crate) use check::{check, check_size};

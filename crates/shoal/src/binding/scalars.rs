@@ -1,0 +1,153 @@
+//! The scalar kind of a bound buffer's elements against the WGSL's: a `Buffer<u32>` of integers
+//! bound to `array<f32>` has the right stride and the wrong meaning, so its bits would be read
+//! as floats without a word. Kinds (float, signed, unsigned) are compared, not widths: a
+//! 64-bit atomic may be held as `[u32; 2]` words. Compared where both sides name their scalar (Rust's scalars,
+//! arrays of them and glam's vectors and matrices; WGSL's scalars, vectors, matrices, atomics
+//! and arrays of them); structs are left to their layout check.
+
+use super::BufferResource;
+use super::check::short_type_name;
+use crate::error::{Error, Result};
+use crate::reflect::BindingInfo;
+
+/// An error when `wgsl` (an element of the binding, or the whole binding) and the bound buffer's
+/// element type both name a scalar and their kinds differ.
+pub(super) fn check_scalars(
+    kernel: &str,
+    info: &BindingInfo,
+    b: &BufferResource<'_>,
+    wgsl: &str,
+) -> Result<()> {
+    let binding_type = info.shape.as_ref().map_or(wgsl, |s| s.wgsl_type.as_str());
+    let rust = short_type_name(b.type_name);
+    match (wgsl_scalar(wgsl), rust_scalar(&rust)) {
+        (Some(w), Some(r)) if kind(w) != kind(r) => Err(Error::BindingKind {
+            kernel: kernel.to_string(),
+            binding: info.name.clone(),
+            expected: format!("`{binding_type}` ({w} elements)"),
+            got: format!(
+                "a `Buffer<{rust}>` ({r} elements), whose bits would be read as {w}; convert the \
+                 data, or bind `buffer.view_as::<{}>()` to pass the bits as they are",
+                rust_twin(wgsl).unwrap_or(w)
+            ),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// What a scalar's bits mean: widths may differ (a `u64` atomic held as `[u32; 2]` words).
+fn kind(scalar: &str) -> char {
+    scalar.chars().next().unwrap_or(' ')
+}
+
+/// The scalar of a WGSL scalar, vector, matrix, atomic or array of one: `vec4<u32>` is `u32`.
+fn wgsl_scalar(wgsl: &str) -> Option<&str> {
+    let mut t = wgsl.trim();
+    loop {
+        let inner = ["array<", "atomic<", "vec2<", "vec3<", "vec4<"]
+            .iter()
+            .find_map(|p| t.strip_prefix(p))
+            .or_else(|| {
+                t.strip_prefix("mat")
+                    .and_then(|m| m.get(3..)?.strip_prefix('<'))
+            });
+        match inner {
+            // `array<E, N>`: E up to the last comma at depth 0, or the whole inside.
+            Some(inner) => {
+                let inner = inner.strip_suffix('>')?;
+                t = match inner.rfind(',') {
+                    Some(comma) if !inner[comma..].contains('>') => inner[..comma].trim(),
+                    _ => inner.trim(),
+                };
+            }
+            None => break,
+        }
+    }
+    ["u32", "i32", "f32", "f16", "u64", "i64", "f64", "bool"]
+        .into_iter()
+        .find(|s| *s == t)
+}
+
+/// The scalar of a Rust element type as `short_type_name` spells it: `u32`, `[f32; 3]`,
+/// glam's `UVec4`, `Vec3`, `Mat4` (`f32`), `IVec2`, `DVec3` (`f64`), `half`'s `f16`.
+fn rust_scalar(rust: &str) -> Option<&'static str> {
+    let element = rust
+        .strip_prefix('[')
+        .and_then(|r| r.split(';').next())
+        .unwrap_or(rust)
+        .trim();
+    let scalars = ["u32", "i32", "f32", "f16", "u64", "i64", "f64", "bool"];
+    if let Some(s) = scalars.into_iter().find(|s| *s == element) {
+        return Some(s);
+    }
+    let glam = |prefix: &str| {
+        let rest = element.strip_prefix(prefix)?;
+        let shape = rest
+            .strip_prefix("Vec")
+            .or_else(|| rest.strip_prefix("Mat"))?;
+        matches!(shape, "2" | "3" | "4" | "3A").then_some(())
+    };
+    [
+        ("", "f32"),
+        ("U", "u32"),
+        ("I", "i32"),
+        ("D", "f64"),
+        ("U64", "u64"),
+        ("I64", "i64"),
+    ]
+    .into_iter()
+    .find(|(prefix, _)| glam(prefix).is_some())
+    .map(|(_, s)| s)
+}
+
+/// The Rust type to name in the advice: the WGSL element's scalar, or its glam vector.
+fn rust_twin(wgsl: &str) -> Option<&'static str> {
+    let element = wgsl.strip_prefix("array<").unwrap_or(wgsl);
+    let twins = [
+        ("vec4<u32>", "UVec4"),
+        ("vec2<u32>", "UVec2"),
+        ("vec4<f32>", "Vec4"),
+        ("vec2<f32>", "Vec2"),
+        ("vec4<i32>", "IVec4"),
+        ("vec2<i32>", "IVec2"),
+    ];
+    twins
+        .into_iter()
+        .find(|(w, _)| element.starts_with(w))
+        .map(|(_, r)| r)
+}
+
+#[cfg(test)]
+mod tests {
+    // In wasm32 these run in the browser through wasm-bindgen-test.
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::{rust_scalar, wgsl_scalar};
+
+    #[test]
+    fn scalars_of_wgsl_types() {
+        assert_eq!(wgsl_scalar("f32"), Some("f32"));
+        assert_eq!(wgsl_scalar("vec4<u32>"), Some("u32"));
+        assert_eq!(wgsl_scalar("atomic<i32>"), Some("i32"));
+        assert_eq!(wgsl_scalar("array<vec3<f32>, 4>"), Some("f32"));
+        assert_eq!(wgsl_scalar("array<array<u32, 2>>"), Some("u32"));
+        assert_eq!(wgsl_scalar("mat4x4<f32>"), Some("f32"));
+        assert_eq!(wgsl_scalar("Particle"), None);
+        assert_eq!(wgsl_scalar("array<Particle>"), None);
+    }
+
+    #[test]
+    fn scalars_of_rust_types() {
+        assert_eq!(rust_scalar("u32"), Some("u32"));
+        assert_eq!(rust_scalar("[f32; 3]"), Some("f32"));
+        assert_eq!(rust_scalar("UVec4"), Some("u32"));
+        assert_eq!(rust_scalar("Vec3A"), Some("f32"));
+        assert_eq!(rust_scalar("Mat4"), Some("f32"));
+        assert_eq!(rust_scalar("IVec2"), Some("i32"));
+        assert_eq!(rust_scalar("f16"), Some("f16"));
+        assert_eq!(rust_scalar("Particle"), None);
+        assert_eq!(rust_scalar("[Particle; 2]"), None);
+        assert_eq!(rust_scalar("Vector"), None);
+    }
+}
