@@ -1,9 +1,9 @@
 //! The scalar kind of a bound buffer's elements against the WGSL's: a `Buffer<u32>` of integers
 //! bound to `array<f32>` has the right stride and the wrong meaning, so its bits would be read
-//! as floats without a word. Kinds (float, signed, unsigned) are compared, not widths: a
-//! 64-bit atomic may be held as `[u32; 2]` words. Compared where both sides name their scalar (Rust's scalars,
-//! arrays of them and glam's vectors and matrices; WGSL's scalars, vectors, matrices, atomics
-//! and arrays of them); structs are left to their layout check.
+//! as floats without a word. Kinds (float, signed, unsigned) are compared, not widths: a 64-bit
+//! atomic may be held as `[u32; 2]` words. Compared where both sides name their scalar (Rust's
+//! scalars, arrays of them and glam's vectors and matrices; WGSL's scalars, vectors, matrices,
+//! atomics and arrays of them); structs are left to their layout check.
 
 use super::BufferResource;
 use super::check::short_type_name;
