@@ -18,16 +18,19 @@ pub(super) fn check_scalars(
     b: &BufferResource<'_>,
     wgsl: &str,
 ) -> Result<()> {
-    let binding_type = info.shape.as_ref().map_or(wgsl, |s| s.wgsl_type.as_str());
-    let rust = short_type_name(b.type_name);
-    match (wgsl_scalar(wgsl), rust_scalar(&rust)) {
+    // Every dispatch checks every binding: nothing is allocated unless it is an error.
+    match (wgsl_scalar(wgsl), rust_scalar(b.type_name)) {
         (Some(w), Some(r)) if kind(w) != kind(r) => Err(Error::BindingKind {
             kernel: kernel.to_string(),
             binding: info.name.clone(),
-            expected: format!("`{binding_type}` ({w} elements)"),
+            expected: format!(
+                "`{}` ({w} elements)",
+                info.shape.as_ref().map_or(wgsl, |s| s.wgsl_type.as_str())
+            ),
             got: format!(
-                "a `Buffer<{rust}>` ({r} elements), whose bits would be read as {w}; convert the \
+                "a `Buffer<{}>` ({r} elements), whose bits would be read as {w}; convert the \
                  data, or bind `buffer.view_as::<{}>()` to pass the bits as they are",
+                short_type_name(b.type_name),
                 rust_twin(wgsl).unwrap_or(w)
             ),
         }),
@@ -68,14 +71,15 @@ fn wgsl_scalar(wgsl: &str) -> Option<&str> {
         .find(|s| *s == t)
 }
 
-/// The scalar of a Rust element type as `short_type_name` spells it: `u32`, `[f32; 3]`,
-/// glam's `UVec4`, `Vec3`, `Mat4` (`f32`), `IVec2`, `DVec3` (`f64`), `half`'s `f16`.
+/// The scalar of a Rust element type by its `type_name`: `u32`, `[f32; 3]`, glam's `UVec4`,
+/// `Vec3`, `Mat4` (`f32`), `IVec2`, `DVec3` (`f64`), `half`'s `f16` (module paths ignored).
 fn rust_scalar(rust: &str) -> Option<&'static str> {
     let element = rust
         .strip_prefix('[')
         .and_then(|r| r.split(';').next())
         .unwrap_or(rust)
         .trim();
+    let element = element.rsplit("::").next().unwrap_or(element);
     let scalars = ["u32", "i32", "f32", "f16", "u64", "i64", "f64", "bool"];
     if let Some(s) = scalars.into_iter().find(|s| *s == element) {
         return Some(s);
@@ -148,6 +152,9 @@ mod tests {
         assert_eq!(rust_scalar("f16"), Some("f16"));
         assert_eq!(rust_scalar("Particle"), None);
         assert_eq!(rust_scalar("[Particle; 2]"), None);
+        assert_eq!(rust_scalar("glam::u32::uvec4::UVec4"), Some("u32"));
+        assert_eq!(rust_scalar("[glam::f32::vec3::Vec3; 2]"), Some("f32"));
+        assert_eq!(rust_scalar("half::binary16::f16"), Some("f16"));
         assert_eq!(rust_scalar("Vector"), None);
     }
 }
