@@ -408,16 +408,17 @@ gpu_test! {
     k.bind("src", &a).bind("dst", &b).invocations(n - 1).run().expect("one group in x per 64");
     }
 
-    /// A kernel that does not ask where it is (a counter claims the work) is folded as before,
-    /// and every invocation runs once.
+    /// A kernel that does not ask where its work group is (a counter claims the work) is folded
+    /// as before, and every work group runs once (one atomic per group: 65,536 of them).
     async fn a_kernel_without_a_position_is_folded(gpu) {
     let src = "@group(0) @binding(0) var<storage, read_write> count: atomic<u32>;
-        @compute @workgroup_size(64) fn claim() { atomicAdd(&count, 1u); }";
+        @compute @workgroup_size(64) fn claim(@builtin(local_invocation_index) l: u32) {
+            if l == 0u { atomicAdd(&count, 1u); } }";
     let k = gpu.kernel(shoal::Source::new("claim.wgsl", src)).expect("kernel");
-    let n = gpu.limits().max_compute_work_group_count[0] as u64 * 64 + 64;
+    let groups = gpu.limits().max_compute_work_group_count[0] as u64 + 1;
     let count = gpu.buffer_zeroed::<u32>(1).expect("count");
-    k.bind("count", &count).invocations(n).run().expect("folded");
-    assert_eq!(count.read().await.expect("read"), vec![n as u32]);
+    k.bind("count", &count).invocations(groups * 64).run().expect("folded");
+    assert_eq!(count.read().await.expect("read"), vec![groups as u32]);
     }
 
     /// `Debug` (what `fn main() -> Result<..>` and `unwrap` print) is the message, with real line
