@@ -134,7 +134,7 @@ const WANTED_FEATURES: wgpu::Features = wgpu::Features::TIMESTAMP_QUERY
 /// let gpu = shoal::Gpu::blocking()?; // SHOAL_BACKEND=vulkan|gl|…, or the best adapter
 /// let details = gpu.adapter_details();
 /// println!("{} on {:?}", details.name, details.backend);
-/// // The specification's minimum; lavapipe and llvmpipe offer 1024.
+/// // WebGPU's minimum (the compute-shader model's is 1024, what lavapipe and llvmpipe offer).
 /// assert!(gpu.limits().max_compute_work_group_invocations >= 256);
 /// # Ok(()) }
 /// ```

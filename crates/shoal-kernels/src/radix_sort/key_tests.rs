@@ -9,7 +9,10 @@ use crate::{I64, SortKey, SortOrder, U64, argsort_cpu, radix_sort::cpu::gather};
 /// neighbours of a software adapter's 8-invocation work group, of lavapipe's tile (8 x 32) and
 /// of GL's (8 x 64), several tiles, and two seeded random sizes up to 2^17.
 fn key_sizes(seed: u64) -> Vec<u64> {
-    let mut sizes = vec![0, 1, 7, 8, 9, 255, 256, 257, 511, 512, 513, 8193, 65_537];
+    // Around one work group, the older tiles, and the software adapters' 8 × 2,048 tiles.
+    let mut sizes = vec![
+        0, 1, 7, 8, 9, 255, 256, 257, 511, 512, 513, 8193, 16_383, 16_385, 65_537,
+    ];
     sizes.extend(random_sizes(seed, 2, 1 << 17));
     sizes
 }
