@@ -11,6 +11,7 @@
 
 #import shoal::append(particles_in, Particle)
 #import shoal::append(particles_out, Particle)
+#import shoal::fold
 
 override WG: u32 = 64;
 
@@ -75,9 +76,12 @@ fn unit(x: u32) -> f32 {
     return f32(hash(x) >> 8u) / 16777216.0;
 }
 
+// Its index is rebuilt from the work group (`shoal_linear_index`): past 65,535 groups (4,194,240
+// particles a step with WG = 64) `.invocations` folds them over y.
 @compute @workgroup_size(WG)
-fn particles_emit(@builtin(global_invocation_id) gid: vec3<u32>) {
-    let k = gid.x;
+fn particles_emit(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                  @builtin(local_invocation_index) lidx: u32) {
+    let k = shoal_linear_index(wid, nwg, lidx, WG);
     if k >= arrayLength(&emitters) * step.emit_per_emitter {
         return;
     }

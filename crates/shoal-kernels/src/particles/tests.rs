@@ -120,6 +120,15 @@ gpu_test! {
         }
     }
 
+    /// Both kernels survive `.invocations`' fold past 65,535 work groups (4,194,240 particles a
+    /// step): the emission rebuilt its index from `gid.x` alone, and would have emitted some
+    /// particles twice and others never there (now refused by Shoal for such a kernel).
+    async fn both_kernels_can_be_folded(gpu) {
+        let [update, emit] = Particles::kernels(&gpu, &shoal::wgsl!("../../wgsl/particles.wgsl"), 64).expect("kernels");
+        assert!(update.reflection().fold_safe, "particles_update");
+        assert!(emit.reflection().fold_safe, "particles_emit");
+    }
+
     /// Two emitters of `u32::MAX` particles each: the per-step count overflowed a u32 (a panic
     /// in debug) and would have been a dispatch of billions of invocations. More than the
     /// capacity per step is refused when the system is made.
