@@ -199,6 +199,15 @@ gpu_test! {
     let words = gpu.buffer_zeroed::<shoal::glam::UVec4>(1).expect("words");
     let e = k.bind("v", &words).groups([1, 1, 1]).run().expect_err("UVec4 for vec4<f32>");
     assert_names(&e, &["`array<vec4<f32>>`", "Buffer<UVec4>", "view_as::<Vec4>()"]);
+    // An append buffer is told to be made of the element, not to take a view it has not. (Named
+    // `out`: the snippet's consume took a parameter `out`, which hid such a buffer.)
+    let appends = "#import shoal::append(out, f32)
+        @group(0) @binding(0) var<storage, read_write> out: ShoalAppend_out;
+        @compute @workgroup_size(1) fn put() { out_append(1.0); }";
+    let k = gpu.kernel(shoal::Source::new("appends.wgsl", appends)).expect("kernel");
+    let ints = gpu.append_buffer::<u32>(4).expect("append buffer");
+    let e = k.bind("out", &ints).groups([1, 1, 1]).run().expect_err("u32 items for f32");
+    assert_names(&e, &["AppendBuffer<u32>", "append_buffer::<f32>"]);
     }
 }
 
@@ -442,6 +451,11 @@ gpu_test! {
     let e = k.bind("o", &o).invocations((1 << 32) + 1).run().expect_err("beyond u32");
     assert!(matches!(e, Error::InvalidParameter { ref parameter, .. } if parameter == "invocations"), "{e}");
     assert_names(&e, &["wide.wgsl:wide", "4294967297", "2^32"]);
+    // Below 2^32, but folded into more groups than it needs: the extra invocations' indices
+    // would wrap to 0.. and pass the kernel's bound check (a review found it).
+    let e = k.bind("o", &o).invocations((1 << 32) - 64).run().expect_err("launches past u32");
+    assert!(matches!(e, Error::InvalidParameter { .. }), "{e}");
+    assert_names(&e, &["4294967232", "would run"]);
     }
 }
 

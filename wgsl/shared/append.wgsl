@@ -32,31 +32,32 @@ struct ShoalAppend_SHOAL_NAME {
     items: array<SHOAL_ITEM>,
 }
 
-// Appends `value`. Returns false, writing nothing, when the buffer is full; the attempt is still
-// counted, so an overflow is never silent.
-fn SHOAL_NAME_append(value: SHOAL_ITEM) -> bool {
-    let slot = atomicAdd(&SHOAL_NAME.count, 1);
-    if slot < 0 || u32(slot) >= arrayLength(&SHOAL_NAME.items) {
+// Appends `shoal_value`. Returns false, writing nothing, when the buffer is full; the attempt is
+// still counted, so an overflow is never silent. (Parameters and locals are named `shoal_*` so
+// that none hides the buffer: buffers called `out`, `value` or `slot` are common.)
+fn SHOAL_NAME_append(shoal_value: SHOAL_ITEM) -> bool {
+    let shoal_slot = atomicAdd(&SHOAL_NAME.count, 1);
+    if shoal_slot < 0 || u32(shoal_slot) >= arrayLength(&SHOAL_NAME.items) {
         return false;
     }
-    SHOAL_NAME.items[slot] = value;
+    SHOAL_NAME.items[shoal_slot] = shoal_value;
     return true;
 }
 
-// Takes one item (the last appended, as Direct3D's Consume) into `*out`. Returns false when the
-// buffer is empty; the counter is then given back, so it never stays below zero.
-fn SHOAL_NAME_consume(out: ptr<function, SHOAL_ITEM>) -> bool {
-    let before = atomicSub(&SHOAL_NAME.count, 1);
-    if before <= 0 {
+// Takes one item (the last appended, as Direct3D's Consume) into `*shoal_out`. Returns false
+// when the buffer is empty; the counter is then given back, so it never stays below zero.
+fn SHOAL_NAME_consume(shoal_out: ptr<function, SHOAL_ITEM>) -> bool {
+    let shoal_before = atomicSub(&SHOAL_NAME.count, 1);
+    if shoal_before <= 0 {
         atomicAdd(&SHOAL_NAME.count, 1);
         return false;
     }
-    let slot = u32(before - 1);
-    if slot >= arrayLength(&SHOAL_NAME.items) {
+    let shoal_slot = u32(shoal_before - 1);
+    if shoal_slot >= arrayLength(&SHOAL_NAME.items) {
         // Past the capacity after an overflow: that item was never written.
         return false;
     }
-    *out = SHOAL_NAME.items[slot];
+    *shoal_out = SHOAL_NAME.items[shoal_slot];
     return true;
 }
 

@@ -89,7 +89,11 @@ fn without_comments(wgsl: &str) -> String {
     while let Some(c) = chars.next() {
         let next = chars.peek().copied();
         if line_comment {
-            line_comment = c != '\n';
+            // WGSL's line breaks, all of which end a line comment.
+            line_comment = !matches!(
+                c,
+                '\n' | '\r' | '\u{0B}' | '\u{0C}' | '\u{85}' | '\u{2028}' | '\u{2029}'
+            );
         } else if c == '/' && next == Some('*') {
             chars.next();
             depth += 1;

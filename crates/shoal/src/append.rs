@@ -217,6 +217,11 @@ impl<T: Element> AppendBuffer<T> {
     /// recorded after it with `.indirect(&args, 0)` sizes itself to what was appended, without
     /// a readback. `args` needs `Usage::STORAGE | Usage::INDIRECT`.
     ///
+    /// Where the capacity needs more than `MAX_COMPUTE_WORK_GROUP_COUNT` groups, the kernel
+    /// dispatched with them must not depend on its x position alone: it consumes its items (as
+    /// the particles' update does) or rebuilds its index with `shoal_linear_index`. The count is
+    /// on the GPU, so unlike `.invocations(n)` Shoal cannot refuse such a dispatch for it.
+    ///
     /// [`Dispatch::invocations`]: crate::Dispatch::invocations
     pub fn record_dispatch_args(
         &self,

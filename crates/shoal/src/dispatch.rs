@@ -139,8 +139,10 @@ impl<'a> Dispatch<'a> {
     /// (and z) when x would exceed the limit. Kernels rebuild the index with
     /// `shoal_linear_index` (`#import shoal::fold`) and bound-check it. A dispatch that must fold
     /// for an entry point taking `global_invocation_id` or `workgroup_id` without
-    /// `num_workgroups` (which could not rebuild it) is [`Error::TooManyGroups`]; more than 2^32
-    /// invocations, which no `u32` index numbers, [`Error::InvalidParameter`].
+    /// `num_workgroups` (which could not rebuild it) is [`Error::TooManyGroups`], as is a count
+    /// no fold holds; one that would launch more than 2^32 invocations, which no `u32` index
+    /// numbers, [`Error::InvalidParameter`]. (Taking `num_workgroups` is how a kernel says it
+    /// handles the fold: a grid-stride loop over `nwg.x` alone would repeat its range per row.)
     pub fn invocations(mut self, n: u64) -> Self {
         self.grid = Grid::Linear(n);
         self
@@ -255,9 +257,15 @@ impl<'a> Dispatch<'a> {
                     groups: g,
                     dimension,
                     limit: max[dimension],
-                    remedy: "use .invocations(n), which folds a large 1D count over y and z (the \
-                        kernel rebuilds its index with shoal_linear_index, `#import shoal::fold`)"
-                        .into(),
+                    remedy: match grid {
+                        Grid::Invocations(_) => "the grid is too large for one dispatch in that \
+                            dimension: split it into parts, one dispatch each"
+                            .into(),
+                        _ => "use .invocations(n), which folds a large 1D count over y and z (the \
+                            kernel rebuilds its index with shoal_linear_index, `#import \
+                            shoal::fold`)"
+                            .into(),
+                    },
                 });
             }
             if g.contains(&0) {
@@ -306,15 +314,20 @@ fn linear_groups(name: &str, r: &Reflection, n: u64, max: [u32; 3]) -> Result<[u
                 .into(),
         }
     })?;
-    // WGSL's index is a u32 (shoal_linear_index's too): beyond 2^32 it would wrap.
-    if n > 1 << 32 {
+    // WGSL's index is a u32 (shoal_linear_index's too): past 2^32 launched invocations (the
+    // fold may launch more than n) an index wraps and passes the kernel's bound check.
+    let launched = groups.iter().map(|&g| u64::from(g)).product::<u64>()
+        * u64::from(r.workgroup_invocations());
+    if launched > 1 << 32 {
         return Err(Error::InvalidParameter {
             kernel: name.to_string(),
             parameter: "invocations".into(),
             value: n.to_string(),
-            rule: "a 1D dispatch numbers its invocations with a u32, so at most 2^32 = \
-                4294967296; split the work into several dispatches"
-                .into(),
+            rule: format!(
+                "a 1D dispatch numbers its invocations with a u32, so at most 2^32 = 4294967296 \
+                 may run, and this one would run {launched} (its work groups folded to \
+                 {groups:?}); split the work into several dispatches"
+            ),
         });
     }
     // A kernel that reads only its x coordinates would run the folded groups' elements again
@@ -331,7 +344,8 @@ fn linear_groups(name: &str, r: &Reflection, n: u64, max: [u32; 3]) -> Result<[u
                  @builtin(num_workgroups), so it cannot rebuild its index from the fold (it would \
                  run some elements twice and others never): `#import shoal::fold` and index with \
                  shoal_linear_index(wid, nwg, local_index, WG), or give .groups([x, y, z]) \
-                 yourself",
+                 yourself (a kernel that takes its position only to print it, and claims its \
+                 work otherwise, takes @builtin(num_workgroups) to say the fold is safe)",
                 r.entry_point
             ),
         });

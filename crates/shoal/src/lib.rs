@@ -23,7 +23,7 @@
 //!
 //! (`id.x` alone covers 65,535 work groups, 4,194,240 elements here; past that
 //! [`Dispatch::invocations`] folds the groups over y and z and the kernel rebuilds its index with
-//! `shoal_linear_index`, or the dispatch is refused: never a silently partial result.)
+//! `shoal_linear_index`, or the dispatch is refused rather than run partly.)
 //!
 //! The modules, in the order a kernel meets them: [`Source`] (WGSL and `#import`),
 //! [`Reflection`] (what naga finds), [`Kernel`] (pipeline and derived layouts), [`Buffer`]

@@ -241,11 +241,14 @@ fn combine(a: T, b: T) -> T { return Mislaid(a.a + b.a); }");
 fn the_contract_check_reads_declarations() {
     use super::{defines, without_comments};
     let code = without_comments(
-        "/* fn identity() -> T { /* nested */ } */ fn identity_of(x: T) -> T { return x; }
+        "/* /* nested */ fn identity() -> T { } */ fn identity_of(x: T) -> T { return x; }
          // fn combine(a: T, b: T) -> T
          fn  combine (a: T, b: T) -> T { return a; } fn sfn identity() {}",
     );
     assert!(!defines(&code, "identity"), "{code}");
     assert!(defines(&code, "combine"), "{code}");
     assert!(defines("fn identity() -> T { return 0u; }", "identity"));
+    // Every WGSL line break ends a `//` comment (naga's), not only `\n`.
+    let cr = without_comments("// max\rfn identity() -> T { return 0u; }");
+    assert!(defines(&cr, "identity"), "{cr}");
 }

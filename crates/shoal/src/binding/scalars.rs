@@ -20,22 +20,43 @@ pub(super) fn check_scalars(
 ) -> Result<()> {
     // Every dispatch checks every binding: nothing is allocated unless it is an error.
     match (wgsl_scalar(wgsl), rust_scalar(b.type_name)) {
-        (Some(w), Some(r)) if kind(w) != kind(r) => Err(Error::BindingKind {
-            kernel: kernel.to_string(),
-            binding: info.name.clone(),
-            expected: format!(
-                "`{}` ({w} elements)",
-                info.shape.as_ref().map_or(wgsl, |s| s.wgsl_type.as_str())
-            ),
-            got: format!(
-                "a `Buffer<{}>` ({r} elements), whose bits would be read as {w}; convert the \
-                 data, or bind `buffer.view_as::<{}>()` to pass the bits as they are",
-                short_type_name(b.type_name),
-                rust_twin(wgsl).unwrap_or(w)
-            ),
-        }),
+        (Some(w), Some(r)) if kind(w) != kind(r) && !words(w, r) => {
+            let rust = short_type_name(b.type_name);
+            let twin = rust_twin(wgsl).unwrap_or("T");
+            let layout = if twin == "T" {
+                ", a T of the WGSL element's layout"
+            } else {
+                ""
+            };
+            Err(Error::BindingKind {
+                kernel: kernel.to_string(),
+                binding: info.name.clone(),
+                expected: format!(
+                    "`{}` ({w} elements)",
+                    info.shape.as_ref().map_or(wgsl, |s| s.wgsl_type.as_str())
+                ),
+                got: if b.header > 0 {
+                    format!(
+                        "an `AppendBuffer<{rust}>` ({r} items), whose bits would be read as {w}; \
+                         make it `gpu.append_buffer::<{twin}>(..)`{layout}"
+                    )
+                } else {
+                    format!(
+                        "a `Buffer<{rust}>` ({r} elements), whose bits would be read as {w}; \
+                         convert the data, or bind `buffer.view_as::<{twin}>()`{layout} to pass \
+                         the bits as they are"
+                    )
+                },
+            })
+        }
         _ => Ok(()),
     }
+}
+
+/// Whether `u32` words hold a 16- or 64-bit WGSL scalar's bits: packed halves, or the two
+/// words of a 64-bit value (no 64-bit or 16-bit Rust element is needed for them).
+fn words(wgsl: &str, rust: &str) -> bool {
+    rust == "u32" && !wgsl.ends_with("32")
 }
 
 /// What a scalar's bits mean: widths may differ (a `u64` atomic held as `[u32; 2]` words).
@@ -104,20 +125,35 @@ fn rust_scalar(rust: &str) -> Option<&'static str> {
     .map(|(_, s)| s)
 }
 
-/// The Rust type to name in the advice: the WGSL element's scalar, or its glam vector.
+/// The Rust element to name in the advice for a WGSL element (or binding) type: its 32-bit
+/// scalar, glam vector or matrix; `None` for the others (arrays of arrays, 16- and 64-bit
+/// scalars, which are bound as `u32` words).
 fn rust_twin(wgsl: &str) -> Option<&'static str> {
-    let element = wgsl.strip_prefix("array<").unwrap_or(wgsl);
+    let element = wgsl.strip_prefix("atomic<").unwrap_or(wgsl);
+    let element = element
+        .strip_suffix('>')
+        .filter(|_| element != wgsl)
+        .unwrap_or(element);
     let twins = [
-        ("vec4<u32>", "UVec4"),
+        ("u32", "u32"),
+        ("i32", "i32"),
+        ("f32", "f32"),
         ("vec2<u32>", "UVec2"),
-        ("vec4<f32>", "Vec4"),
-        ("vec2<f32>", "Vec2"),
-        ("vec4<i32>", "IVec4"),
+        ("vec3<u32>", "UVec3"),
+        ("vec4<u32>", "UVec4"),
         ("vec2<i32>", "IVec2"),
+        ("vec3<i32>", "IVec3"),
+        ("vec4<i32>", "IVec4"),
+        ("vec2<f32>", "Vec2"),
+        ("vec3<f32>", "Vec3"),
+        ("vec4<f32>", "Vec4"),
+        ("mat2x2<f32>", "Mat2"),
+        ("mat3x3<f32>", "Mat3"),
+        ("mat4x4<f32>", "Mat4"),
     ];
     twins
         .into_iter()
-        .find(|(w, _)| element.starts_with(w))
+        .find(|(w, _)| *w == element)
         .map(|(_, r)| r)
 }
 
@@ -127,7 +163,7 @@ mod tests {
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
-    use super::{rust_scalar, wgsl_scalar};
+    use super::{rust_scalar, rust_twin, wgsl_scalar, words};
 
     #[test]
     fn scalars_of_wgsl_types() {
@@ -139,6 +175,18 @@ mod tests {
         assert_eq!(wgsl_scalar("mat4x4<f32>"), Some("f32"));
         assert_eq!(wgsl_scalar("Particle"), None);
         assert_eq!(wgsl_scalar("array<Particle>"), None);
+    }
+
+    #[test]
+    fn words_and_twins() {
+        // Packed halves and 64-bit values travel as u32 words; i32 words are not raw bits.
+        assert!(words("f16", "u32") && words("i64", "u32") && words("f64", "u32"));
+        assert!(!words("f32", "u32") && !words("i64", "i32"));
+        assert_eq!(rust_twin("vec3<f32>"), Some("Vec3"));
+        assert_eq!(rust_twin("atomic<u32>"), Some("u32"));
+        assert_eq!(rust_twin("mat4x4<f32>"), Some("Mat4"));
+        assert_eq!(rust_twin("array<u32, 2>"), None);
+        assert_eq!(rust_twin("i64"), None);
     }
 
     #[test]

@@ -26,8 +26,13 @@ fn template_snippets_are_instantiated_per_argument_list() {
         "#import shoal::append(a, f32)\n#import shoal::append( b , vec4<f32> )\n#import shoal::append(a,f32)\n",
     );
     let c = Composed::new(&src).expect("composes");
-    assert_eq!(c.text.matches("fn a_append(value: f32)").count(), 1);
-    assert_eq!(c.text.matches("fn b_append(value: vec4<f32>)").count(), 1);
+    assert_eq!(c.text.matches("fn a_append(shoal_value: f32)").count(), 1);
+    assert_eq!(
+        c.text
+            .matches("fn b_append(shoal_value: vec4<f32>)")
+            .count(),
+        1
+    );
     assert!(!c.text.contains("SHOAL_"), "every parameter replaced");
     assert!(
         !c.text.lines().any(|l| l.trim_end().ends_with("// example")),
