@@ -9,6 +9,8 @@ const RADIX: u32 = 16u;
 // Invocations per work group (a power of two, planned from the device), keys per invocation.
 override WG: u32 = 256u;
 override PER: u32 = 16u;
+// The bits of a digit that count (radix_sort::common's `digit`).
+override DIGIT_MASK: u32 = 0xffffffffu;
 #import scan::document
 
 alias T = u32;

@@ -1,7 +1,7 @@
 // Stable LSD radix sort of u32 keys (optionally carrying u32 values), RADIX digits per pass
-// (16 or 256: each importing kernel declares `const RADIX`; 8 or 4 passes), other key types
-// mapped to u32 words on the first pass's loads and back on the last's stores: what every
-// ranking shares (`#import radix_sort::common`).
+// (16 or 256: each importing kernel declares `const RADIX` and `override DIGIT_MASK`; 8 or 4
+// passes), other key types mapped to u32 words on the first pass's loads and back on the last's
+// stores: what every ranking shares (`#import radix_sort::common`).
 //
 // Each pass: count digits (a RADIX-bin histogram per tile, stored digit-major:
 // counts[d * tiles + t]), an exclusive scan of those counts (the Scan family, recorded by
@@ -49,8 +49,12 @@ fn with_values() -> bool {
     return (params.flags & 1u) != 0u;
 }
 
+// DIGIT_MASK: the digit's bits where the sort orders by fewer than a whole digit of a word
+// (RadixSort::with_key_bits: pipelines of their own), all of them otherwise. Each importing kernel
+// declares it before its workgroup arrays: this file is appended after the kernel, and naga 30
+// fails on overrides declared after an array whose size uses an override.
 fn digit(key: u32) -> u32 {
-    return (key >> params.shift) & (RADIX - 1u);
+    return (key >> params.shift) & (RADIX - 1u) & DIGIT_MASK;
 }
 
 fn group_index(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {

@@ -19,6 +19,8 @@ const RADIX: u32 = 256u;
 // (a multiple of 4: an invocation's keys start at a vec4).
 override WG: u32 = 8u;
 override PER: u32 = 1024u;
+// The bits of a digit that count (radix_sort::common's `digit`).
+override DIGIT_MASK: u32 = 0xffffffffu;
 
 // Where each invocation keeps its counters while it counts and ranks its keys: in `sh_lanes`
 // (false: SwiftShader), or in an array of its own (true: llvmpipe and lavapipe, which access

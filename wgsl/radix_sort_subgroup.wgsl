@@ -10,6 +10,8 @@ const RADIX: u32 = 16u;
 // Invocations per work group: the device's subgroup size. Keys per invocation.
 override WG: u32 = 8u;
 override PER: u32 = 32u;
+// The bits of a digit that count (radix_sort::common's `digit`).
+override DIGIT_MASK: u32 = 0xffffffffu;
 
 // Each invocation keeps its 16 digit counts in four vec4 registers (digit 4k + c in component c
 // of counts k), indexed by comparison rather than by a dynamic index, and the subgroup sums and

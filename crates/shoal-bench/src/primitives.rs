@@ -128,6 +128,12 @@ pub const ENTRIES: &[Entry] = &[
         setup: |g, n| sort_keys::key_case::<u32>(g, n, Shape::Argsort),
     },
     Entry {
+        name: "radix sort u32 keys below 2^16, key bits 0..16",
+        bytes_per_element: 4,
+        max_log2: 24,
+        setup: |g, n| sort_keys::key_case::<u32>(g, n, Shape::Low16),
+    },
+    Entry {
         name: "matmul tiled (n = side^2)",
         bytes_per_element: 8,
         max_log2: 20,

@@ -30,8 +30,8 @@ pub use compact::{Compact, CompactCount, Keep, Partition, Predicate, compact_cpu
 pub use histogram::{Histogram, histogram_cpu};
 pub use matmul::{Matmul, MatmulKernel, MatmulTiling, matmul_cpu};
 pub use radix_sort::{
-    I64, KeyFunction, RadixSort, SortCounters, SortKey, SortOrder, SortTiling, U64, argsort_cpu,
-    sort_cpu, sort_pairs_cpu,
+    I64, KeyFunction, RadixSort, SortCounters, SortKey, SortOrder, SortTiling, U64,
+    argsort_bits_cpu, argsort_cpu, sort_cpu, sort_pairs_cpu,
 };
 
 pub use operator::{Operation, Operator};

@@ -9,6 +9,7 @@
 //! and back around that sort by one more kernel (`passes.rs`, `wgsl/sort_keys.wgsl`).
 
 use std::marker::PhantomData;
+use std::ops::Range;
 
 use shoal::{Buffer, Commands, Element, Error, Gpu, Kernel, Result};
 
@@ -16,6 +17,7 @@ use crate::buffers::{Named, check_apart, named};
 use crate::scan::{Scan, Tiling};
 use crate::wgsl::{self, Scratch, Uniforms};
 
+mod bits;
 mod by_key;
 mod cpu;
 mod keys;
@@ -23,7 +25,7 @@ mod passes;
 mod ranking;
 
 pub use by_key::KeyFunction;
-pub use cpu::{argsort_cpu, sort_cpu, sort_pairs_cpu};
+pub use cpu::{argsort_bits_cpu, argsort_cpu, sort_cpu, sort_pairs_cpu};
 pub use keys::{I64, SortKey, SortOrder, U64};
 pub use ranking::{SortCounters, SortTiling};
 
@@ -52,7 +54,8 @@ const MAX_SORT_PER_4_BIT: u32 = 1 << 14;
 ///
 /// The key type `K` is the buffer's: `u32` (the default), `i32`, `f32` (IEEE 754 total order,
 /// as [`f32::total_cmp`]: see [`SortKey`]), [`U64`] or [`I64`]. Ascending unless
-/// [`descending`](Self::descending); stable either way (equal keys keep their input order).
+/// [`descending`](Self::descending); stable either way (equal keys keep their input order). By
+/// every bit of the key, or by some of them in fewer passes ([`with_key_bits`](Self::with_key_bits)).
 /// One object sorts one key type; the pipelines are the same for every key type.
 ///
 /// ```
@@ -79,11 +82,12 @@ pub struct RadixSort<K: SortKey = u32> {
     wg: u32,
     per: u32,
     ranking: Ranking,
-    count: Kernel,
-    scatter: Kernel,
-    /// The lane counters' scatters of items: key and value words to items, items to items,
-    /// items to key and value words.
-    item_scatters: Option<[Kernel; 3]>,
+    counters: SortCounters,
+    kernels: PassKernels,
+    /// The bits of the keys' ordered words the sort orders by (`bits.rs`), and the kernels of
+    /// the narrower digits they need, by width.
+    bits: Range<u32>,
+    narrow: Vec<(u32, PassKernels)>,
     scan: Scan<u32>,
     /// `wgsl/sort_keys.wgsl`: the passes around the sort of words.
     passes: Kernel,
@@ -212,43 +216,15 @@ impl<K: SortKey> RadixSort<K> {
         per: u32,
         counters: SortCounters,
     ) -> Result<Self> {
-        let (source, entries) = match ranking {
-            Ranking::Subgroup => (
-                SUBGROUP_SOURCE,
-                ["count_digits_subgroup", "scatter_subgroup"],
-            ),
-            Ranking::Shared => (SOURCE, ["count_digits", "scatter"]),
-            Ranking::Lanes => (LANES_SOURCE, ["count_digits", "scatter"]),
-        };
-        let build = |entry| {
-            let builder = wgsl::builder(gpu, source.clone())
-                .entry(entry)
-                .constant("WG", wg)
-                .constant("PER", per);
-            match ranking {
-                Ranking::Lanes => builder.constant(
-                    "PRIVATE_COUNTERS",
-                    u32::from(counters == SortCounters::Private),
-                ),
-                Ranking::Subgroup | Ranking::Shared => builder,
-            }
-            .build()
-        };
         Ok(Self {
             gpu: gpu.clone(),
             wg,
             per,
             ranking,
-            count: build(entries[0])?,
-            scatter: build(entries[1])?,
-            item_scatters: match ranking {
-                Ranking::Lanes => Some([
-                    build("scatter_zip")?,
-                    build("scatter_items")?,
-                    build("scatter_unzip")?,
-                ]),
-                Ranking::Subgroup | Ranking::Shared => None,
-            },
+            counters,
+            kernels: PassKernels::build(gpu, ranking, [wg, per], counters, None)?,
+            bits: 0..32 * K::WORDS,
+            narrow: Vec::new(),
             scan: Scan::new(gpu)?,
             passes: passes::kernel(gpu)?,
             order: SortOrder::Ascending,
@@ -291,7 +267,8 @@ impl<K: SortKey> RadixSort<K> {
         }
         let words = keys.view_as::<u32>();
         if K::WORDS == 1 {
-            return self.sort_words(commands, &words, &words, Values::None, self.map());
+            let windows = self.windows(None);
+            return self.sort_words(commands, &words, &words, Values::None, self.map(), &windows);
         }
         // 64-bit keys: the lane counters move them whole (the low word unsigned, in the key's
         // order); otherwise LSD over the low words carrying the high ones, then over the high
@@ -300,9 +277,22 @@ impl<K: SortKey> RadixSort<K> {
         if self.ranking == Ranking::Lanes {
             return self.sort_items(commands, &words, n, [self.map() & 4, self.map()]);
         }
+        // A word none of whose bits the sort orders by is not sorted by.
         let (low, high) = self.split(commands, &words, n)?;
-        self.sort_words(commands, &low, &low, Values::Given(&high), 0)?;
-        self.sort_words(commands, &high, &high, Values::Given(&low), 0)?;
+        let (low_windows, high_windows) = (self.windows(Some(0)), self.windows(Some(1)));
+        if !low_windows.is_empty() {
+            self.sort_words(commands, &low, &low, Values::Given(&high), 0, &low_windows)?;
+        }
+        if !high_windows.is_empty() {
+            self.sort_words(
+                commands,
+                &high,
+                &high,
+                Values::Given(&low),
+                0,
+                &high_windows,
+            )?;
+        }
         self.pass(
             commands,
             Pass::Join,
@@ -340,18 +330,15 @@ impl<K: SortKey> RadixSort<K> {
             return Ok(());
         }
         let (words, values) = (keys.view_as::<u32>(), values.view_as::<u32>());
+        let windows = self.windows(None);
         if K::WORDS == 1 && value_words == 1 {
-            return self.sort_words(commands, &words, &words, Values::Given(&values), self.map());
+            let values = Values::Given(&values);
+            return self.sort_words(commands, &words, &words, values, self.map(), &windows);
         }
         let indices = self.scratch.get(&self.gpu, "sort: indices", n as u64)?;
         if K::WORDS == 1 {
-            self.sort_words(
-                commands,
-                &words,
-                &words,
-                Values::Indices(&indices),
-                self.map(),
-            )?;
+            let indices = Values::Indices(&indices);
+            self.sort_words(commands, &words, &words, indices, self.map(), &windows)?;
         } else {
             self.permutation(commands, &words, &indices, n)?;
             self.gather(commands, &words, &indices, n, K::WORDS)?;
@@ -435,6 +422,12 @@ impl<K: SortKey> RadixSort<K> {
         commands.submit()
     }
 
+    /// This sort's digit-pass kernels, their digits masked by `mask` (`DIGIT_MASK`) if given.
+    fn pass_kernels(&self, mask: Option<u32>) -> Result<PassKernels> {
+        let tiles = [self.wg, self.per];
+        PassKernels::build(&self.gpu, self.ranking, tiles, self.counters, mask)
+    }
+
     /// The keys as a `u32` count, and their words too (a [`Error::Length`] beyond `u32`).
     fn count(&self, keys: &Buffer<K>) -> Result<u32> {
         let n = wgsl::count_u32("radix sort", keys.len())?;
@@ -453,6 +446,68 @@ impl<K: SortKey> RadixSort<K> {
     }
 }
 
+/// The kernels of one digit pass: count, and the scatter of key words (and, with the lane
+/// counters, the scatters of items: key and value words to items, items to items, items to key
+/// and value words).
+#[derive(Debug)]
+struct PassKernels {
+    count: Kernel,
+    scatter: Kernel,
+    item_scatters: Option<[Kernel; 3]>,
+}
+
+impl PassKernels {
+    /// `ranking`'s kernels in work groups of `wg` invocations of `per` keys, their digits masked
+    /// by `mask` if given.
+    fn build(
+        gpu: &Gpu,
+        ranking: Ranking,
+        [wg, per]: [u32; 2],
+        counters: SortCounters,
+        mask: Option<u32>,
+    ) -> Result<Self> {
+        let (source, entries) = match ranking {
+            Ranking::Subgroup => (
+                SUBGROUP_SOURCE,
+                ["count_digits_subgroup", "scatter_subgroup"],
+            ),
+            Ranking::Shared => (SOURCE, ["count_digits", "scatter"]),
+            Ranking::Lanes => (LANES_SOURCE, ["count_digits", "scatter"]),
+        };
+        let build = |entry| {
+            let mut builder = wgsl::builder(gpu, source.clone())
+                .entry(entry)
+                .constant("WG", wg)
+                .constant("PER", per);
+            if let Some(mask) = mask {
+                builder = builder.constant("DIGIT_MASK", mask);
+            }
+            match ranking {
+                Ranking::Lanes => builder.constant(
+                    "PRIVATE_COUNTERS",
+                    u32::from(counters == SortCounters::Private),
+                ),
+                Ranking::Subgroup | Ranking::Shared => builder,
+            }
+            .build()
+        };
+        Ok(Self {
+            count: build(entries[0])?,
+            scatter: build(entries[1])?,
+            item_scatters: match ranking {
+                Ranking::Lanes => Some([
+                    build("scatter_zip")?,
+                    build("scatter_items")?,
+                    build("scatter_unzip")?,
+                ]),
+                Ranking::Subgroup | Ranking::Shared => None,
+            },
+        })
+    }
+}
+
+#[cfg(test)]
+mod bits_tests;
 #[cfg(test)]
 mod key_tests;
 #[cfg(test)]

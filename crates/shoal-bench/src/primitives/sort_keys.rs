@@ -1,6 +1,7 @@
 //! Radix sorts of the other key types and shapes, each to be read as a ratio to `radix sort u32
 //! keys` at the same size: `i32`, `f32` and `u64` keys alone (all bits random, so every pass does
-//! work), `u32` keys carrying 16-byte values, and the argsort of `u32` keys.
+//! work), `u32` keys carrying 16-byte values, the argsort of `u32` keys, and `u32` keys below
+//! 2^16 sorted by those 16 bits alone (`RadixSort::with_key_bits`).
 
 use shoal::{Buffer, Commands, Element, Gpu};
 use shoal_kernels::{RadixSort, SortKey, SortOrder, U64, argsort_cpu};
@@ -17,6 +18,8 @@ pub(super) enum Shape {
     Wide,
     /// The permutation that sorts the keys.
     Argsort,
+    /// Keys below 2^16, sorted by their low 16 bits alone.
+    Low16,
 }
 
 /// A key the rows build from two random words.
@@ -70,11 +73,18 @@ pub(super) fn key_case<K: BenchKey>(
     shape: Shape,
 ) -> Result<Box<dyn crate::harness::Case>, String> {
     let (low, high) = (data(n, 0), data(n, 0).into_iter().rev().collect::<Vec<_>>());
+    let low16 = matches!(shape, Shape::Low16);
     let host: Vec<K> = low
         .iter()
         .zip(&high)
-        .map(|(&l, &h)| K::from_words(l, h))
+        .map(|(&l, &h)| K::from_words(if low16 { l & 0xffff } else { l }, h))
         .collect();
+    let sort = RadixSort::new(gpu).map_err(err)?;
+    let sort = if low16 {
+        sort.with_key_bits(0..16).map_err(err)?
+    } else {
+        sort
+    };
     let wide = matches!(shape, Shape::Wide);
     let values: Vec<[u32; 4]> = (0..if wide { n as u32 } else { 1 })
         .map(|i| [i; 4])
@@ -85,7 +95,7 @@ pub(super) fn key_case<K: BenchKey>(
         1
     };
     Ok(Box::new(KeyCase {
-        sort: RadixSort::new(gpu).map_err(err)?,
+        sort,
         shape,
         pristine: gpu.buffer_from(&host).map_err(err)?,
         keys: gpu.buffer_zeroed(n).map_err(err)?,
@@ -122,7 +132,7 @@ impl<K: BenchKey> Case for KeyCase<K> {
     }
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
         match self.shape {
-            Shape::Keys => self.sort.record(c, &self.keys),
+            Shape::Keys | Shape::Low16 => self.sort.record(c, &self.keys),
             Shape::Wide => self.sort.record_pairs(c, &self.keys, &self.values),
             Shape::Argsort => self.sort.record_argsort(c, &self.keys, &self.indices),
         }
@@ -132,7 +142,7 @@ impl<K: BenchKey> Case for KeyCase<K> {
             let want = argsort_cpu(&self.host, SortOrder::Ascending);
             let want_keys: Vec<K> = want.iter().map(|&i| self.host[i as usize]).collect();
             match self.shape {
-                Shape::Keys => same_keys(&read_any(&self.keys).await?, &want_keys),
+                Shape::Keys | Shape::Low16 => same_keys(&read_any(&self.keys).await?, &want_keys),
                 Shape::Argsort => {
                     let got = read(&self.indices).await?;
                     super::same(&got, &want)

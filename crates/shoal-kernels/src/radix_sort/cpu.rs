@@ -1,6 +1,8 @@
 //! The CPU twins of [`RadixSort`](crate::RadixSort): a stable comparison sort by
 //! [`SortKey::sort_cmp`], which knows nothing of the GPU's word maps.
 
+use std::ops::Range;
+
 use super::keys::{SortKey, SortOrder};
 
 /// The CPU twin of [`RadixSort::run_argsort`](crate::RadixSort::run_argsort): element `i` is the
@@ -21,6 +23,32 @@ pub fn argsort_cpu<K: SortKey>(keys: &[K], order: SortOrder) -> Vec<u32> {
         SortOrder::Descending => {
             indices.sort_by(|&a, &b| keys[b as usize].sort_cmp(&keys[a as usize]));
         }
+    }
+    indices
+}
+
+/// The CPU twin of [`RadixSort::run_argsort`](crate::RadixSort::run_argsort) of a sort
+/// [`with_key_bits`](crate::RadixSort::with_key_bits)`(bits)`: as [`argsort_cpu`], the keys
+/// compared by the bits `bits` of their [`SortKey::ordered`] words alone.
+///
+/// ```
+/// use shoal_kernels::{SortOrder, argsort_bits_cpu};
+/// let keys = [0x1_05u32, 0x2_01, 0x0_07, 0x1_01];
+/// assert_eq!(argsort_bits_cpu(&keys, SortOrder::Ascending, 8..16), [2, 0, 3, 1]);
+/// assert_eq!(argsort_bits_cpu(&keys, SortOrder::Descending, 0..4), [2, 0, 1, 3]);
+/// ```
+pub fn argsort_bits_cpu<K: SortKey>(keys: &[K], order: SortOrder, bits: Range<u32>) -> Vec<u32> {
+    let width = bits.end.saturating_sub(bits.start);
+    let mask = if width >= 64 {
+        u64::MAX
+    } else {
+        (1 << width) - 1
+    };
+    let of = |i: u32| (keys[i as usize].ordered() >> bits.start.min(63)) & mask;
+    let mut indices: Vec<u32> = (0..keys.len() as u32).collect();
+    match order {
+        SortOrder::Ascending => indices.sort_by_key(|&i| of(i)),
+        SortOrder::Descending => indices.sort_by_key(|&i| std::cmp::Reverse(of(i))),
     }
     indices
 }

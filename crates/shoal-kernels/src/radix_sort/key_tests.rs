@@ -18,7 +18,7 @@ fn key_sizes(seed: u64) -> Vec<u64> {
 }
 
 /// A key type as the tests build and compare it: from and to its bits.
-trait TestKey: SortKey {
+pub(super) trait TestKey: SortKey {
     fn from_bits(bits: u64) -> Self;
     fn bits(&self) -> u64;
     /// Bit patterns every input gets some of.
@@ -113,7 +113,7 @@ impl TestKey for I64 {
 
 /// `n` keys: a quarter specials, a quarter from a pool of 16 (duplicates), a quarter with one of
 /// 4 high words and a random low word (ties in the high word), a quarter random bits.
-fn keys<K: TestKey>(seed: u64, n: u64) -> Vec<K> {
+pub(super) fn keys<K: TestKey>(seed: u64, n: u64) -> Vec<K> {
     let mut rng = Rng::new(seed);
     let pool: Vec<u64> = (0..16).map(|_| rng.next_u64()).collect();
     (0..n)
@@ -130,7 +130,7 @@ fn keys<K: TestKey>(seed: u64, n: u64) -> Vec<K> {
         .collect()
 }
 
-fn bits<K: TestKey>(keys: &[K]) -> Vec<u64> {
+pub(super) fn bits<K: TestKey>(keys: &[K]) -> Vec<u64> {
     keys.iter().map(K::bits).collect()
 }
 
@@ -145,7 +145,7 @@ fn assert_stable<K: TestKey>(sorted: &[K], indices: &[u32], label: &str) {
 
 /// The sorts every key type is checked with: the adapter's own, and on a software adapter (whose
 /// own is the lane counters' 8-bit sort) the 4-bit sort a GPU takes as well.
-fn sorts<K: TestKey>(gpu: &Gpu, order: SortOrder) -> Vec<(&'static str, RadixSort<K>)> {
+pub(super) fn sorts<K: TestKey>(gpu: &Gpu, order: SortOrder) -> Vec<(&'static str, RadixSort<K>)> {
     let mut sorts = vec![(
         "the adapter's sort",
         RadixSort::<K>::new(gpu).expect("sort"),

@@ -41,10 +41,18 @@ pub enum SortOrder {
 /// assert_eq!((-0.0f32).sort_cmp(&0.0), Ordering::Less);
 /// assert_eq!(f32::NAN.sort_cmp(&f32::INFINITY), Ordering::Greater);
 /// assert_eq!(U64(1 << 40).sort_cmp(&U64(7)), Ordering::Greater);
+/// assert_eq!((-1i32).ordered(), 0x7fff_ffff);
+/// assert_eq!(1.0f32.ordered(), 0xbf80_0000);
 /// ```
 pub trait SortKey: shoal::Element + Copy + std::fmt::Debug + sealed::Key {
     /// The order the GPU sorts these keys in, ascending (the CPU twins sort with it).
     fn sort_cmp(&self, other: &Self) -> Ordering;
+
+    /// The key as the word(s) the GPU sorts, whose unsigned order is the key's order: the key's
+    /// own bits for `u32` and [`U64`], the sign bit flipped for `i32` and [`I64`], and `f32`'s
+    /// map above. [`RadixSort::with_key_bits`](crate::RadixSort::with_key_bits) picks bits of
+    /// this.
+    fn ordered(&self) -> u64;
 }
 
 /// How a key type's (most significant) word orders: the key kinds of `wgsl/sort_keys.wgsl`.
@@ -70,7 +78,7 @@ pub(crate) mod sealed {
 }
 
 macro_rules! key {
-    ($t:ty, $words:expr, $kind:expr, $wgsl:expr, $cmp:expr) => {
+    ($t:ty, $words:expr, $kind:expr, $wgsl:expr, $cmp:expr, $ordered:expr) => {
         impl sealed::Key for $t {
             const WORDS: u32 = $words;
             const KIND: u32 = $kind;
@@ -80,15 +88,34 @@ macro_rules! key {
             fn sort_cmp(&self, other: &Self) -> Ordering {
                 $cmp(self, other)
             }
+            fn ordered(&self) -> u64 {
+                $ordered(*self)
+            }
         }
     };
 }
 
-key!(u32, 1, kind::UINT, "u32", Ord::cmp);
-key!(i32, 1, kind::INT, "i32", Ord::cmp);
-key!(f32, 1, kind::FLOAT, "f32", f32::total_cmp);
-key!(U64, 2, kind::UINT, "vec2<u32>", Ord::cmp);
-key!(I64, 2, kind::INT, "vec2<u32>", Ord::cmp);
+key!(u32, 1, kind::UINT, "u32", Ord::cmp, |k: u32| k as u64);
+key!(
+    i32,
+    1,
+    kind::INT,
+    "i32",
+    Ord::cmp,
+    |k: i32| (k as u32 ^ 1 << 31) as u64
+);
+key!(f32, 1, kind::FLOAT, "f32", f32::total_cmp, |k: f32| {
+    let bits = k.to_bits();
+    (if bits >> 31 == 1 {
+        !bits
+    } else {
+        bits | 1 << 31
+    }) as u64
+});
+key!(U64, 2, kind::UINT, "vec2<u32>", Ord::cmp, |k: U64| k.0);
+key!(I64, 2, kind::INT, "vec2<u32>", Ord::cmp, |k: I64| k.0
+    as u64
+    ^ 1 << 63);
 
 /// Declares a 64-bit key: the integer in a `#[repr(transparent)]` wrapper, laid out byte for
 /// byte (two `u32` words, low first, on every target Shoal runs on: all little-endian).

@@ -168,16 +168,28 @@ impl<K: SortKey> RadixSort<K> {
     ) -> Result<()> {
         if K::WORDS == 1 {
             let sorted = self.scratch.get(&self.gpu, "sort: keys sorted", n as u64)?;
-            return self.sort_words(
-                commands,
-                keys,
-                &sorted,
-                Values::Indices(indices),
-                self.map(),
-            );
+            let indices = Values::Indices(indices);
+            let windows = self.windows(None);
+            return self.sort_words(commands, keys, &sorted, indices, self.map(), &windows);
         }
+        // A word none of whose bits the sort orders by is not sorted by.
         let (low, high) = self.split(commands, keys, n)?;
-        self.sort_words(commands, &low, &low, Values::Indices(indices), 0)?;
+        let (low_windows, high_windows) = (self.windows(Some(0)), self.windows(Some(1)));
+        if low_windows.is_empty() {
+            let indices = Values::Indices(indices);
+            return self.sort_words(commands, &high, &high, indices, 0, &high_windows);
+        }
+        self.sort_words(
+            commands,
+            &low,
+            &low,
+            Values::Indices(indices),
+            0,
+            &low_windows,
+        )?;
+        if high_windows.is_empty() {
+            return Ok(());
+        }
         let high_sorted = self
             .scratch
             .get(&self.gpu, "sort: high words gathered", n as u64)?;
@@ -189,12 +201,14 @@ impl<K: SortKey> RadixSort<K> {
             [Some(&high), Some(indices)],
             &[&high_sorted],
         )?;
+        let indices = Values::Given(indices);
         self.sort_words(
             commands,
             &high_sorted,
             &high_sorted,
-            Values::Given(indices),
+            indices,
             0,
+            &high_windows,
         )
     }
 

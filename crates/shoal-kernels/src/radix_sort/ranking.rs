@@ -5,9 +5,10 @@
 use shoal::glam::UVec2;
 use shoal::{Buffer, Commands, Result};
 
-use super::RadixSort;
+use super::bits::Window;
 use super::keys::SortKey;
 use super::passes::Pass;
+use super::{PassKernels, RadixSort};
 use crate::scan::{SOFTWARE_WORKGROUP, ScanSpec, Tiling, is_llvmpipe, is_software};
 use crate::wgsl::{self, Op};
 
@@ -139,10 +140,11 @@ pub(super) enum Values<'a> {
     Indices(&'a Buffer<u32>),
 }
 
-/// The passes of one sort: the sides they go between (pass `p` reads `sides[p]` and writes
-/// `sides[p + 1]`), and how the key words are read.
+/// The passes of one sort: the digit each orders by, the sides they go between (pass `p` reads
+/// `sides[p]` and writes `sides[p + 1]`), and how the key words are read.
 struct Plan<'a> {
     n: u32,
+    windows: Vec<Window>,
     sides: Vec<Side<'a>>,
     with_values: bool,
     /// The first pass makes the values (the keys' indices) instead of loading them.
@@ -153,12 +155,13 @@ struct Plan<'a> {
 }
 
 impl<K: SortKey> RadixSort<K> {
-    /// Records the sort of `u32` words `keys` ascending into `home`: `keys` itself to sort in
-    /// place, or scratch of as many words to leave `keys` as they are (an argsort; with one key
-    /// or none nothing is written there). `values` (at least as many) move with them. The first
-    /// pass maps the keys it loads by `map` (a key map of `wgsl/sort_key_map.wgsl`, 0 for none),
-    /// the last maps them back as it stores them. With the lane counters, pairs travel as items
-    /// after the first pass and are unzipped after the last.
+    /// Records the sort of `u32` words `keys` ascending by the digits `windows` (at least one, of
+    /// word 0) into `home`: `keys` itself to sort in place, or scratch of as many words to leave
+    /// `keys` as they are (an argsort; with one key or none nothing is written there). `values`
+    /// (at least as many) move with them. The first pass maps the keys it loads by `map` (a key
+    /// map of `wgsl/sort_key_map.wgsl`, 0 for none), the last maps them back as it stores them.
+    /// With the lane counters, pairs travel as items after the first pass and are unzipped after
+    /// the last.
     pub(super) fn sort_words(
         &self,
         commands: &mut Commands,
@@ -166,6 +169,7 @@ impl<K: SortKey> RadixSort<K> {
         home: &Buffer<u32>,
         values: Values,
         map: u32,
+        windows: &[Window],
     ) -> Result<()> {
         let n = wgsl::count_u32("radix sort", keys.len())?;
         let lanes = self.ranking == Ranking::Lanes;
@@ -181,7 +185,7 @@ impl<K: SortKey> RadixSort<K> {
         if n <= 1 {
             return Ok(());
         }
-        let passes = 32 / self.ranking.bits();
+        let mut windows = windows.to_vec();
         let with_values = values.is_some();
         // Without values the value bindings get a one-element stand-in the kernel never touches
         // (two of them: one buffer may not be read and written by the same dispatch).
@@ -194,18 +198,23 @@ impl<K: SortKey> RadixSort<K> {
         };
         let keys_tmp = self.scratch.get(&self.gpu, "keys", n as u64)?;
         if with_values && lanes {
-            // Items between the first pass and the last.
+            // Items between the first pass and the last, so at least two passes: a digit sorted
+            // by twice sorts as once (stable).
+            if let [only] = windows[..] {
+                windows.push(only);
+            }
             let items = [
                 self.scratch.get(&self.gpu, "items", 2 * n as u64)?,
                 self.scratch.get(&self.gpu, "items either", 2 * n as u64)?,
             ];
             let mut sides = vec![Side::Words(keys, &values)];
-            sides.extend((1..passes).map(|p| Side::Items(&items[p as usize % 2])));
+            sides.extend((1..windows.len()).map(|p| Side::Items(&items[p % 2])));
             sides.push(Side::Words(home, &values));
             return self.digit_passes(
                 commands,
                 &Plan {
                     n,
+                    windows,
                     sides,
                     with_values,
                     indices,
@@ -213,7 +222,7 @@ impl<K: SortKey> RadixSort<K> {
                 },
             );
         }
-        // An even number of passes: the keys end at home.
+        let passes = windows.len();
         let sides = (0..=passes)
             .map(|p| match p {
                 0 => Side::Words(keys, &values),
@@ -225,12 +234,22 @@ impl<K: SortKey> RadixSort<K> {
             commands,
             &Plan {
                 n,
+                windows,
                 sides,
                 with_values,
                 indices,
                 maps: [map, 0],
             },
-        )
+        )?;
+        // After an odd number of passes (fewer key bits: `with_key_bits`) the keys and values
+        // are in scratch.
+        if passes % 2 == 1 {
+            commands.copy(&keys_tmp, home)?;
+            if with_values {
+                commands.copy(&values_tmp, &values)?;
+            }
+        }
+        Ok(())
     }
 
     /// Records the sort of 64-bit keys `words` (two per key, low first) in place with the lane
@@ -244,8 +263,8 @@ impl<K: SortKey> RadixSort<K> {
         maps: [u32; 2],
     ) -> Result<()> {
         let tmp = self.scratch.get(&self.gpu, "items", 2 * n as u64)?;
-        let passes = 64 / self.ranking.bits();
-        // An even number of passes: the keys end where they started.
+        let windows = self.windows(None);
+        let passes = windows.len();
         let sides = (0..=passes)
             .map(|p| Side::Items(if p % 2 == 0 { words } else { &tmp }))
             .collect();
@@ -253,12 +272,26 @@ impl<K: SortKey> RadixSort<K> {
             commands,
             &Plan {
                 n,
+                windows,
                 sides,
                 with_values: false,
                 indices: false,
                 maps,
             },
-        )
+        )?;
+        // After an odd number of passes (fewer key bits) the keys are in scratch.
+        if passes % 2 == 1 {
+            commands.copy(&tmp, words)?;
+        }
+        Ok(())
+    }
+
+    /// The kernels of a pass over `window`: the sort's own, or those of its narrower digit.
+    fn kernels_of(&self, window: &Window) -> &PassKernels {
+        self.narrow
+            .iter()
+            .find(|(width, _)| *width == window.width && window.width < self.ranking.bits())
+            .map_or(&self.kernels, |(_, kernels)| kernels)
     }
 
     /// Records `plan`'s passes: per pass, count the digits of each tile, scan the counts
@@ -289,17 +322,18 @@ impl<K: SortKey> RadixSort<K> {
                 Side::Words(k, _) => (k, false),
                 Side::Items(w) => (w, true),
             };
-            let shift = pass * bits;
+            let window = &plan.windows[pass as usize];
+            let kernels = self.kernels_of(window);
             let flags = plan.with_values as u32
                 | map_bits(pass, last, plan.maps)
                 | (in_items as u32) << 24
-                | ((shift >= 32) as u32) << 26
+                | window.word << 26
                 | ((pass == 0 && plan.indices) as u32) << 27;
             let params = self
                 .uniforms
-                .get(&self.gpu, [n, shift % 32, tiles, flags])?;
+                .get(&self.gpu, [n, window.shift, tiles, flags])?;
             let keys_in4 = self.scratch.vec4s(&self.gpu, keys_in)?;
-            let mut count = self
+            let mut count = kernels
                 .count
                 .bind("params", &params)
                 .bind("keys_in", keys_in)
@@ -310,7 +344,7 @@ impl<K: SortKey> RadixSort<K> {
                     .bind("lane_counts", lane_counts);
             }
             // What each scatter reads and writes, by its sides ("radix_sort_lanes.wgsl").
-            let (kernel, values_in4, items_out) = match (step[0], step[1], &self.item_scatters) {
+            let (kernel, values_in4, items_out) = match (step[0], step[1], &kernels.item_scatters) {
                 (Side::Words(_, v), Side::Items(w), Some([zip, ..])) => (
                     zip,
                     Some((v, self.scratch.vec4s(&self.gpu, v)?)),
@@ -320,7 +354,7 @@ impl<K: SortKey> RadixSort<K> {
                     (items, None, Some(w.view_as::<UVec2>()))
                 }
                 (Side::Items(_), Side::Words(..), Some([.., unzip])) => (unzip, None, None),
-                _ => (&self.scatter, None, None),
+                _ => (&kernels.scatter, None, None),
             };
             let mut scatter = kernel
                 .bind("params", &params)
