@@ -26,6 +26,8 @@ mod model;
 mod ownership;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod properties;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod retention;
 #[cfg(test)]
 mod robustness;
 #[cfg(test)]

@@ -16,7 +16,9 @@ pub type Usage = wgpu::BufferUsages;
 
 /// `len` elements of `T` on the GPU, laid out as WGSL lays out `array<T>`.
 ///
-/// Cheap to clone: clones are the same GPU buffer.
+/// Cheap to clone: clones are the same GPU buffer. Dropping its last handle (the buffer, its
+/// clones and its [`view_as`](Self::view_as) views) frees its memory once work submitted with it
+/// has finished: kernels' bind-group caches do not keep it (see [`Kernel`](crate::Kernel)).
 ///
 /// ```
 /// # fn main() -> Result<(), shoal::Error> {

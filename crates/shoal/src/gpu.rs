@@ -282,7 +282,9 @@ impl Gpu {
     /// [`TextureResource::new`](crate::TextureResource::new) or
     /// [`SamplerResource::new`](crate::SamplerResource::new). It is the resource's key in the
     /// kernels' bind-group caches (no other resource has it) and names this `Gpu`, so binding
-    /// the resource to a kernel of another `Gpu` is [`Error::WrongGpu`].
+    /// the resource to a kernel of another `Gpu` is [`Error::WrongGpu`]. Dropping it says the
+    /// resource is gone: the bind groups that bind it leave every kernel's cache (drop it with
+    /// the resource; until then the caches may keep the resource alive through their groups).
     pub fn resource_id(&self) -> ResourceId {
         ResourceId::new(&self.inner.tag)
     }

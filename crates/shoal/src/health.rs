@@ -171,6 +171,11 @@ impl Gpu {
         }
     }
 
+    /// The GL turn's lock (`None` on other backends), for what takes the turn without a `Gpu`.
+    pub(crate) fn turn_lock(&self) -> Option<Arc<TurnLock>> {
+        self.health().turn.clone()
+    }
+
     /// The turn for a call that may submit (and so poll): the GL turn on GL, the polling lock
     /// elsewhere.
     fn call_turn(&self) -> Turn {

@@ -10,6 +10,8 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::bind_cache::Liveness;
+
 static NEXT_GPU: AtomicU64 = AtomicU64::new(1);
 static NEXT_RESOURCE: AtomicU64 = AtomicU64::new(1);
 
@@ -45,12 +47,17 @@ impl std::fmt::Display for GpuTag {
 /// The identity of one GPU resource: the `Gpu` that made it and its key in the bind-group
 /// caches. Made only by Shoal ([`Gpu::resource_id`](crate::Gpu::resource_id) for custom
 /// [`Bindable`](crate::Bindable)s); neither `Clone` nor `Copy`, so it cannot be duplicated.
+/// Dropping the last identity of a resource (Shoal's handles share one per allocation) takes
+/// the resource out of every kernel's bind-group cache.
 #[derive(Debug)]
 pub struct ResourceId {
     gpu: GpuTag,
     serial: u64,
     /// The serial of the GPU allocation: the same for every view of one buffer.
     memory: u64,
+    /// Shared by every identity of the allocation (clones, views): dropped with the last, it
+    /// takes the resource out of every kernel's bind-group cache (`bind_cache.rs`).
+    live: Arc<Liveness>,
 }
 
 impl ResourceId {
@@ -60,6 +67,7 @@ impl ResourceId {
             gpu: gpu.clone(),
             serial,
             memory: serial,
+            live: Arc::default(),
         }
     }
 
@@ -69,6 +77,7 @@ impl ResourceId {
             gpu: self.gpu.clone(),
             serial: self.serial,
             memory: self.memory,
+            live: Arc::clone(&self.live),
         }
     }
 
@@ -83,6 +92,7 @@ impl ResourceId {
             // The counter's identities never reach the top bit.
             serial: hasher.finish() | 1 << 63,
             memory: self.memory,
+            live: Arc::clone(&self.live),
         }
     }
 
@@ -97,6 +107,11 @@ impl ResourceId {
 
     pub(crate) fn serial(&self) -> u64 {
         self.serial
+    }
+
+    /// The allocation's liveness token, shared by all its identities.
+    pub(crate) fn live(&self) -> &Arc<Liveness> {
+        &self.live
     }
 }
 

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use crate::bind_cache::{BindCache, Groups};
 use crate::binding::{self, Resource};
 use crate::error::Result;
 use crate::gpu::Gpu;
@@ -12,9 +13,6 @@ use crate::printf::{self, PrintRing};
 use crate::reflect::{self, BindingInfo, BindingKind, Reflection};
 use crate::source::{Composed, Source};
 use crate::zero_init;
-
-/// Bind groups kept per kernel, keyed by the identities of the bound resources.
-const BIND_CACHE: usize = 64;
 
 /// A compute kernel: one entry point of a WGSL module, ready to dispatch.
 ///
@@ -38,6 +36,12 @@ const BIND_CACHE: usize = 64;
 /// ```
 ///
 /// Cheap to clone: clones share the pipeline and the bind-group cache.
+///
+/// The cache keeps the bind groups of the last 64 sets of resources bound, so binding the same
+/// buffers again costs a hash lookup. It never keeps a resource alive: when the last handle of a
+/// buffer (the [`Buffer`](crate::Buffer), its clones and its views), an image or a sampler is
+/// dropped, the bind groups that bind it leave every kernel's cache, and its memory is freed
+/// once the GPU has finished the work submitted with it.
 #[derive(Clone)]
 pub struct Kernel {
     pub(crate) inner: Arc<KernelInner>,
@@ -53,7 +57,8 @@ pub(crate) struct KernelInner {
     variants: Mutex<HashMap<u64, Arc<Variant>>>,
     /// What the pipelines are built from, to build variants later.
     shader: Shader,
-    pub(crate) cache: Mutex<HashMap<Vec<u64>, Arc<Vec<wgpu::BindGroup>>>>,
+    /// Bind groups by the identities of the bound resources (`bind_cache.rs`).
+    cache: Arc<BindCache>,
     /// The debug ring of a kernel that imports `shoal::printf`, bound at every dispatch.
     pub(crate) printf: Option<PrintRing>,
     /// `file:line:column` of each printf call site (see `source.rs`).
@@ -157,6 +162,7 @@ impl KernelBuilder {
             constants: self.constants,
         });
         let default = Arc::new(build_variant(&gpu, &name, &reflection, &shader, 0)?);
+        let cache = BindCache::new(gpu.turn_lock());
         Ok(Kernel {
             inner: Arc::new(KernelInner {
                 gpu,
@@ -165,7 +171,7 @@ impl KernelBuilder {
                 default,
                 variants: Mutex::new(HashMap::new()),
                 shader,
-                cache: Mutex::new(HashMap::new()),
+                cache,
                 printf,
                 print_sites: composed.print_sites,
                 dropping: None,
@@ -344,19 +350,13 @@ impl Kernel {
         variant: &Variant,
         mask: u64,
         resources: &[Resource<'_>],
-    ) -> Result<Arc<Vec<wgpu::BindGroup>>> {
+    ) -> Result<Groups> {
         // On GL, a bind group the cache lets go of may hold the last handle of a buffer, whose
         // destruction takes wgpu's context lock: the whole lookup takes the turn (`wait.rs`).
         let _turn = self.inner.gpu.turn();
         let mut key: Vec<u64> = resources.iter().map(Resource::id).collect();
         key.push(mask);
-        if let Some(found) = self
-            .inner
-            .cache
-            .lock()
-            .ok()
-            .and_then(|c| c.get(&key).cloned())
-        {
+        if let Some(found) = self.inner.cache.get(&key) {
             return Ok(found);
         }
         let r = &self.inner.reflection;
@@ -389,12 +389,7 @@ impl Kernel {
             },
         )?;
         let groups = Arc::new(groups);
-        if let Ok(mut cache) = self.inner.cache.lock() {
-            if cache.len() >= BIND_CACHE {
-                cache.clear();
-            }
-            cache.insert(key, Arc::clone(&groups));
-        }
+        self.inner.cache.insert(key, Arc::clone(&groups), resources);
         Ok(groups)
     }
 }

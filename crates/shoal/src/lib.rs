@@ -34,6 +34,7 @@
 mod aliasing;
 mod append;
 mod backend;
+mod bind_cache;
 mod binding;
 mod buffer;
 mod commands;

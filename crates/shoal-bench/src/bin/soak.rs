@@ -18,6 +18,8 @@ const WARM_UP: u64 = 5_000;
 const RSS_BOUND_MIB: f64 = 16.0;
 /// The element counts of the buffers kernels bind (below, at and above work-group multiples).
 const SIZES: [u32; 6] = [1, 63, 64, 1000, 4096, 65_537];
+/// Elements of the large buffer bound and dropped every 500 readbacks: 16 MiB of `u32`.
+const LARGE: u64 = 4 << 20;
 
 const DOUBLE: &str = "
 @group(0) @binding(0) var<storage, read> a: array<u32>;
@@ -134,6 +136,8 @@ fn main() -> Result<(), shoal::Error> {
     let mut baseline = None;
     while dispatched < DISPATCHES {
         if baseline.is_none() && dispatched >= WARM_UP {
+            // One large buffer before the baseline too: the driver's allocator warmed up to it.
+            large_buffer(&gpu, &kernels[1])?;
             baseline = Some((live(&gpu), memory_mib("VmRSS:"), Instant::now(), dispatched));
         }
         // A batch of 1 to 8 dispatches of random kernels on random buffers, then one readback.
@@ -157,6 +161,7 @@ fn main() -> Result<(), shoal::Error> {
             readback(&gpu, &kernels, &pool, &mut rng, read)?;
             if read.is_multiple_of(500) {
                 transient_kernel(&gpu, &pool)?;
+                large_buffer(&gpu, &kernels[1])?;
             }
         }
     }
@@ -210,8 +215,16 @@ fn readback(
     if n.is_multiple_of(10) {
         let len = SIZES[rng.below(SIZES.len() as u64) as usize] as usize;
         let data: Vec<u32> = (0..len as u32).map(|i| i ^ n as u32).collect();
-        let got = gpu.buffer_from(&data)?.read_blocking()?;
-        assert_eq!(got, data, "a short-lived buffer round-trip");
+        // Bound once to a long-lived kernel, then dropped: the kernel's bind-group cache must
+        // let it go (the bind-group count comes back to its baseline).
+        let buffer = gpu.buffer_from(&data)?;
+        kernels[1]
+            .bind("out", &buffer)
+            .invocations(len as u64)
+            .run()?;
+        let got = buffer.read_blocking()?;
+        let want: Vec<u32> = data.iter().map(|v| v + 1).collect();
+        assert_eq!(got, want, "a short-lived buffer through add_one");
         return Ok(());
     }
     let p = rng.below(SIZES.len() as u64) as usize;
@@ -229,6 +242,16 @@ fn readback(
         .map(|v| 2 * v)
         .collect();
     assert_eq!(got, want, "double on {len} elements, range {start}..{end}");
+    Ok(())
+}
+
+/// A 16 MiB buffer bound to a long-lived kernel and dropped (20 in the run): its memory must
+/// go with it, not stay in the kernel's bind-group cache (320 MiB of resident memory if kept).
+fn large_buffer(gpu: &Gpu, add_one: &Kernel) -> Result<(), shoal::Error> {
+    let large = gpu.buffer_zeroed::<u32>(LARGE)?;
+    add_one.bind("out", &large).invocations(LARGE).run()?;
+    let got = pollster::block_on(large.read_range(LARGE - 1..LARGE))?;
+    assert_eq!(got, [1], "add_one on a large buffer");
     Ok(())
 }
 
