@@ -88,6 +88,54 @@ gpu_test! {
     }
 }
 
+const PAIR: &str = "
+@group(0) @binding(0) var<storage, read> src: array<u32>;
+@group(0) @binding(1) var<storage, read_write> dst: array<u32>;
+@compute @workgroup_size(64)
+fn pair(@builtin(global_invocation_id) id: vec3<u32>) {
+    if id.x < arrayLength(&dst) { dst[id.x] = src[id.x]; }
+}";
+
+gpu_test! {
+    /// n = 0 needs no special case: an empty buffer bound to a dispatch of no work group is
+    /// fine (WGSL's arrays hold at least one element, but nothing reads them), and nothing is
+    /// recorded; every check other than the length still applies.
+    async fn a_zero_count_dispatch_with_an_empty_buffer_succeeds(gpu) {
+    let kernel = gpu.kernel(shoal::wgsl!("../../wgsl/conformance/add_one.wgsl")).expect("kernel");
+    let empty = gpu.buffer_zeroed::<u32>(0).expect("empty");
+    kernel.bind("values", &empty).invocations(0).run().expect("zero invocations");
+    for groups in [[0, 1, 1], [1, 0, 1], [1, 1, 0]] {
+        kernel.bind("values", &empty).groups(groups).run().expect("zero groups");
+    }
+    kernel.bind("values", &empty).invocations_2d([0, 5]).run().expect("a zero-wide grid");
+    let mut commands = gpu.commands().profiled();
+    kernel.bind("values", &empty).invocations(0).record(&mut commands).expect("recorded");
+    kernel.bind("values", &empty).groups([0, 1, 1]).record(&mut commands).expect("recorded");
+    let timings = commands.submit().expect("submit").timings().await.expect("timings");
+    assert!(timings.is_empty(), "nothing recorded: {timings:?}");
+    // A dispatch that launches work still needs an element to bind.
+    let e = kernel.bind("values", &empty).invocations(1).run().expect_err("one invocation");
+    assert!(matches!(e, shoal::Error::BufferTooSmall { .. }), "{e}");
+
+    // Every other check holds at zero.
+    let e = kernel.bind("valuez", &empty).invocations(0).run().expect_err("misspelt");
+    assert!(matches!(e, shoal::Error::UnknownBinding { .. }), "{e}");
+    let e = kernel.dispatch().groups([0, 1, 1]).run().expect_err("unbound");
+    assert!(matches!(e, shoal::Error::Unbound { .. }), "{e}");
+    let floats = gpu.buffer_zeroed::<f32>(0).expect("empty floats");
+    let e = kernel.bind("values", &floats).invocations(0).run().expect_err("f32 for u32");
+    assert!(matches!(e, shoal::Error::BindingKind { .. }), "{e}");
+    let uniform = gpu.uniform(&0u32).expect("uniform");
+    let e = kernel.bind("values", &uniform).invocations(0).run().expect_err("a uniform");
+    assert!(matches!(e, shoal::Error::MissingUsage { .. }), "{e}");
+    let pair = gpu.kernel(shoal::Source::new("pair.wgsl", PAIR)).expect("kernel");
+    let e = pair.bind("src", &empty).bind("dst", &empty).invocations(0).run().expect_err("aliased");
+    assert!(matches!(e, shoal::Error::Aliasing { .. }), "{e}");
+    let other = gpu.buffer_zeroed::<u32>(0).expect("another empty");
+    pair.bind("src", &empty).bind("dst", &other).groups([0, 1, 1]).run().expect("two empties");
+    }
+}
+
 gpu_test! {
     async fn timing_reports_its_source(gpu) {
     let kernel = gpu.kernel(shoal::wgsl!("../../wgsl/conformance/add_one.wgsl")).expect("kernel");

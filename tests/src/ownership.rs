@@ -39,6 +39,9 @@ crate::async_test! {
 
     let e = copy.bind("src", &theirs).bind("dst", &out).invocations(4).run().expect_err("buffer");
     is_wrong_gpu(&e, &["`src`", "copy.wgsl:copy"]);
+    // A dispatch that launches nothing is checked all the same.
+    let e = copy.bind("src", &theirs).bind("dst", &out).invocations(0).run().expect_err("none");
+    is_wrong_gpu(&e, &["`src`"]);
     let e = copy.bind("src", &mine).bind("dst", &theirs.view_as::<u32>()).invocations(4).run().expect_err("view");
     is_wrong_gpu(&e, &["`dst`"]);
     // Both names differ: the message tells the two devices apart.

@@ -209,6 +209,13 @@ impl<'a> Dispatch<'a> {
             .gpu()
             .check_owner(|| format!("kernel `{name}`"), gpu.tag())?;
         let r = &kernel.inner.reflection;
+        // A dispatch that launches no work group reads and writes nothing: an empty buffer may
+        // be bound where a kernel needs at least one element (every other check still holds).
+        let launches = match grid {
+            Grid::Groups(g) | Grid::Invocations(g) => !g.contains(&0),
+            Grid::Linear(n) => n > 0,
+            Grid::Unset | Grid::Indirect { .. } => true,
+        };
         let mut resources = Vec::with_capacity(bound.len());
         for (info, res) in r.bindings.iter().zip(bound) {
             let res = res.ok_or_else(|| Error::Unbound {
@@ -221,7 +228,7 @@ impl<'a> Dispatch<'a> {
                 || format!("the resource bound to `{}` of kernel `{name}`", info.name),
                 res.gpu(),
             )?;
-            binding::check(name, info, &res)?;
+            binding::check(name, info, &res, launches)?;
             binding::check_size(gpu.limits(), name, info, &res)?;
             resources.push(res);
         }

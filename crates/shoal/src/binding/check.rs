@@ -8,8 +8,15 @@ use crate::element::LayoutKind;
 use crate::error::{Error, Result};
 use crate::reflect::{BindingInfo, BindingKind};
 
-/// Checks that `res` fits `info`: kind, usage, access, element layout and length.
-pub(crate) fn check(kernel: &str, info: &BindingInfo, res: &Resource<'_>) -> Result<()> {
+/// Checks that `res` fits `info`: kind, usage, access, element layout and length (the length
+/// only when the dispatch `launches` a work group: one that runs nothing may bind an empty
+/// buffer).
+pub(crate) fn check(
+    kernel: &str,
+    info: &BindingInfo,
+    res: &Resource<'_>,
+    launches: bool,
+) -> Result<()> {
     let kind_error = || Error::BindingKind {
         kernel: kernel.to_string(),
         binding: info.name.clone(),
@@ -18,7 +25,7 @@ pub(crate) fn check(kernel: &str, info: &BindingInfo, res: &Resource<'_>) -> Res
     };
     match (&info.kind, res) {
         (BindingKind::Storage { .. } | BindingKind::Uniform, Resource::Buffer(b)) => {
-            check_buffer(kernel, info, b)
+            check_buffer(kernel, info, b, launches)
         }
         (
             BindingKind::StorageTexture {
@@ -176,7 +183,12 @@ fn missing_usage(kernel: &str, binding: &str, usage: &str, has: &str, fix: &str)
     }
 }
 
-fn check_buffer(kernel: &str, info: &BindingInfo, b: &BufferResource<'_>) -> Result<()> {
+fn check_buffer(
+    kernel: &str,
+    info: &BindingInfo,
+    b: &BufferResource<'_>,
+    launches: bool,
+) -> Result<()> {
     let usage = b.raw.usage();
     match info.kind {
         BindingKind::Uniform if !usage.contains(wgpu::BufferUsages::UNIFORM) => {
@@ -256,7 +268,7 @@ fn check_buffer(kernel: &str, info: &BindingInfo, b: &BufferResource<'_>) -> Res
         }
         // WGSL arrays are never empty: at least one element must be bound.
         let needed = shape.fixed + stride;
-        if b.bytes < needed {
+        if launches && b.bytes < needed {
             return Err(too_small(needed));
         }
         if shape.fixed == b.header {
@@ -265,7 +277,7 @@ fn check_buffer(kernel: &str, info: &BindingInfo, b: &BufferResource<'_>) -> Res
         return Ok(());
     }
     if b.stride == shape.fixed || b.size == shape.fixed {
-        if b.bytes < shape.fixed {
+        if launches && b.bytes < shape.fixed {
             return Err(too_small(shape.fixed));
         }
         return check_scalars(kernel, info, b, &shape.wgsl_type);
@@ -274,7 +286,7 @@ fn check_buffer(kernel: &str, info: &BindingInfo, b: &BufferResource<'_>) -> Res
         if b.stride != *stride {
             return Err(layout_error(element, *stride));
         }
-        if b.bytes < stride * n {
+        if launches && b.bytes < stride * n {
             return Err(too_small(stride * n));
         }
         return check_scalars(kernel, info, b, element);
