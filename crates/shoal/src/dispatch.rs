@@ -3,7 +3,7 @@
 use crate::aliasing;
 use crate::binding::{self, Bindable, Resource};
 use crate::buffer::Buffer;
-use crate::commands::Commands;
+use crate::commands::{Commands, Submission};
 use crate::element::Element;
 use crate::error::{Error, Result};
 use crate::identity::ResourceId;
@@ -171,12 +171,29 @@ impl<'a> Dispatch<'a> {
         self
     }
 
-    /// Checks everything and submits the dispatch on its own.
-    pub fn run(self) -> Result<()> {
+    /// Checks everything and submits the dispatch on its own: the [`Submission`] to wait for,
+    /// as every `run` of the kernels crate returns (reading a buffer the dispatch wrote waits
+    /// for it anyway).
+    ///
+    /// ```
+    /// # fn main() -> Result<(), shoal::Error> {
+    /// let gpu = shoal::Gpu::blocking()?;
+    /// let kernel = gpu.kernel(shoal::Source::new(
+    ///     "ones.wgsl",
+    ///     "@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+    ///      @compute @workgroup_size(64) fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    ///          if id.x < arrayLength(&out) { out[id.x] = 1u; }
+    ///      }",
+    /// ))?;
+    /// let out = gpu.buffer_zeroed::<u32>(100)?;
+    /// kernel.bind("out", &out).invocations(100).run()?.wait_blocking()?;
+    /// assert_eq!(out.read_blocking()?, vec![1; 100]);
+    /// # Ok(()) }
+    /// ```
+    pub fn run(self) -> Result<Submission> {
         let mut commands = self.kernel.gpu().commands();
         self.record(&mut commands)?;
-        commands.submit()?;
-        Ok(())
+        commands.submit()
     }
 
     /// Runs the dispatch on its own and returns its GPU time (timestamps where the device has

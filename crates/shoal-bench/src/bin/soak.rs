@@ -258,5 +258,6 @@ fn large_buffer(gpu: &Gpu, add_one: &Kernel) -> Result<(), shoal::Error> {
 /// A kernel made, run once and dropped: its pipeline, layouts and bind groups must go with it.
 fn transient_kernel(gpu: &Gpu, pool: &Pool) -> Result<(), shoal::Error> {
     let k = gpu.kernel(Source::new("transient.wgsl", ADD_ONE))?;
-    k.bind("out", &pool.out[0]).invocations(1).run()
+    k.bind("out", &pool.out[0]).invocations(1).run()?;
+    Ok(())
 }
