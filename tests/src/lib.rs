@@ -32,6 +32,8 @@ mod retention;
 mod robustness;
 #[cfg(test)]
 mod runtime;
+#[cfg(test)]
+mod transfers;
 
 // This crate's suite needs WebGPU: in wasm32 it runs in a browser, not in Node.
 #[cfg(all(test, target_arch = "wasm32"))]

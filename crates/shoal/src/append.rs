@@ -151,11 +151,33 @@ impl<T: Element> AppendBuffer<T> {
     }
 
     /// Empties the buffer (the count becomes 0; the items stay but are no longer counted).
+    ///
+    /// Like [`Buffer::write`], this goes through wgpu's queue: it takes effect before every batch
+    /// submitted afterwards, **including a [`Commands`] batch recorded before this call** (its
+    /// dispatches see the buffer empty, not what it held when they were recorded). To empty it
+    /// between two dispatches of one batch, use [`record_clear`](Self::record_clear).
     pub fn clear(&self) -> Result<()> {
         self.set_count(0)
     }
 
+    /// Records emptying the buffer into `commands`, in the batch's order: dispatches recorded
+    /// before it see the items appended so far, those recorded after it an empty buffer (the
+    /// in-order form of [`clear`](Self::clear)). An append buffer of another `Gpu` is
+    /// [`Error::WrongGpu`].
+    pub fn record_clear(&self, commands: &mut Commands) -> Result<()> {
+        commands
+            .gpu()
+            .check_owner(|| "an append buffer to clear".into(), self.id.gpu())?;
+        // The count is the header's first word; the capacity after it stays.
+        commands.clear_words(&self.raw, 0, 4);
+        Ok(())
+    }
+
     /// Replaces the contents by `items` (at most the capacity), ready to be consumed.
+    ///
+    /// It takes effect as [`clear`](Self::clear) does: before every batch submitted afterwards,
+    /// including one recorded before the call. In a batch, [`record_clear`](Self::record_clear)
+    /// empties the buffer in order; items to consume can be appended by a kernel there.
     pub fn fill(&self, items: &[T]) -> Result<()> {
         if items.len() as u64 > self.capacity {
             return Err(Error::AppendOverflow {
@@ -174,6 +196,8 @@ impl<T: Element> AppendBuffer<T> {
         self.set_count(items.len() as u32)
     }
 
+    /// Sets the count (and rewrites the capacity) through wgpu's queue: it takes effect before
+    /// every batch submitted afterwards, as [`clear`](Self::clear) says.
     fn set_count(&self, count: u32) -> Result<()> {
         let header = [count, self.capacity.min(u32::MAX as u64) as u32, 0, 0];
         self.gpu.scoped("writing an append buffer's counter", || {

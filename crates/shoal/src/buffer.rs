@@ -250,33 +250,132 @@ impl<T: Element> Buffer<T> {
     }
 
     /// Overwrites the buffer from its start with `data` (at most [`len`](Self::len) elements).
+    ///
+    /// **When it takes effect:** the data goes through wgpu's queue (`Queue::write_buffer`), which
+    /// copies it before the next batch submitted, ahead of that batch's work. So every batch
+    /// submitted afterwards sees it, **including a [`Commands`] batch recorded before this call
+    /// but submitted after it**: its dispatches read the new values, not the ones the buffer held
+    /// when they were recorded. Batches submitted before the call are not affected. To change a
+    /// buffer between two dispatches of one batch, record the write into the batch with
+    /// [`Commands::write`] instead, which runs in the order recorded.
+    ///
+    /// [`Commands`]: crate::Commands
+    /// [`Commands::write`]: crate::Commands::write
     pub fn write(&self, data: &[T]) -> Result<()> {
         self.write_at(0, data)
     }
 
     /// Overwrites elements `first..first + data.len()`.
+    ///
+    /// It takes effect as [`write`](Self::write) does: before every batch submitted afterwards,
+    /// including one recorded before the call; [`Commands::write_at`] is the form recorded in
+    /// order inside a batch. Elements past the end, or a `first` past it (even with no data), are
+    /// [`Error::Length`]. wgpu copies whole 4-byte words, so
+    /// for elements whose stride is not a multiple of 4 (a 2-byte `pod_element!`) the write must
+    /// start at a byte offset that is a multiple of 4 and end at one or at the buffer's end
+    /// (then the padding after the last element is zeroed), otherwise it is
+    /// [`Error::InvalidParameter`]. A buffer without `COPY_DST` usage (one wrapped with
+    /// [`from_raw`](Self::from_raw)) is [`Error::MissingUsage`].
+    ///
+    /// [`Commands::write_at`]: crate::Commands::write_at
     pub fn write_at(&self, first: u64, data: &[T]) -> Result<()> {
-        if first
-            .checked_add(data.len() as u64)
-            .is_none_or(|end| end > self.len)
-        {
-            return Err(Error::Length {
-                what: format!("writing at element {first} of a Buffer<{}>", T::type_name()),
-                expected: self.len - first.min(self.len),
-                got: data.len() as u64,
-            });
-        }
-        if data.is_empty() {
+        let Some(bytes) = self.write_bytes(first, data, "Buffer::write_at")? else {
             return Ok(());
-        }
-        let mut bytes = Vec::new();
-        T::encode(data, &mut bytes)?;
-        // write_buffer needs a multiple of 4 bytes; every WGSL stride is one.
+        };
         self.gpu.scoped("writing a buffer", || {
             self.gpu
                 .queue()
                 .write_buffer(&self.raw, first * T::STRIDE, &bytes)
         })
+    }
+
+    /// The bytes a write of `data` at element `first` copies into the buffer (at byte
+    /// `first * STRIDE`), checked and padded to whole 4-byte words; `None` when there is
+    /// nothing to copy. Shared by [`write_at`](Self::write_at) and [`Commands::write_at`]; `call`
+    /// names the caller in errors.
+    ///
+    /// [`Commands::write_at`]: crate::Commands::write_at
+    pub(crate) fn write_bytes(
+        &self,
+        first: u64,
+        data: &[T],
+        call: &str,
+    ) -> Result<Option<Vec<u8>>> {
+        let name = || {
+            format!(
+                "{call} on a Buffer<{}> of {} elements",
+                T::type_name(),
+                self.len
+            )
+        };
+        if first > self.len {
+            // Nothing fits there, not even no elements: the message says where the end is.
+            let elements = match self.len {
+                0 => "it has none".to_string(),
+                n => format!("elements 0 to {}", n - 1),
+            };
+            return Err(Error::Length {
+                what: format!(
+                    "writing at element {first} of a Buffer<{}> of {} elements, past its end \
+                     ({elements})",
+                    T::type_name(),
+                    self.len
+                ),
+                expected: 0,
+                got: data.len() as u64,
+            });
+        }
+        if first + data.len() as u64 > self.len {
+            return Err(Error::Length {
+                what: format!("writing at element {first} of a Buffer<{}>", T::type_name()),
+                expected: self.len - first,
+                got: data.len() as u64,
+            });
+        }
+        if data.is_empty() {
+            return Ok(None);
+        }
+        if !self.raw.usage().contains(Usage::COPY_DST) {
+            return Err(Error::MissingUsage {
+                kernel: call.to_string(),
+                binding: format!("the Buffer<{}> written", T::type_name()),
+                usage: "COPY_DST".into(),
+                has: format!("{:?}", self.raw.usage()),
+                fix: "create the wgpu buffer with BufferUsages::COPY_DST before wrapping it \
+                      with Buffer::from_raw (every buffer Shoal creates has it)"
+                    .into(),
+            });
+        }
+        let offset = first * T::STRIDE;
+        let end = offset + data.len() as u64 * T::STRIDE;
+        // Past the last element of a buffer (not a view, whose next bytes may be another
+        // element's) lies padding up to a whole word: zeroed with the write, as `clear` does.
+        let padded = if end == self.byte_len() && !self.id.is_view() {
+            end.next_multiple_of(4)
+        } else {
+            end
+        };
+        if !offset.is_multiple_of(4) || !padded.is_multiple_of(4) || padded > self.raw.size() {
+            return Err(Error::InvalidParameter {
+                kernel: name(),
+                parameter: "the elements written".into(),
+                value: format!(
+                    "{}..{} (bytes {offset}..{end})",
+                    first,
+                    first + data.len() as u64
+                ),
+                rule: format!(
+                    "wgpu copies whole 4-byte words, and elements of {} bytes starting or \
+                     ending there are not: start at an element whose byte offset is a multiple \
+                     of 4, and end at one or at the buffer's end",
+                    T::STRIDE
+                ),
+            });
+        }
+        let mut bytes = Vec::with_capacity((padded - offset) as usize);
+        T::encode(data, &mut bytes)?;
+        bytes.resize((padded - offset) as usize, 0);
+        Ok(Some(bytes))
     }
 
     /// Copies every element of `src` into this buffer (same length), on the GPU.

@@ -170,6 +170,73 @@ impl Commands {
         self
     }
 
+    /// Records writing `data` into `buffer` from its start, **in the batch's order**: dispatches
+    /// recorded before it see the old values, those recorded after it the new ones. This is
+    /// the in-order form of [`Buffer::write`], which takes effect before the whole of any batch
+    /// submitted after it (also one recorded before it).
+    ///
+    /// ```
+    /// # fn main() -> Result<(), shoal::Error> {
+    /// let gpu = shoal::Gpu::blocking()?;
+    /// let v = gpu.buffer_from(&[1u32])?;
+    /// let (first, second) = (gpu.buffer_zeroed(1)?, gpu.buffer_zeroed(1)?);
+    /// let mut commands = gpu.commands();
+    /// commands.copy(&v, &first)?.write(&v, &[2])?.copy(&v, &second)?;
+    /// commands.submit()?.wait_blocking()?;
+    /// assert_eq!((first.read_blocking()?, second.read_blocking()?), (vec![1], vec![2]));
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// The data is copied now into a staging buffer of its own, and from there into `buffer` when
+    /// the GPU reaches this point of the batch. The rules of [`Buffer::write_at`] apply: a
+    /// buffer of another `Gpu` is [`Error::WrongGpu`], one without `COPY_DST` usage
+    /// [`Error::MissingUsage`], a range past the end [`Error::Length`], and a range of 2-byte
+    /// elements that does not start and end on a 4-byte word (or at the buffer's end)
+    /// [`Error::InvalidParameter`].
+    pub fn write<T: Element>(&mut self, buffer: &Buffer<T>, data: &[T]) -> Result<&mut Self> {
+        self.write_at(buffer, 0, data)
+    }
+
+    /// Records writing `data` into elements `first..first + data.len()` of `buffer`, in the
+    /// batch's order (see [`write`](Self::write); the in-order form of [`Buffer::write_at`]).
+    pub fn write_at<T: Element>(
+        &mut self,
+        buffer: &Buffer<T>,
+        first: u64,
+        data: &[T],
+    ) -> Result<&mut Self> {
+        self.gpu
+            .check_owner(|| "the buffer of a write".into(), buffer.id().gpu())?;
+        if let Some(bytes) = buffer.write_bytes(first, data, "Commands::write_at")? {
+            let staging = self.gpu.scoped("recording a write", || {
+                use wgpu::util::DeviceExt;
+                self.gpu
+                    .device()
+                    .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                        label: Some("shoal write"),
+                        contents: &bytes,
+                        usage: wgpu::BufferUsages::COPY_SRC,
+                    })
+            })?;
+            self.outside_passes("write", |encoder| {
+                let size = bytes.len() as u64;
+                encoder.copy_buffer_to_buffer(&staging, 0, buffer.raw(), first * T::STRIDE, size)
+            });
+            // The batch keeps the staging buffer alive until the GPU has copied it; dropping
+            // this handle takes wgpu's GL context lock, so it takes the turn (`wait.rs`).
+            let _turn = self.gpu.turn();
+            drop(staging);
+        }
+        Ok(self)
+    }
+
+    /// Records zeroing `bytes` bytes at `offset` of `raw` (whole words), timed as a `clear`.
+    pub(crate) fn clear_words(&mut self, raw: &wgpu::Buffer, offset: u64, bytes: u64) {
+        self.outside_passes("clear", |encoder| {
+            encoder.clear_buffer(raw, offset, Some(bytes))
+        });
+    }
+
     /// The `Gpu` whose device runs this batch.
     pub fn gpu(&self) -> &Gpu {
         &self.gpu

@@ -1,0 +1,189 @@
+//! Host-to-device transfers and where they fall in the GPU's order: `Buffer::write` (and the
+//! append buffer's `clear`/`fill`) take effect before the whole of any batch submitted after
+//! them, even one recorded before; `Commands::write` and `AppendBuffer::record_clear` run in
+//! the batch's order. Also: the checks a write makes, the wall-clock timing's end, and indirect
+//! counts above the device's limit (docs/model.md, "Host and device").
+
+use shoal::glam::UVec4;
+use shoal::{Error, Gpu};
+
+use crate::gpu_test;
+
+/// Writes `p.x + 1` into `out[0]`: the value of the uniform the dispatch saw.
+const SEEN: &str = "
+@group(0) @binding(0) var<uniform> p: vec4<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(1)
+fn seen() { out[0] = p.x + 1u; }";
+
+/// Appends `n.x` items (0, 1, …) to `items`.
+const APPEND: &str = "
+#import shoal::append(items, u32)
+@group(0) @binding(0) var<storage, read_write> items: ShoalAppend_items;
+@group(0) @binding(1) var<uniform> n: vec4<u32>;
+@compute @workgroup_size(64)
+fn push(@builtin(global_invocation_id) id: vec3<u32>) {
+    if id.x < n.x { items_append(id.x); }
+}";
+
+/// A 2-byte element: its stride is not a whole number of 4-byte words.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+struct Half(u16);
+shoal::pod_element!(Half);
+
+/// Records `seen` with `p` into `out` twice (into `first`, then `second`), with `between` run
+/// after the first recording; returns what each dispatch saw.
+async fn two_dispatches(
+    gpu: &Gpu,
+    between: impl FnOnce(&mut shoal::Commands, &shoal::Buffer<UVec4>),
+) -> (u32, u32) {
+    let seen = gpu
+        .kernel(shoal::Source::new("seen.wgsl", SEEN))
+        .expect("kernel");
+    let p = gpu.uniform(&UVec4::new(1, 0, 0, 0)).expect("uniform");
+    let (first, second) = (
+        gpu.buffer_zeroed::<u32>(1).expect("first"),
+        gpu.buffer_zeroed::<u32>(1).expect("second"),
+    );
+    let mut commands = gpu.commands();
+    seen.bind("p", &p)
+        .bind("out", &first)
+        .groups([1, 1, 1])
+        .record(&mut commands)
+        .expect("first");
+    between(&mut commands, &p);
+    seen.bind("p", &p)
+        .bind("out", &second)
+        .groups([1, 1, 1])
+        .record(&mut commands)
+        .expect("second");
+    commands
+        .submit()
+        .expect("submit")
+        .wait()
+        .await
+        .expect("wait");
+    (
+        first.read().await.expect("read")[0],
+        second.read().await.expect("read")[0],
+    )
+}
+
+gpu_test! {
+    /// `Commands::write` between two dispatches of one batch: the first sees scale 1, the
+    /// second scale 10, as recorded.
+    async fn a_write_recorded_into_a_batch_runs_in_its_order(gpu) {
+    let got = two_dispatches(&gpu, |commands, p| {
+        commands.write(p, &[UVec4::new(10, 0, 0, 0)]).expect("recorded write");
+    })
+    .await;
+    assert_eq!(got, (2, 11), "the first dispatch saw 1, the second 10");
+    }
+
+    /// `Buffer::write` (docs/model.md): it takes effect before the whole of the next batch
+    /// submitted, so even a dispatch recorded before the call sees the new value.
+    async fn a_buffer_write_takes_effect_before_a_batch_recorded_earlier(gpu) {
+    let got = two_dispatches(&gpu, |_, p| p.write(&[UVec4::new(10, 0, 0, 0)]).expect("write")).await;
+    assert_eq!(got, (11, 11), "both dispatches saw 10: the write ran before the batch");
+    }
+
+    /// `write_at` in a batch, beside copies: each copy sees the writes recorded before it.
+    async fn writes_and_copies_in_a_batch_keep_their_order(gpu) {
+    let v = gpu.buffer_from(&[1u32, 2, 3, 4]).expect("buffer");
+    let (a, b) = (gpu.buffer_zeroed::<u32>(4).expect("a"), gpu.buffer_zeroed::<u32>(4).expect("b"));
+    let mut commands = gpu.commands();
+    commands.write_at(&v, 1, &[20, 30]).expect("write").copy(&v, &a).expect("copy");
+    commands.write(&v, &[]).expect("nothing").write_at(&v, 3, &[40]).expect("write").copy(&v, &b).expect("copy");
+    commands.submit().expect("submit").wait().await.expect("wait");
+    assert_eq!(a.read().await.expect("a"), [1, 20, 30, 4]);
+    assert_eq!(b.read().await.expect("b"), [1, 20, 30, 40]);
+    }
+
+    /// `AppendBuffer::record_clear` empties the buffer in the batch's order; `clear` (the host
+    /// call) empties it before the batch, even one recorded earlier.
+    async fn an_append_buffer_cleared_in_a_batch_and_from_the_host(gpu) {
+    let push = gpu.kernel(shoal::Source::new("push.wgsl", APPEND)).expect("kernel");
+    let items = gpu.append_buffer::<u32>(64).expect("append buffer");
+    let (three, five) = (gpu.uniform(&UVec4::new(3, 0, 0, 0)).expect("n"), gpu.uniform(&UVec4::new(5, 0, 0, 0)).expect("n"));
+    let mut commands = gpu.commands();
+    push.bind("items", &items).bind("n", &three).groups([1, 1, 1]).record(&mut commands).expect("push 3");
+    items.record_clear(&mut commands).expect("record_clear");
+    push.bind("items", &items).bind("n", &five).groups([1, 1, 1]).record(&mut commands).expect("push 5");
+    commands.submit().expect("submit").wait().await.expect("wait");
+    let mut got = items.read().await.expect("read");
+    got.sort_unstable();
+    assert_eq!(got, [0, 1, 2, 3, 4], "only the items appended after the recorded clear");
+    let mut commands = gpu.commands();
+    push.bind("items", &items).bind("n", &three).groups([1, 1, 1]).record(&mut commands).expect("push 3");
+    items.clear().expect("clear");
+    commands.submit().expect("submit").wait().await.expect("wait");
+    assert_eq!(items.count().await.expect("count"), 3, "the host's clear ran before the batch");
+    }
+
+    /// Elements of 2 bytes: a write starts on a 4-byte word and ends on one or at the buffer's
+    /// end (its padding zeroed); anything else is a typed error, from both forms.
+    async fn writes_of_two_byte_elements_are_whole_words_or_refused(gpu) {
+    let v = gpu.buffer_from(&[Half(1), Half(2), Half(3)]).expect("buffer");
+    v.write_at(2, &[Half(30)]).expect("the last element, padded to its word");
+    let mut commands = gpu.commands();
+    commands.write(&v, &[Half(10), Half(20)]).expect("the first word");
+    commands.submit().expect("submit").wait().await.expect("wait");
+    assert_eq!(v.read().await.expect("read"), [Half(10), Half(20), Half(30)]);
+    for (first, data) in [(1, &[Half(7)][..]), (0, &[Half(7)][..]), (1, &[Half(7), Half(8)][..])] {
+        let host = v.write_at(first, data).expect_err("not whole words");
+        let recorded = gpu.commands().write_at(&v, first, data).map(|_| ()).expect_err("not whole words");
+        for e in [host, recorded] {
+            assert!(matches!(e, Error::InvalidParameter { .. }), "{e}");
+            assert!(e.to_string().contains("4-byte words"), "{e}");
+        }
+    }
+    assert_eq!(v.read().await.expect("read"), [Half(10), Half(20), Half(30)], "nothing written");
+    }
+
+    /// A write at an element past the end says so, even with no data (it said only "expected 0
+    /// elements, got 0"); still `Length`, as elements past the end are.
+    async fn a_write_past_the_end_says_where_the_end_is(gpu) {
+    let v = gpu.buffer_zeroed::<u32>(4).expect("buffer");
+    for e in [v.write_at(5, &[]).expect_err("past the end"), gpu.commands().write_at(&v, 5, &[1]).map(|_| ()).expect_err("past the end")] {
+        assert!(matches!(e, Error::Length { expected: 0, .. }), "{e}");
+        let message = e.to_string();
+        assert!(message.contains("element 5 of a Buffer<u32> of 4 elements, past its end (elements 0 to 3)"), "{message}");
+    }
+    let e = gpu.buffer_zeroed::<u32>(0).expect("empty").write_at(1, &[]).expect_err("past the end");
+    assert!(e.to_string().contains("past its end (it has none)"), "{e}");
+    v.write_at(4, &[]).expect("nothing at the end");
+    let e = gpu.commands().write_at(&v, 3, &[1, 2]).map(|_| ()).expect_err("one too many");
+    assert!(matches!(e, Error::Length { expected: 1, got: 2, .. }), "{e}");
+    }
+
+    /// A buffer without COPY_DST (wrapped with `from_raw`) cannot be written: `MissingUsage`.
+    async fn writing_a_buffer_without_copy_dst_is_missing_usage(gpu) {
+    let raw = gpu.device().create_buffer(&shoal::wgpu::BufferDescriptor {
+        label: Some("no copy_dst"),
+        size: 16,
+        usage: shoal::wgpu::BufferUsages::STORAGE | shoal::wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    });
+    let v = shoal::Buffer::<u32>::from_raw(&gpu, raw, 4).expect("wrap");
+    let host = v.write(&[1]).expect_err("host write");
+    let recorded = gpu.commands().write(&v, &[1]).map(|_| ()).expect_err("recorded write");
+    for e in [host, recorded] {
+        assert!(matches!(e, Error::MissingUsage { .. }), "{e}");
+        assert!(e.to_string().contains("COPY_DST"), "{e}");
+    }
+    }
+}
+
+crate::async_test! {
+    /// `Commands::write` of another `Gpu`'s buffer, and `record_clear` of its append buffer.
+    async fn writes_and_clears_recorded_for_another_gpu_are_wrong_gpu() {
+    let (a, b) = (Gpu::new().await.expect("first"), Gpu::new().await.expect("second"));
+    let theirs = b.buffer_zeroed::<u32>(2).expect("buffer");
+    let e = a.commands().write(&theirs, &[1, 2]).map(|_| ()).expect_err("another Gpu's buffer");
+    assert!(matches!(e, Error::WrongGpu { .. }), "{e}");
+    let items = b.append_buffer::<u32>(4).expect("append buffer");
+    let e = items.record_clear(&mut a.commands()).expect_err("another Gpu's append buffer");
+    assert!(matches!(e, Error::WrongGpu { .. }), "{e}");
+    }
+}
