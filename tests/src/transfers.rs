@@ -176,6 +176,38 @@ gpu_test! {
 }
 
 crate::async_test! {
+    /// Without timestamp queries the batch's time is the wall clock from submit to the wait that
+    /// saw it finish, not to the call of `timings` (which gave the delay after the wait).
+    async fn wall_clock_timings_end_when_the_wait_saw_the_batch_finish() {
+    use shoal::wgpu::Features;
+    let withheld = Features::TIMESTAMP_QUERY | Features::TIMESTAMP_QUERY_INSIDE_ENCODERS | Features::TIMESTAMP_QUERY_INSIDE_PASSES;
+    let options = shoal::GpuOptions { withheld_features: withheld, ..Default::default() };
+    let gpu = Gpu::with_options(options).await.expect("device");
+    assert!(!gpu.has_timestamps());
+    let seen = gpu.kernel(shoal::Source::new("seen.wgsl", SEEN)).expect("kernel");
+    let (p, out) = (gpu.uniform(&UVec4::ONE).expect("p"), gpu.buffer_zeroed::<u32>(1).expect("out"));
+    let mut commands = gpu.commands().profiled();
+    seen.bind("p", &p).bind("out", &out).groups([1, 1, 1]).record(&mut commands).expect("record");
+    let submission = commands.submit().expect("submit");
+    submission.wait().await.expect("wait");
+    // Natively, a delay between the wait and `timings` (the browser cannot block).
+    #[cfg(not(target_arch = "wasm32"))]
+    let delay = {
+        let delay = std::time::Duration::from_millis(800);
+        std::thread::sleep(delay);
+        delay
+    };
+    let timings = submission.timings().await.expect("timings");
+    assert_eq!(timings.len(), 1, "{timings:?}");
+    assert_eq!(timings[0].source, shoal::TimingSource::WallClock);
+    assert!(timings[0].nanos >= 0.0 && timings[0].nanos.is_finite(), "{}", timings[0]);
+    #[cfg(not(target_arch = "wasm32"))]
+    assert!(timings[0].millis() < delay.as_secs_f64() * 1e3 / 2.0, "{} counts the {delay:?} after the wait", timings[0]);
+    assert_eq!(out.read().await.expect("read"), [2]);
+    }
+}
+
+crate::async_test! {
     /// `Commands::write` of another `Gpu`'s buffer, and `record_clear` of its append buffer.
     async fn writes_and_clears_recorded_for_another_gpu_are_wrong_gpu() {
     let (a, b) = (Gpu::new().await.expect("first"), Gpu::new().await.expect("second"));

@@ -386,6 +386,7 @@ impl Commands {
             gpu,
             index,
             started,
+            finished: std::sync::OnceLock::new(),
             resolve,
             labels,
             dropping: None,
@@ -403,6 +404,8 @@ pub struct Submission {
     )]
     index: wgpu::SubmissionIndex,
     started: web_time::Instant,
+    /// When a wait first saw the batch finished: the end of the wall-clock timing.
+    finished: std::sync::OnceLock<web_time::Instant>,
     resolve: Option<wgpu::Buffer>,
     labels: Vec<String>,
     /// Held while the fields above drop: destroying the timestamps' buffer takes wgpu's GL
@@ -436,6 +439,8 @@ impl Submission {
             });
             receiver.receive().await;
         }
+        // The first wait that sees the batch done ends its wall-clock timing (later ones do not).
+        self.finished.get_or_init(web_time::Instant::now);
         self.gpu.check_settled("running commands").await
     }
 
@@ -447,6 +452,12 @@ impl Submission {
 
     /// The time of each dispatch of a [`profiled`](Commands::profiled) batch, in order; without
     /// timestamps, one wall-clock entry for the whole batch.
+    ///
+    /// It waits for the batch first. The wall-clock entry runs from just before the submit to
+    /// the moment the first wait on this `Submission` (this one, or an earlier
+    /// [`wait`](Self::wait)) saw the batch finished — not to the call of `timings`, so time
+    /// spent between a wait and `timings` is not counted. Natively a wait sees it within a poll
+    /// (about 0.25 ms); a batch that finished long before its first wait counts until that wait.
     pub async fn timings(mut self) -> Result<Vec<Timing>> {
         self.wait().await?;
         if self.labels.is_empty() {
@@ -455,7 +466,11 @@ impl Submission {
         let Some(resolve) = &self.resolve else {
             return Ok(vec![Timing {
                 label: self.labels.join(" + "),
-                nanos: self.started.elapsed().as_nanos() as f64,
+                nanos: self
+                    .finished
+                    .get()
+                    .map_or_else(|| self.started.elapsed(), |end| *end - self.started)
+                    .as_nanos() as f64,
                 source: TimingSource::WallClock,
             }]);
         };
