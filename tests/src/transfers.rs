@@ -173,6 +173,28 @@ gpu_test! {
         assert!(e.to_string().contains("COPY_DST"), "{e}");
     }
     }
+
+    /// A kernel writes x = 70,000 (above MAX_COMPUTE_WORK_GROUP_COUNT, 65,535) into indirect
+    /// arguments, and the next dispatch of the batch takes them: Shoal cannot check a count on
+    /// the GPU, and wgpu (WebGPU too) skips such a dispatch. Nothing runs, nothing reports an
+    /// error, and the `Gpu` stays usable (docs/model.md, "Indirect dispatch").
+    async fn an_indirect_count_above_the_limit_runs_nothing_without_an_error(gpu) {
+    let source = shoal::wgsl!("../../wgsl/conformance/indirect.wgsl");
+    let writer = gpu.kernel_builder(source.clone()).entry("write_args").build().expect("writer");
+    let counter = gpu.kernel_builder(source).entry("count_groups").build().expect("counter");
+    let args = gpu.buffer_zeroed_with::<u32>(3, shoal::Usage::STORAGE | shoal::Usage::INDIRECT).expect("args");
+    let over = gpu.limits().max_compute_work_group_count[0].saturating_add(4465).max(70_000);
+    let wanted = gpu.uniform(&UVec4::new(over, 1, 1, 0)).expect("wanted");
+    let ran = gpu.buffer_zeroed::<u32>(2).expect("ran");
+    let mut commands = gpu.commands();
+    writer.bind("args", &args).bind("wanted", &wanted).groups([1, 1, 1]).record(&mut commands).expect("writer");
+    counter.bind("ran", &ran).indirect(&args, 0).record(&mut commands).expect("recorded: the count is not known yet");
+    commands.submit().expect("no error at submit").wait().await.expect("no error at the wait");
+    assert_eq!(args.read().await.expect("args"), [over, 1, 1], "the GPU wrote the count");
+    assert_eq!(ran.read().await.expect("ran"), [0, 0], "no work group ran");
+    counter.bind("ran", &ran).groups([2, 1, 1]).run().expect("the Gpu stays usable");
+    assert_eq!(ran.read().await.expect("ran"), [2, 16]);
+    }
 }
 
 crate::async_test! {

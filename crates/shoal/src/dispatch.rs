@@ -162,6 +162,14 @@ impl<'a> Dispatch<'a> {
 
     /// Takes the group counts from `args` at byte `offset` when the GPU runs the dispatch
     /// (`dispatch_workgroups_indirect`); `args` needs `Usage::INDIRECT`.
+    ///
+    /// The offset, the 12 bytes' bounds and the usage are checked when the dispatch is recorded;
+    /// the counts are not, since they are on the GPU (a kernel may write them later in the same
+    /// batch). A count above `MAX_COMPUTE_WORK_GROUP_COUNT` (65,535) in any dimension makes the
+    /// dispatch run **nothing**, without an error anywhere: wgpu's indirect validation (natively,
+    /// on Vulkan and GL) and WebGPU skip it, and the `Gpu` stays usable. A kernel that writes
+    /// arguments must fold large counts itself, as
+    /// [`AppendBuffer::record_dispatch_args`](crate::AppendBuffer::record_dispatch_args) does.
     pub fn indirect<T: Element>(mut self, args: &'a Buffer<T>, offset: u64) -> Self {
         self.grid = Grid::Indirect {
             buffer: args.raw(),
