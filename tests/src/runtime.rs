@@ -92,6 +92,53 @@ fn a_wait_past_the_deadline_is_a_timeout_and_the_gpu_stays_usable() {
     assert_eq!(w.read_blocking().expect("read"), [1, 2]);
 }
 
+/// A readback of an unrelated buffer behind a long kernel has the deadline too: on lavapipe the
+/// read's own submit would block until the kernel is done, so the read waits for the kernel
+/// first, polling with the deadline (docs/errors.md, `Timeout`).
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn a_read_behind_a_long_kernel_is_a_timeout_and_the_gpu_stays_usable() {
+    let gpu = Gpu::blocking().expect("device");
+    let (len, n) = SPIN_SIZE;
+    let spin = gpu
+        .kernel(shoal::Source::new("spin.wgsl", SPIN))
+        .expect("kernel");
+    let v = gpu.buffer_from(&vec![n; len]).expect("buffer");
+    let count = gpu.buffer_from(&[n]).expect("count");
+    let small = gpu.buffer_from(&[1u32, 2]).expect("small");
+    gpu.set_timeout(std::time::Duration::from_millis(1));
+    let started = std::time::Instant::now();
+    spin.bind("v", &v)
+        .bind("count", &count)
+        .invocations(len as u64)
+        .run()
+        .expect("run");
+    let submitting = started.elapsed();
+    match small.read_blocking() {
+        Err(Error::Timeout { what, .. }) => assert_eq!(what, "readback"),
+        // llvmpipe runs a submission's kernels inside `submit`: the work is done already.
+        Ok(read) => {
+            assert_eq!(read, [1, 2]);
+            assert!(
+                submitting >= gpu.timeout(),
+                "the read returned though the kernel outlasted the deadline"
+            );
+        }
+        Err(e) => panic!("{e}"),
+    }
+    report(&format!(
+        "submit took {submitting:?}, the read's deadline 1 ms"
+    ));
+    gpu.set_timeout(shoal::DEFAULT_TIMEOUT);
+    assert_eq!(small.read_blocking().expect("read again"), [1, 2]);
+    assert!(
+        v.read_blocking()
+            .expect("read")
+            .iter()
+            .all(|&x| x == spun(n))
+    );
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 #[test]
 fn a_wait_and_a_read_awaited_together_on_one_thread_do_not_block_it() {

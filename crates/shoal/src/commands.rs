@@ -381,6 +381,7 @@ impl Commands {
         let index = gpu.scoped("submitting commands", || {
             gpu.queue().submit([encoder.finish()])
         })?;
+        gpu.submitted(&index);
         gpu.check_uncaptured("submitting commands")?;
         Ok(Submission {
             gpu,

@@ -34,6 +34,11 @@ pub(crate) struct Health {
     /// browser polls by itself.)
     #[cfg(not(target_arch = "wasm32"))]
     polling: Arc<TurnLock>,
+    /// The last submission Shoal made on this device: a readback waits for it (with the
+    /// deadline) before submitting its copy, since lavapipe's `vkQueueSubmit` blocks until the
+    /// work submitted before has run (`readback.rs`).
+    #[cfg(not(target_arch = "wasm32"))]
+    last_submission: Mutex<Option<wgpu::SubmissionIndex>>,
     /// Error scopes popped in the browser: the number of the next, and those whose answer has
     /// not arrived yet.
     #[cfg(target_arch = "wasm32")]
@@ -82,6 +87,8 @@ impl Health {
             turn: gl.then(Arc::default),
             #[cfg(not(target_arch = "wasm32"))]
             polling: Arc::default(),
+            #[cfg(not(target_arch = "wasm32"))]
+            last_submission: Mutex::new(None),
             #[cfg(target_arch = "wasm32")]
             popped: AtomicU64::new(0),
             #[cfg(target_arch = "wasm32")]
@@ -132,7 +139,12 @@ impl Gpu {
     /// In the browser nothing can poll or block, and a readback is the browser's promise: the
     /// deadline is not applied there. On llvmpipe (GL) a submission runs its kernels inside
     /// the call that submits it, so a long kernel makes the submitting call slow and the wait
-    /// that follows immediate.
+    /// that follows immediate. On lavapipe (Vulkan) a submission returns at once, but the next
+    /// one does not return until the work before it has run (the driver waits inside
+    /// `vkQueueSubmit`): [`Submission::wait`](crate::Submission::wait) honours the deadline,
+    /// and a readback waits for Shoal's earlier submissions (with the deadline) before it
+    /// submits its copy, but a [`Commands::submit`](crate::Commands::submit) behind a long
+    /// kernel is slow.
     pub fn set_timeout(&self, timeout: Duration) {
         let nanos = timeout.as_nanos().min(u64::MAX as u128) as u64;
         self.health().timeout_nanos.store(nanos, Ordering::Relaxed);
@@ -193,6 +205,24 @@ impl Gpu {
     pub(crate) fn try_poll_turn(&self) -> Option<Turn> {
         let health = self.health();
         TurnLock::try_take(health.turn.as_ref().unwrap_or(&health.polling))
+    }
+
+    /// Notes `index` as the last submission Shoal made (natively; see `Health`).
+    pub(crate) fn submitted(&self, index: &wgpu::SubmissionIndex) {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let last = self.health().last_submission.lock();
+            *last.unwrap_or_else(|p| p.into_inner()) = Some(index.clone());
+        }
+        #[cfg(target_arch = "wasm32")]
+        let _ = index;
+    }
+
+    /// The last submission Shoal made on this device, if any (natively).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn last_submission(&self) -> Option<wgpu::SubmissionIndex> {
+        let last = self.health().last_submission.lock();
+        last.unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     /// Errors wgpu reported outside any Shoal check since the last call, emptied.

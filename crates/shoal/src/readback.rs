@@ -50,7 +50,14 @@ pub(crate) async fn read_bytes(
 ///
 /// Natively the wait polls without blocking and has the `Gpu`'s deadline (`wait.rs`). After a
 /// [`Error::Timeout`] the buffer read is unchanged (the copy still runs, into a staging buffer
-/// that is then dropped, not pooled); reading it again returns its contents once the GPU is done.
+/// that is then dropped, not pooled; or it was never submitted); reading it again returns its
+/// contents once the GPU is done.
+///
+/// Natively the copy is submitted only once the last submission Shoal made on this device has
+/// finished, waited for with the same deadline: lavapipe's `vkQueueSubmit` does not return
+/// while the work submitted before it runs (wgpu chains each submission to the one before with
+/// a semaphore, and lavapipe waits for that semaphore inside the submit), so submitting at once
+/// would block the thread past the deadline. The copy runs after that work anyway.
 pub(crate) async fn read_staged(
     gpu: &Gpu,
     size: u64,
@@ -59,6 +66,10 @@ pub(crate) async fn read_staged(
     let device = gpu.device();
     let answer = Arc::new(Mutex::new(None));
     let slot = Arc::clone(&answer);
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(before) = gpu.last_submission() {
+        wait::until_done(gpu, &before, "readback", || true).await?;
+    }
     #[cfg(target_arch = "wasm32")]
     let (sender, receiver) = oneshot_channel();
     let (staging, index) = gpu.scoped("readback", || {
@@ -77,6 +88,7 @@ pub(crate) async fn read_staged(
             });
         (staging, index)
     })?;
+    gpu.submitted(&index);
     #[cfg(not(target_arch = "wasm32"))]
     {
         let mapped = || answer.lock().map(|a| a.is_some()).unwrap_or(true);

@@ -5,7 +5,13 @@
 //!   [`timeout`](crate::Gpu::timeout) (default [`DEFAULT_TIMEOUT`]). Natively the device is
 //!   polled without blocking (`PollType::Wait` with a zero timeout), so the deadline is checked
 //!   between polls. In the browser nothing can block or poll: there the wait is the browser's
-//!   promise, and the deadline is not applied (see [`crate::Gpu::set_timeout`]).
+//!   promise, and the deadline is not applied (see [`crate::Gpu::set_timeout`]). Calls that
+//!   submit are not polls: on llvmpipe (GL) `queue.submit` runs the kernels before it returns,
+//!   and on lavapipe (Vulkan) it does not return while the work submitted before it runs
+//!   (wgpu chains each submission to the previous one with a semaphore, and lavapipe waits for
+//!   it inside `vkQueueSubmit`). `Submission::wait` honours the deadline on both; a readback
+//!   first waits, with the deadline, for the last submission Shoal made (`readback.rs`), so
+//!   its own submit does not block; a `Commands::submit` behind a long kernel is slow there.
 //! - **No blocked executor.** Between two polls a native wait returns `Pending` and is woken
 //!   again by a small timer thread ([`later`]), so two reads awaited together on one thread
 //!   both progress; the blocking conveniences (`read_blocking`, `wait_blocking`) park the thread
