@@ -1,7 +1,7 @@
-// Stable LSD radix sort of u32 keys (optionally carrying u32 values), RADIX digits per pass
-// (16 or 256: each importing kernel declares `const RADIX` and `override DIGIT_MASK`; 8 or 4
-// passes), other key types mapped to u32 words on the first pass's loads and back on the last's
-// stores: what every ranking shares (`#import radix_sort::common`).
+// Stable LSD radix sort of u32 keys (optionally carrying u32 values), RADIX digits per pass (16 or
+// 256: each importing kernel declares `const RADIX` and `override DIGIT_MASK`; 8 or 4 passes per
+// word, fewer for some of the key's bits), other key types mapped to u32 words on the first pass's
+// loads and back on the last's stores: what every ranking shares (`#import radix_sort::common`).
 //
 // Each pass: count digits (a RADIX-bin histogram per tile, stored digit-major:
 // counts[d * tiles + t]), an exclusive scan of those counts (the Scan family, recorded by

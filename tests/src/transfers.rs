@@ -157,7 +157,8 @@ gpu_test! {
     assert!(matches!(e, Error::Length { expected: 1, got: 2, .. }), "{e}");
     }
 
-    /// A buffer without COPY_DST (wrapped with `from_raw`) cannot be written: `MissingUsage`.
+    /// A buffer without COPY_DST (wrapped with `from_raw`) cannot be written or copied into:
+    /// `MissingUsage`.
     async fn writing_a_buffer_without_copy_dst_is_missing_usage(gpu) {
     let raw = gpu.device().create_buffer(&shoal::wgpu::BufferDescriptor {
         label: Some("no copy_dst"),
@@ -168,7 +169,12 @@ gpu_test! {
     let v = shoal::Buffer::<u32>::from_raw(&gpu, raw, 4).expect("wrap");
     let host = v.write(&[1]).expect_err("host write");
     let recorded = gpu.commands().write(&v, &[1]).map(|_| ()).expect_err("recorded write");
-    for e in [host, recorded] {
+    // A copy into it too, before anything is submitted (it was wgpu's error at submit); out of
+    // it is fine (COPY_SRC).
+    let other = gpu.buffer_zeroed::<u32>(4).expect("other");
+    let copied = gpu.commands().copy(&other, &v).map(|_| ()).expect_err("copy into it");
+    gpu.commands().copy(&v, &other).expect("copy out of it");
+    for e in [host, recorded, copied] {
         assert!(matches!(e, Error::MissingUsage { .. }), "{e}");
         assert!(e.to_string().contains("COPY_DST"), "{e}");
     }

@@ -120,11 +120,30 @@ impl Commands {
 
     /// Records a copy of every element of `src` into `dst` (same length). A buffer copied onto
     /// itself (or onto a view of itself as the same type) is already its copy: nothing is
-    /// recorded.
+    /// recorded. A source without `COPY_SRC` or a destination without `COPY_DST` usage (only a
+    /// buffer wrapped with [`Buffer::from_raw`] can lack them) is [`Error::MissingUsage`].
     pub fn copy<T: Element>(&mut self, src: &Buffer<T>, dst: &Buffer<T>) -> Result<&mut Self> {
         for (buffer, role) in [(src, "source"), (dst, "destination")] {
             self.gpu
                 .check_owner(|| format!("the {role} of a copy"), buffer.id().gpu())?;
+        }
+        let needs = [
+            (src, "source", wgpu::BufferUsages::COPY_SRC),
+            (dst, "destination", wgpu::BufferUsages::COPY_DST),
+        ];
+        for (buffer, role, usage) in needs {
+            if !buffer.raw().usage().contains(usage) {
+                return Err(Error::MissingUsage {
+                    kernel: "Commands::copy".into(),
+                    binding: format!("the {role} of a copy, a Buffer<{}>", T::type_name()),
+                    usage: format!("{usage:?}"),
+                    has: format!("{:?}", buffer.raw().usage()),
+                    fix: format!(
+                        "create the wgpu buffer with BufferUsages::{usage:?} before wrapping it \
+                         with Buffer::from_raw (every buffer Shoal creates has it)"
+                    ),
+                });
+            }
         }
         if src.len() != dst.len() {
             return Err(Error::Length {

@@ -51,9 +51,10 @@ pub(super) fn windows(bits: &Range<u32>, digit_bits: u32) -> Vec<Window> {
 
 impl<K: SortKey> RadixSort<K> {
     /// The same sort ordering keys by the bits `bits` of their ordered words alone ([`SortKey`]:
-    /// the key's own bits for `u32` and [`U64`](crate::U64), bit 0 the least significant), in
-    /// one pass per digit those bits span instead of one per digit of the key: a sort of `u32`
-    /// keys below 2^16 by `0..16` takes half the passes. Bits outside `bits` are ignored: keys
+    /// the key's own bits for `u32` and [`U64`](crate::U64), bit 0 the least significant), in one
+    /// pass per digit of each word's share of those bits (at least two) instead of one per digit of
+    /// the key: a sort of `u32` keys below 2^16 by `0..16` takes half the passes, and a 64-bit
+    /// key's word none of whose bits count is not sorted. Bits outside `bits` are ignored: keys
     /// equal in `bits` keep their input order (stable), whatever their other bits. The default is
     /// every bit, `0..32` (`0..64` for 64-bit keys).
     ///
@@ -95,7 +96,8 @@ impl<K: SortKey> RadixSort<K> {
         Ok(self)
     }
 
-    /// The bits of the keys' ordered words this sort orders by ([`with_key_bits`](Self::with_key_bits)).
+    /// The bits of the keys' ordered words this sort orders by
+    /// ([`with_key_bits`](Self::with_key_bits)).
     pub fn key_bits(&self) -> Range<u32> {
         self.bits.clone()
     }

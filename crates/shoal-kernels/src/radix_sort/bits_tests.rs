@@ -72,7 +72,68 @@ async fn check_bits<K: TestKey>(gpu: &Gpu, ranges: &[Range<u32>], seed: u64) {
     }
 }
 
+/// `n` keys in a buffer wrapped with `Buffer::from_raw`, usable as storage and copied from, not
+/// into (no `COPY_DST`).
+fn raw_keys<K: TestKey>(gpu: &Gpu, keys: &[K]) -> shoal::Buffer<K> {
+    let bytes: Vec<u8> = keys
+        .iter()
+        .flat_map(|k| k.bits().to_le_bytes()[..K::STRIDE as usize].to_vec())
+        .collect();
+    let raw = gpu.device().create_buffer(&shoal::wgpu::BufferDescriptor {
+        label: Some("keys without COPY_DST"),
+        size: bytes.len() as u64,
+        usage: shoal::wgpu::BufferUsages::STORAGE | shoal::wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: true,
+    });
+    raw.slice(..)
+        .get_mapped_range_mut()
+        .expect("mapped at creation")
+        .copy_from_slice(&bytes);
+    raw.unmap();
+    shoal::Buffer::from_raw(gpu, raw, keys.len() as u64).expect("wrap")
+}
+
 shoal_conformance::gpu_test! {
+    /// Odd numbers of passes (0..12 with 4-bit digits, 0..20 with 8-bit ones, a 64-bit key's
+    /// 4..40) end where they should without a copy into place: an argsort's indices longer than
+    /// the keys keep their tail, and keys that cannot be copied into (no `COPY_DST`) sort. Where
+    /// a sort does copy back (64-bit keys carrying values: the keys gathered by the
+    /// permutation), such keys are `MissingUsage` before anything is submitted.
+    async fn keys_without_copy_dst_and_longer_indices(gpu) {
+        let n = 1_000u64;
+        for (r, range) in [0..12, 0..20, 5..8, 0..32].into_iter().enumerate() {
+            let order = [SortOrder::Ascending, SortOrder::Descending][r % 2];
+            for (name, sort) in sorts::<u32>(&gpu, order) {
+                let sort = sort.with_key_bits(range.clone()).expect("bits");
+                let label = format!("u32 {range:?} {order:?}, {name}");
+                let keys: Vec<u32> = keys(11, n);
+                let want = argsort_bits_cpu(&keys, order, range.clone());
+                let ib = gpu.buffer_from(&vec![u32::MAX; n as usize + 3]).expect("indices");
+                sort.run_argsort(&gpu.buffer_from(&keys).expect("k"), &ib).expect("argsort");
+                let got = ib.read().await.expect("indices");
+                assert_eq!(first_difference(&got[..n as usize], &want), None, "{label}: argsort");
+                assert_eq!(got[n as usize..], [u32::MAX; 3], "{label}: past the keys");
+                let kb = raw_keys(&gpu, &keys);
+                sort.run(&kb).expect("keys without COPY_DST");
+                assert_eq!(bits(&kb.read().await.expect("k")), bits(&gather(&keys, &want)), "{label}: raw keys");
+            }
+        }
+        for (name, sort) in sorts::<U64>(&gpu, SortOrder::Ascending) {
+            let sort = sort.with_key_bits(4..40).expect("bits");
+            let keys: Vec<U64> = keys(12, n);
+            let want = argsort_bits_cpu(&keys, SortOrder::Ascending, 4..40);
+            let ib = gpu.buffer_zeroed::<u32>(n + 1).expect("indices");
+            sort.run_argsort(&gpu.buffer_from(&keys).expect("k"), &ib).expect("argsort");
+            assert_eq!(first_difference(&ib.read().await.expect("i")[..n as usize], &want), None, "U64 {name}");
+            let kb = raw_keys(&gpu, &keys);
+            sort.run(&kb).expect("keys without COPY_DST");
+            assert_eq!(bits(&kb.read().await.expect("k")), bits(&gather(&keys, &want)), "U64 raw keys, {name}");
+            let values = gpu.buffer_zeroed::<u32>(n).expect("values");
+            let e = sort.run_pairs(&kb, &values).expect_err("a copy back into the keys");
+            assert!(matches!(&e, shoal::Error::MissingUsage { .. }) && e.to_string().contains("COPY_DST"), "{e}");
+        }
+    }
+
     /// u32 keys by some of their bits: cell indices above particle ids, and every kind of window.
     async fn sort_u32_by_some_bits(gpu) {
         check_bits::<u32>(&gpu, NARROW, 600).await;

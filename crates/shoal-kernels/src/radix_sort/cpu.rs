@@ -29,7 +29,8 @@ pub fn argsort_cpu<K: SortKey>(keys: &[K], order: SortOrder) -> Vec<u32> {
 
 /// The CPU twin of [`RadixSort::run_argsort`](crate::RadixSort::run_argsort) of a sort
 /// [`with_key_bits`](crate::RadixSort::with_key_bits)`(bits)`: as [`argsort_cpu`], the keys
-/// compared by the bits `bits` of their [`SortKey::ordered`] words alone.
+/// compared by the bits `bits` of their [`SortKey::ordered`] words alone. `bits` is a range the
+/// sort takes (non-empty, within the key's width); bits past 63 count as bit 63.
 ///
 /// ```
 /// use shoal_kernels::{SortOrder, argsort_bits_cpu};

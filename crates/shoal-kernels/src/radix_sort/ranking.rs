@@ -186,6 +186,11 @@ impl<K: SortKey> RadixSort<K> {
             return Ok(());
         }
         let mut windows = windows.to_vec();
+        // At least two passes: one cannot scatter a buffer into itself, and a digit sorted by
+        // twice sorts as once (stable).
+        if let [only] = windows[..] {
+            windows.push(only);
+        }
         let with_values = values.is_some();
         // Without values the value bindings get a one-element stand-in the kernel never touches
         // (two of them: one buffer may not be read and written by the same dispatch).
@@ -198,11 +203,7 @@ impl<K: SortKey> RadixSort<K> {
         };
         let keys_tmp = self.scratch.get(&self.gpu, "keys", n as u64)?;
         if with_values && lanes {
-            // Items between the first pass and the last, so at least two passes: a digit sorted
-            // by twice sorts as once (stable).
-            if let [only] = windows[..] {
-                windows.push(only);
-            }
+            // Items between the first pass and the last.
             let items = [
                 self.scratch.get(&self.gpu, "items", 2 * n as u64)?,
                 self.scratch.get(&self.gpu, "items either", 2 * n as u64)?,
@@ -223,13 +224,25 @@ impl<K: SortKey> RadixSort<K> {
             );
         }
         let passes = windows.len();
-        let sides = (0..=passes)
-            .map(|p| match p {
-                0 => Side::Words(keys, &values),
-                _ if p % 2 == 0 => Side::Words(home, &values),
-                _ => Side::Words(&keys_tmp, &values_tmp),
-            })
-            .collect();
+        let (keys_first, values_first) = if passes % 2 == 1 {
+            let values_first = match with_values {
+                true => self.scratch.get(&self.gpu, "values first", n as u64)?,
+                false => self.scratch.get(&self.gpu, "no values first", 1)?,
+            };
+            let keys_first = self.scratch.get(&self.gpu, "keys first", n as u64)?;
+            (keys_first, values_first)
+        } else {
+            (keys_tmp.clone(), values_tmp.clone())
+        };
+        let sides = route(
+            passes,
+            [
+                Side::Words(keys, &values),
+                Side::Words(&keys_first, &values_first),
+                Side::Words(&keys_tmp, &values_tmp),
+                Side::Words(home, &values),
+            ],
+        );
         self.digit_passes(
             commands,
             &Plan {
@@ -240,16 +253,7 @@ impl<K: SortKey> RadixSort<K> {
                 indices,
                 maps: [map, 0],
             },
-        )?;
-        // After an odd number of passes (fewer key bits: `with_key_bits`) the keys and values
-        // are in scratch.
-        if passes % 2 == 1 {
-            commands.copy(&keys_tmp, home)?;
-            if with_values {
-                commands.copy(&values_tmp, &values)?;
-            }
-        }
-        Ok(())
+        )
     }
 
     /// Records the sort of 64-bit keys `words` (two per key, low first) in place with the lane
@@ -263,11 +267,16 @@ impl<K: SortKey> RadixSort<K> {
         maps: [u32; 2],
     ) -> Result<()> {
         let tmp = self.scratch.get(&self.gpu, "items", 2 * n as u64)?;
-        let windows = self.windows(None);
+        let mut windows = self.windows(None);
+        if let [only] = windows[..] {
+            windows.push(only);
+        }
         let passes = windows.len();
-        let sides = (0..=passes)
-            .map(|p| Side::Items(if p % 2 == 0 { words } else { &tmp }))
-            .collect();
+        let first = match passes % 2 {
+            1 => self.scratch.get(&self.gpu, "items first", 2 * n as u64)?,
+            _ => tmp.clone(),
+        };
+        let sides = route(passes, [words, &first, &tmp, words].map(Side::Items));
         self.digit_passes(
             commands,
             &Plan {
@@ -278,12 +287,7 @@ impl<K: SortKey> RadixSort<K> {
                 indices: false,
                 maps,
             },
-        )?;
-        // After an odd number of passes (fewer key bits) the keys are in scratch.
-        if passes % 2 == 1 {
-            commands.copy(&tmp, words)?;
-        }
-        Ok(())
+        )
     }
 
     /// The kernels of a pass over `window`: the sort's own, or those of its narrower digit.
@@ -394,10 +398,48 @@ impl<K: SortKey> RadixSort<K> {
     }
 }
 
+/// The sides of `passes` passes (at least two) from `start` to `home` through `tmp`, alternating,
+/// and where the count is odd (fewer key bits: `with_key_bits`) through `first`, a second
+/// scratch, on the first pass: no pass writes what it reads, and the last ends at `home` without
+/// a copy into place (which an argsort's longer indices, or keys without `COPY_DST`, would not
+/// take).
+fn route<S: Copy>(passes: usize, [start, first, tmp, home]: [S; 4]) -> Vec<S> {
+    (0..=passes)
+        .map(|p| match p {
+            0 => start,
+            1 if passes % 2 == 1 => first,
+            _ if (passes - p).is_multiple_of(2) => home,
+            _ => tmp,
+        })
+        .collect()
+}
+
 /// The key-map bits of pass `pass`'s flags (`radix_sort_common.wgsl`): `maps` (an item's first
 /// and second words') applied on the first pass's loads and undone on the last pass's stores.
 fn map_bits(pass: u32, last: u32, [x, y]: [u32; 2]) -> u32 {
     let on_load = if pass == 0 { x << 8 | y << 12 } else { 0 };
     let on_store = if pass == last { x << 16 | y << 20 } else { 0 };
     on_load | on_store
+}
+
+#[cfg(test)]
+mod tests {
+    use super::route;
+
+    /// Every count of passes ends at home, starts at the input, and never reads and writes one
+    /// side in one pass (`first` and `tmp` are scratch; `start` may be `home`, in place).
+    #[test]
+    fn every_count_of_passes_ends_at_home() {
+        for passes in 2..=16 {
+            let sides = route(passes, ["start", "first", "tmp", "home"]);
+            assert_eq!((sides[0], sides[passes]), ("start", "home"), "{passes}");
+            for (p, pair) in sides.windows(2).enumerate() {
+                let in_place = pair[0] == "start" && pair[1] == "home";
+                assert!(
+                    pair[0] != pair[1] && !in_place,
+                    "{passes} passes, pass {p}: {pair:?}"
+                );
+            }
+        }
+    }
 }
