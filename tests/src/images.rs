@@ -323,6 +323,9 @@ gpu_test! {
             let e = result.expect_err("linear sampling of r32float");
             assert!(matches!(e, Error::Unfilterable { .. }), "{e}");
             assert_names(&e, &["sample.wgsl:sample", "`tex`", "`smp`", "r32float", "FLOAT32_FILTERABLE"]);
+            // A dispatch of no work groups is checked the same (it only skips buffer lengths).
+            let none = kernel.bind("tex", &image).bind("smp", &linear).bind("at", &at_buffer).bind("out", &out).groups([0, 1, 1]).run();
+            assert!(matches!(none, Err(Error::Unfilterable { .. })), "{none:?}");
         }
         // The filterable image still works with the same kernel and the linear sampler.
         let bytes = gpu.image_from(1, 1, TextureFormat::Rgba8Unorm, &[[255u8, 0, 255, 0]]).expect("image");

@@ -42,9 +42,9 @@ fn add_one(@builtin(global_invocation_id) id: vec3<u32>) {
 #[cfg(not(target_arch = "wasm32"))]
 const SPIN_SIZE: (usize, u32) = (4096, 60_000);
 
+/// A device, the long kernel, its buffer of [`SPIN_SIZE`] counts and the count.
 #[cfg(not(target_arch = "wasm32"))]
-#[test]
-fn a_wait_past_the_deadline_is_a_timeout_and_the_gpu_stays_usable() {
+fn spinning() -> (Gpu, shoal::Kernel, shoal::Buffer<u32>, shoal::Buffer<u32>) {
     let gpu = Gpu::blocking().expect("device");
     let (len, n) = SPIN_SIZE;
     let spin = gpu
@@ -52,6 +52,14 @@ fn a_wait_past_the_deadline_is_a_timeout_and_the_gpu_stays_usable() {
         .expect("kernel");
     let v = gpu.buffer_from(&vec![n; len]).expect("buffer");
     let count = gpu.buffer_from(&[n]).expect("count");
+    (gpu, spin, v, count)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn a_wait_past_the_deadline_is_a_timeout_and_the_gpu_stays_usable() {
+    let (gpu, spin, v, count) = spinning();
+    let (len, n) = SPIN_SIZE;
     gpu.set_timeout(std::time::Duration::from_millis(20));
     let started = std::time::Instant::now();
     let mut commands = gpu.commands();
@@ -98,13 +106,8 @@ fn a_wait_past_the_deadline_is_a_timeout_and_the_gpu_stays_usable() {
 #[cfg(not(target_arch = "wasm32"))]
 #[test]
 fn a_read_behind_a_long_kernel_is_a_timeout_and_the_gpu_stays_usable() {
-    let gpu = Gpu::blocking().expect("device");
+    let (gpu, spin, v, count) = spinning();
     let (len, n) = SPIN_SIZE;
-    let spin = gpu
-        .kernel(shoal::Source::new("spin.wgsl", SPIN))
-        .expect("kernel");
-    let v = gpu.buffer_from(&vec![n; len]).expect("buffer");
-    let count = gpu.buffer_from(&[n]).expect("count");
     let small = gpu.buffer_from(&[1u32, 2]).expect("small");
     gpu.set_timeout(std::time::Duration::from_millis(1));
     let started = std::time::Instant::now();
@@ -114,23 +117,37 @@ fn a_read_behind_a_long_kernel_is_a_timeout_and_the_gpu_stays_usable() {
         .run()
         .expect("run");
     let submitting = started.elapsed();
-    match small.read_blocking() {
-        Err(Error::Timeout { what, .. }) => assert_eq!(what, "readback"),
-        // llvmpipe runs a submission's kernels inside `submit`: the work is done already.
+    let started = std::time::Instant::now();
+    let read = small.read_blocking();
+    let reading = started.elapsed();
+    gpu.set_timeout(shoal::DEFAULT_TIMEOUT);
+    assert_eq!(small.read_blocking().expect("read again"), [1, 2]);
+    // Times compared with each other, not with a figure: the kernel's own length is what the
+    // read took plus what was left of it.
+    let rest = started.elapsed() - reading;
+    match read {
+        // Returned while the kernel still had most of its time to run (without the wait before
+        // the copy's submit, lavapipe blocked in that submit until the kernel was done).
+        Err(Error::Timeout { what, .. }) => {
+            assert_eq!(what, "readback");
+            assert!(
+                reading < rest,
+                "timed out after {reading:?}, {rest:?} before the end"
+            );
+        }
+        // llvmpipe runs a submission's kernels inside `submit`: the work was done already.
         Ok(read) => {
             assert_eq!(read, [1, 2]);
             assert!(
-                submitting >= gpu.timeout(),
-                "the read returned though the kernel outlasted the deadline"
+                submitting > reading,
+                "the read took {reading:?} (the submit {submitting:?}): it waited for the kernel"
             );
         }
         Err(e) => panic!("{e}"),
     }
     report(&format!(
-        "submit took {submitting:?}, the read's deadline 1 ms"
+        "submit took {submitting:?}, the read {reading:?} (its deadline 1 ms), then {rest:?}"
     ));
-    gpu.set_timeout(shoal::DEFAULT_TIMEOUT);
-    assert_eq!(small.read_blocking().expect("read again"), [1, 2]);
     assert!(
         v.read_blocking()
             .expect("read")
@@ -144,14 +161,9 @@ fn a_read_behind_a_long_kernel_is_a_timeout_and_the_gpu_stays_usable() {
 fn a_wait_and_a_read_awaited_together_on_one_thread_do_not_block_it() {
     use std::future::Future;
     use std::task::{Context, Poll, Waker};
-    let gpu = Gpu::blocking().expect("device");
+    let (gpu, spin, v, count) = spinning();
     let (len, n) = SPIN_SIZE;
-    let spin = gpu
-        .kernel(shoal::Source::new("spin.wgsl", SPIN))
-        .expect("kernel");
-    let v = gpu.buffer_from(&vec![n; len]).expect("buffer");
     let w = gpu.buffer_from(&[5u32; 3]).expect("buffer");
-    let count = gpu.buffer_from(&[n]).expect("count");
     let started = std::time::Instant::now();
     let mut commands = gpu.commands();
     spin.bind("v", &v)

@@ -139,6 +139,19 @@ gpu_test! {
         }
     }
     assert_eq!(v.read().await.expect("read"), [Half(10), Half(20), Half(30)], "nothing written");
+    // Wrapped with `from_raw`, 3 halves of a 16-byte buffer: bytes 6 and 7 are the owner's, not
+    // padding, so the last element alone is refused rather than written with them zeroed.
+    let raw = gpu.device().create_buffer(&shoal::wgpu::BufferDescriptor {
+        label: Some("16 bytes, 3 halves"),
+        size: 16,
+        usage: shoal::wgpu::BufferUsages::STORAGE | shoal::wgpu::BufferUsages::COPY_SRC | shoal::wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let wrapped = shoal::Buffer::<Half>::from_raw(&gpu, raw, 3).expect("wrap");
+    let e = wrapped.write_at(2, &[Half(9)]).expect_err("its owner's bytes");
+    assert!(matches!(e, Error::InvalidParameter { .. }), "{e}");
+    wrapped.write_at(0, &[Half(4), Half(5)]).expect("the first word");
+    assert_eq!(wrapped.read().await.expect("read"), [Half(4), Half(5), Half(0)]);
     }
 
     /// A write at an element past the end says so, even with no data (it said only "expected 0

@@ -350,7 +350,10 @@ impl<T: Element> Buffer<T> {
         let end = offset + data.len() as u64 * T::STRIDE;
         // Past the last element of a buffer (not a view, whose next bytes may be another
         // element's) lies padding up to a whole word: zeroed with the write, as `clear` does.
-        let padded = if end == self.byte_len() && !self.id.is_view() {
+        // Only where the allocation ends there: a wrapped (`from_raw`) buffer's bytes past its
+        // elements may be its owner's.
+        let own_padding = self.raw.size() == self.byte_len().next_multiple_of(4).max(4);
+        let padded = if end == self.byte_len() && !self.id.is_view() && own_padding {
             end.next_multiple_of(4)
         } else {
             end

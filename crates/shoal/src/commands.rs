@@ -90,10 +90,12 @@ impl Gpu {
 }
 
 impl Commands {
-    /// Times each dispatch of this batch (read with [`Submission::timings`]), and each copy
-    /// and clear between buffers where the device writes timestamps between passes
-    /// ([`Gpu::has_timestamps_between_passes`]: Vulkan, Metal, DX12 and GL, not the browser),
-    /// labelled `copy` and `clear`. The first 256 of them are timed.
+    /// Times each dispatch of this batch (read with [`Submission::timings`]), and each copy,
+    /// clear and recorded write between buffers where the device writes timestamps between
+    /// passes ([`Gpu::has_timestamps_between_passes`]: Vulkan, Metal, DX12 and GL, not the
+    /// browser), labelled `copy`, `clear` (also an
+    /// [`AppendBuffer::record_clear`](crate::AppendBuffer::record_clear)) and `write`.
+    /// The first 256 of them are timed.
     pub fn profiled(mut self) -> Self {
         let queries = self.gpu.has_timestamps().then(|| {
             let _turn = self.gpu.turn();
@@ -397,10 +399,11 @@ impl Commands {
             labels = p.labels;
         }
         let started = web_time::Instant::now();
-        let index = gpu.scoped("submitting commands", || {
-            gpu.queue().submit([encoder.finish()])
+        // Numbered inside the submitting call's turn, noted once wgpu has accepted it.
+        let (number, index) = gpu.scoped("submitting commands", || {
+            (gpu.submit_number(), gpu.queue().submit([encoder.finish()]))
         })?;
-        gpu.submitted(&index);
+        gpu.submitted(number, &index);
         gpu.check_uncaptured("submitting commands")?;
         Ok(Submission {
             gpu,
@@ -449,7 +452,11 @@ impl Submission {
     /// browser they arrive later and are returned here.
     pub async fn wait(&self) -> Result<()> {
         #[cfg(not(target_arch = "wasm32"))]
-        crate::wait::until_done(&self.gpu, &self.index, "waiting for the GPU", || true).await?;
+        {
+            let started = std::time::Instant::now();
+            let (gpu, index) = (&self.gpu, &self.index);
+            crate::wait::until_done(gpu, index, "waiting for the GPU", || true, started).await?;
+        }
         #[cfg(target_arch = "wasm32")]
         {
             self.gpu.check_alive("waiting for the GPU")?;

@@ -167,7 +167,11 @@ impl<'a> Dispatch<'a> {
     /// the counts are not, since they are on the GPU (a kernel may write them later in the same
     /// batch). A count above `MAX_COMPUTE_WORK_GROUP_COUNT` (65,535) in any dimension makes the
     /// dispatch run **nothing**, without an error anywhere: wgpu's indirect validation (natively,
-    /// on Vulkan and GL) and WebGPU skip it, and the `Gpu` stays usable. A kernel that writes
+    /// on Vulkan and GL) and WebGPU skip it, and the `Gpu` stays usable. (wgpu validates them
+    /// while `InstanceFlags::VALIDATION_INDIRECT_CALL` is set, its default: with
+    /// `WGPU_VALIDATION_INDIRECT_CALL=0` in the environment, or a device of your own through
+    /// [`Gpu::from_wgpu`](crate::Gpu::from_wgpu) without the flag, the count reaches the driver,
+    /// whose behaviour is undefined.) A kernel that writes
     /// arguments must fold large counts itself, as
     /// [`AppendBuffer::record_dispatch_args`](crate::AppendBuffer::record_dispatch_args) does.
     pub fn indirect<T: Element>(mut self, args: &'a Buffer<T>, offset: u64) -> Self {
@@ -282,30 +286,31 @@ impl<'a> Dispatch<'a> {
                 None
             }
         };
-        if let Some(g) = groups {
-            if let Some(dimension) = (0..3).find(|&i| g[i] > max[i]) {
-                return Err(Error::TooManyGroups {
-                    kernel: name.to_string(),
-                    groups: g,
-                    dimension,
-                    limit: max[dimension],
-                    remedy: match grid {
-                        Grid::Invocations(_) => "the grid is too large for one dispatch in that \
+        if let Some(g) = groups
+            && let Some(dimension) = (0..3).find(|&i| g[i] > max[i])
+        {
+            return Err(Error::TooManyGroups {
+                kernel: name.to_string(),
+                groups: g,
+                dimension,
+                limit: max[dimension],
+                remedy: match grid {
+                    Grid::Invocations(_) => "the grid is too large for one dispatch in that \
                             dimension: split it into parts, one dispatch each"
-                            .into(),
-                        _ => "use .invocations(n), which folds a large 1D count over y and z (the \
+                        .into(),
+                    _ => "use .invocations(n), which folds a large 1D count over y and z (the \
                             kernel rebuilds its index with shoal_linear_index, `#import \
                             shoal::fold`)"
-                            .into(),
-                    },
-                });
-            }
-            if g.contains(&0) {
-                // The specification: a dispatch with a zero count in any dimension does nothing.
-                return Ok(());
-            }
+                        .into(),
+                },
+            });
         }
+        // Checked for every dispatch, one of no work groups too (`Error::Unfilterable`).
         let mask = binding::filtering_mask(kernel.gpu(), name, r, &resources)?;
+        if groups.is_some_and(|g| g.contains(&0)) {
+            // The specification: a dispatch with a zero count in any dimension does nothing.
+            return Ok(());
+        }
         // Taken first, so released last: on GL, the bind groups dropped below may be the last
         // handles of buffers the cache let go of meanwhile (see `Kernel::bind_groups`).
         let _turn = kernel.gpu().turn();

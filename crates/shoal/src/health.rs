@@ -37,8 +37,12 @@ pub(crate) struct Health {
     /// The last submission Shoal made on this device: a readback waits for it (with the
     /// deadline) before submitting its copy, since lavapipe's `vkQueueSubmit` blocks until the
     /// work submitted before has run (`readback.rs`).
+    /// Numbered in the order of the submits (taken inside the submitting call's turn), so that
+    /// a thread noting its submission late does not replace a later one.
     #[cfg(not(target_arch = "wasm32"))]
-    last_submission: Mutex<Option<wgpu::SubmissionIndex>>,
+    last_submission: Mutex<Option<(u64, wgpu::SubmissionIndex)>>,
+    #[cfg(not(target_arch = "wasm32"))]
+    submits: AtomicU64,
     /// Error scopes popped in the browser: the number of the next, and those whose answer has
     /// not arrived yet.
     #[cfg(target_arch = "wasm32")]
@@ -89,6 +93,8 @@ impl Health {
             polling: Arc::default(),
             #[cfg(not(target_arch = "wasm32"))]
             last_submission: Mutex::new(None),
+            #[cfg(not(target_arch = "wasm32"))]
+            submits: AtomicU64::new(0),
             #[cfg(target_arch = "wasm32")]
             popped: AtomicU64::new(0),
             #[cfg(target_arch = "wasm32")]
@@ -207,22 +213,35 @@ impl Gpu {
         TurnLock::try_take(health.turn.as_ref().unwrap_or(&health.polling))
     }
 
-    /// Notes `index` as the last submission Shoal made (natively; see `Health`).
-    pub(crate) fn submitted(&self, index: &wgpu::SubmissionIndex) {
+    /// The number of a submit about to be made: taken inside the call that submits (in its
+    /// turn), so numbers follow the order of the submits.
+    pub(crate) fn submit_number(&self) -> u64 {
+        #[cfg(not(target_arch = "wasm32"))]
+        return self.health().submits.fetch_add(1, Ordering::Relaxed);
+        #[cfg(target_arch = "wasm32")]
+        0
+    }
+
+    /// Notes `index`, the submit numbered `number` (which succeeded), as the last submission
+    /// Shoal made, unless a later-numbered one was noted first (natively; see `Health`).
+    pub(crate) fn submitted(&self, number: u64, index: &wgpu::SubmissionIndex) {
         #[cfg(not(target_arch = "wasm32"))]
         {
             let last = self.health().last_submission.lock();
-            *last.unwrap_or_else(|p| p.into_inner()) = Some(index.clone());
+            let mut last = last.unwrap_or_else(|p| p.into_inner());
+            if last.as_ref().is_none_or(|(n, _)| *n < number) {
+                *last = Some((number, index.clone()));
+            }
         }
         #[cfg(target_arch = "wasm32")]
-        let _ = index;
+        let _ = (number, index);
     }
 
     /// The last submission Shoal made on this device, if any (natively).
     #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn last_submission(&self) -> Option<wgpu::SubmissionIndex> {
         let last = self.health().last_submission.lock();
-        last.unwrap_or_else(|p| p.into_inner()).clone()
+        last.unwrap_or_else(|p| p.into_inner()).as_ref().map(|(_, i)| i.clone())
     }
 
     /// Errors wgpu reported outside any Shoal check since the last call, emptied.

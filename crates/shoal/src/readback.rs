@@ -53,11 +53,13 @@ pub(crate) async fn read_bytes(
 /// that is then dropped, not pooled; or it was never submitted); reading it again returns its
 /// contents once the GPU is done.
 ///
-/// Natively the copy is submitted only once the last submission Shoal made on this device has
-/// finished, waited for with the same deadline: lavapipe's `vkQueueSubmit` does not return
-/// while the work submitted before it runs (wgpu chains each submission to the one before with
-/// a semaphore, and lavapipe waits for that semaphore inside the submit), so submitting at once
-/// would block the thread past the deadline. The copy runs after that work anyway.
+/// On a Vulkan CPU adapter (lavapipe) the copy is submitted only once the last submission Shoal
+/// made on this device has finished, waited for within the same deadline (one clock for both
+/// waits): lavapipe's `vkQueueSubmit` does not return while the work submitted before it runs
+/// (wgpu chains each submission to the one before with a semaphore, and lavapipe waits for that
+/// semaphore inside the submit), so submitting at once would block the thread past the deadline.
+/// The copy runs after that work anyway. Elsewhere a submit returns at once and the copy is
+/// submitted straight away (waiting first would idle the GPU between the work and the copy).
 pub(crate) async fn read_staged(
     gpu: &Gpu,
     size: u64,
@@ -67,17 +69,20 @@ pub(crate) async fn read_staged(
     let answer = Arc::new(Mutex::new(None));
     let slot = Arc::clone(&answer);
     #[cfg(not(target_arch = "wasm32"))]
-    if let Some(before) = gpu.last_submission() {
-        wait::until_done(gpu, &before, "readback", || true).await?;
+    let started = std::time::Instant::now();
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(before) = gpu.last_submission().filter(|_| submit_waits(gpu)) {
+        wait::until_done(gpu, &before, "readback", || true, started).await?;
     }
     #[cfg(target_arch = "wasm32")]
     let (sender, receiver) = oneshot_channel();
-    let (staging, index) = gpu.scoped("readback", || {
+    let (staging, number, index) = gpu.scoped("readback", || {
         let staging = gpu.staging().take(device, size);
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("shoal readback"),
         });
         copy(&mut encoder, &staging);
+        let number = gpu.submit_number();
         let index = gpu.queue().submit([encoder.finish()]);
         staging
             .slice(..size)
@@ -86,13 +91,13 @@ pub(crate) async fn read_staged(
                 #[cfg(target_arch = "wasm32")]
                 let _ = sender.send(());
             });
-        (staging, index)
+        (staging, number, index)
     })?;
-    gpu.submitted(&index);
+    gpu.submitted(number, &index);
     #[cfg(not(target_arch = "wasm32"))]
     {
         let mapped = || answer.lock().map(|a| a.is_some()).unwrap_or(true);
-        let waited = wait::until_done(gpu, &index, "readback", mapped).await;
+        let waited = wait::until_done(gpu, &index, "readback", mapped, started).await;
         if let Err(e) = waited {
             let _turn = gpu.turn();
             drop(staging);
@@ -128,4 +133,12 @@ pub(crate) async fn read_staged(
     };
     gpu.check_settled("readback").await?;
     Ok(bytes)
+}
+
+/// Whether a submit on `gpu` blocks while the work submitted before it runs: Vulkan on a CPU
+/// adapter (lavapipe; see [`read_staged`]).
+#[cfg(not(target_arch = "wasm32"))]
+fn submit_waits(gpu: &Gpu) -> bool {
+    let details = gpu.adapter_details();
+    details.backend == wgpu::Backend::Vulkan && details.device_type == wgpu::DeviceType::Cpu
 }

@@ -9,9 +9,10 @@
 //!   submit are not polls: on llvmpipe (GL) `queue.submit` runs the kernels before it returns,
 //!   and on lavapipe (Vulkan) it does not return while the work submitted before it runs
 //!   (wgpu chains each submission to the previous one with a semaphore, and lavapipe waits for
-//!   it inside `vkQueueSubmit`). `Submission::wait` honours the deadline on both; a readback
-//!   first waits, with the deadline, for the last submission Shoal made (`readback.rs`), so
-//!   its own submit does not block; a `Commands::submit` behind a long kernel is slow there.
+//!   it inside `vkQueueSubmit`). `Submission::wait` honours the deadline on both; on lavapipe
+//!   a readback first waits, within its deadline, for the last submission Shoal made
+//!   (`readback.rs`), so its own submit does not block; a `Commands::submit` behind a long
+//!   kernel is slow there.
 //! - **No blocked executor.** Between two polls a native wait returns `Pending` and is woken
 //!   again by a small timer thread ([`later`]), so two reads awaited together on one thread
 //!   both progress; the blocking conveniences (`read_blocking`, `wait_blocking`) park the thread
@@ -122,16 +123,17 @@ impl Drop for Turn {
 
 /// Natively: polls the device until submission `index` has finished and `done()` holds (a map
 /// callback has run, say), yielding to the executor between polls; fails with
-/// [`Error::Timeout`] after the `Gpu`'s deadline and [`Error::DeviceLost`] once the device is
-/// lost. `what` names the call in errors.
+/// [`Error::Timeout`] once the `Gpu`'s deadline has passed since `started` (the call's start,
+/// shared by a call that waits twice) and [`Error::DeviceLost`] once the device is lost. `what`
+/// names the call in errors.
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) async fn until_done(
     gpu: &Gpu,
     index: &wgpu::SubmissionIndex,
     what: &str,
     done: impl Fn() -> bool,
+    started: std::time::Instant,
 ) -> Result<()> {
-    let started = std::time::Instant::now();
     let limit = gpu.timeout();
     loop {
         gpu.check_alive(what)?;

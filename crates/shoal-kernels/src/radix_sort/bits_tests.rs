@@ -6,7 +6,7 @@
 
 use std::ops::Range;
 
-use super::key_tests::{TestKey, bits, keys, sorts};
+use super::key_tests::{TestKey, bits, keys, sort_by_words, sorts};
 use crate::test_support::*;
 use crate::{I64, SortOrder, U64, argsort_bits_cpu, radix_sort::cpu::gather};
 
@@ -155,15 +155,8 @@ shoal_conformance::gpu_test! {
     /// and the ranges refused: empty, past the key's width.
     async fn key_bits_of_a_key_function_and_refused(gpu) {
         let sort = RadixSort::<U64>::new(&gpu).expect("sort").with_key_bits(32..64).expect("bits");
-        let by_words = sort.key_function::<[u32; 4]>(
-            "alias Element = array<u32, 4>;\nfn sort_key(e: Element) -> vec2<u32> { return vec2<u32>(e[2], e[1]); }",
-        ).expect("key function");
-        let wide: Vec<U64> = keys(77, 4_099);
-        let elements: Vec<[u32; 4]> = wide.iter().enumerate().map(|(i, k)| [i as u32, (k.0 >> 32) as u32, k.0 as u32, 5]).collect();
-        let eb = gpu.buffer_from(&elements).expect("elements");
-        sort.run_by(&eb, &by_words).expect("sort by");
+        let (wide, got) = sort_by_words(&gpu, &sort).await;
         let want = argsort_bits_cpu(&wide, SortOrder::Ascending, 32..64);
-        let got: Vec<u32> = eb.read().await.expect("read").iter().map(|e| e[0]).collect();
         assert_eq!(first_difference(&got, &want), None, "u64 key of [u32; 4], high word");
         // 7..3, spelt out: clippy refuses a reversed range literal.
         let reversed = Range { start: 7, end: 3 };

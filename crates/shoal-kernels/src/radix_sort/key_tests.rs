@@ -255,6 +255,32 @@ async fn check_wide_values<K: TestKey, V: shoal::Element + Clone + PartialEq + s
     }
 }
 
+/// 4,099 `[index, high, low, 5]` elements sorted by `sort` by the 64-bit key of their words 1
+/// and 2 (a key function): the keys, and the indices in the order the sort left the elements.
+pub(super) async fn sort_by_words(gpu: &Gpu, sort: &RadixSort<U64>) -> (Vec<U64>, Vec<u32>) {
+    let by_words = sort
+        .key_function::<[u32; 4]>(
+            "alias Element = array<u32, 4>;\nfn sort_key(e: Element) -> vec2<u32> { return vec2<u32>(e[2], e[1]); }",
+        )
+        .expect("key function");
+    let wide: Vec<U64> = keys(77, 4_099);
+    let elements: Vec<[u32; 4]> = wide
+        .iter()
+        .enumerate()
+        .map(|(i, k)| [i as u32, (k.0 >> 32) as u32, k.0 as u32, 5])
+        .collect();
+    let eb = gpu.buffer_from(&elements).expect("elements");
+    sort.run_by(&eb, &by_words).expect("sort by");
+    let got = eb
+        .read()
+        .await
+        .expect("read")
+        .iter()
+        .map(|e| e[0])
+        .collect();
+    (wide, got)
+}
+
 /// A 2-byte value: not a whole number of u32 words.
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
@@ -347,15 +373,8 @@ shoal_conformance::gpu_test! {
             }
         }
         let sort = RadixSort::<U64>::new(&gpu).expect("sort");
-        let by_words = sort.key_function::<[u32; 4]>(
-            "alias Element = array<u32, 4>;\nfn sort_key(e: Element) -> vec2<u32> { return vec2<u32>(e[2], e[1]); }",
-        ).expect("key function");
-        let wide: Vec<U64> = keys(77, 4_099);
-        let elements: Vec<[u32; 4]> = wide.iter().enumerate().map(|(i, k)| [i as u32, (k.0 >> 32) as u32, k.0 as u32, 5]).collect();
-        let eb = gpu.buffer_from(&elements).expect("elements");
-        sort.run_by(&eb, &by_words).expect("sort by");
+        let (wide, got) = sort_by_words(&gpu, &sort).await;
         let want = argsort_cpu(&wide, SortOrder::Ascending);
-        let got: Vec<u32> = eb.read().await.expect("read").iter().map(|e| e[0]).collect();
         assert_eq!(first_difference(&got, &want), None, "u64 key of [u32; 4]");
         // A WGSL mistake names the line; a buffer of another layout than `Element` is refused.
         assert!(matches!(sort.key_function::<[u32; 4]>("fn sort_key(e: Element) -> vec2<u32> { return e; }"), Err(shoal::Error::Wgsl { .. })));
