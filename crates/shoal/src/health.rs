@@ -241,7 +241,9 @@ impl Gpu {
     #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn last_submission(&self) -> Option<wgpu::SubmissionIndex> {
         let last = self.health().last_submission.lock();
-        last.unwrap_or_else(|p| p.into_inner()).as_ref().map(|(_, i)| i.clone())
+        last.unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+            .map(|(_, i)| i.clone())
     }
 
     /// Errors wgpu reported outside any Shoal check since the last call, emptied.

@@ -290,11 +290,12 @@ impl<K: SortKey> RadixSort<K> {
         )
     }
 
-    /// The kernels of a pass over `window`: the sort's own, or those of its narrower digit.
+    /// The kernels of a pass over `window`: those of its narrower digit (`narrow` holds only
+    /// widths below a whole digit), or the sort's own.
     fn kernels_of(&self, window: &Window) -> &PassKernels {
         self.narrow
             .iter()
-            .find(|(width, _)| *width == window.width && window.width < self.ranking.bits())
+            .find(|(width, _)| *width == window.width)
             .map_or(&self.kernels, |(_, kernels)| kernels)
     }
 
