@@ -20,6 +20,7 @@ use crate::wgsl::{self, Scratch, Uniforms};
 mod bits;
 mod by_key;
 mod cpu;
+mod high_first;
 mod keys;
 mod passes;
 mod ranking;
@@ -29,6 +30,7 @@ pub use cpu::{argsort_bits_cpu, argsort_cpu, sort_cpu, sort_pairs_cpu};
 pub use keys::{I64, SortKey, SortOrder, U64};
 pub use ranking::{SortCounters, SortTiling};
 
+use high_first::HighFirst;
 use passes::Pass;
 use ranking::{Ranking, Values};
 
@@ -91,6 +93,9 @@ pub struct RadixSort<K: SortKey = u32> {
     scan: Scan<u32>,
     /// `wgsl/sort_keys.wgsl`: the passes around the sort of words.
     passes: Kernel,
+    /// The kernels of the high-word-first sort of 64-bit keys (`high_first.rs`: with 8-bit
+    /// digits only).
+    high_first: Option<HighFirst>,
     order: SortOrder,
     uniforms: Uniforms,
     scratch: Scratch,
@@ -227,6 +232,10 @@ impl<K: SortKey> RadixSort<K> {
             narrow: Vec::new(),
             scan: Scan::new(gpu)?,
             passes: passes::kernel(gpu)?,
+            high_first: match (K::WORDS, ranking) {
+                (2, Ranking::Lanes) => Some(HighFirst::build(gpu)?),
+                _ => None,
+            },
             order: SortOrder::Ascending,
             uniforms: Uniforms::default(),
             scratch: Scratch::default(),
@@ -271,10 +280,15 @@ impl<K: SortKey> RadixSort<K> {
             return self.sort_words(commands, &words, &words, Values::None, self.map(), &windows);
         }
         // 64-bit keys: the lane counters move them whole (the low word unsigned, in the key's
-        // order); otherwise LSD over the low words carrying the high ones, then over the high
-        // words carrying the low ones (stable, so ties in the high word keep the low word's
-        // order).
+        // order), by every bit high word first where the keys allow (`high_first.rs`);
+        // otherwise LSD over the low words carrying the high ones, then over the high words
+        // carrying the low ones (stable, so ties in the high word keep the low word's order).
         if self.ranking == Ranking::Lanes {
+            if let Some(high_first) = &self.high_first
+                && self.bits == (0..64)
+            {
+                return self.sort_high_first(commands, high_first, &words, n);
+            }
             return self.sort_items(commands, &words, n, [self.map() & 4, self.map()]);
         }
         // A word none of whose bits the sort orders by is not sorted by.
@@ -508,6 +522,8 @@ impl PassKernels {
 
 #[cfg(test)]
 mod bits_tests;
+#[cfg(test)]
+mod high_first_tests;
 #[cfg(test)]
 mod key_tests;
 #[cfg(test)]

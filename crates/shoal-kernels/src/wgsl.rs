@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use shoal::glam::UVec4;
-use shoal::{Buffer, Error, Gpu, Result, Source};
+use shoal::{Buffer, Error, Gpu, Result, Source, Usage};
 
 use crate::value::Value;
 
@@ -236,6 +236,23 @@ const SCRATCH_KEPT: usize = 32;
 impl Scratch {
     /// The `u32` buffer called `name` of exactly `len` elements.
     pub(crate) fn get(&self, gpu: &Gpu, name: &'static str, len: u64) -> Result<Buffer<u32>> {
+        self.get_with(gpu, name, len, Usage::STORAGE)
+    }
+
+    /// The `u32` buffer called `name` of exactly `len` elements that a kernel writes and indirect
+    /// dispatches take their work groups from (`Usage::INDIRECT` too).
+    pub(crate) fn indirect(&self, gpu: &Gpu, name: &'static str, len: u64) -> Result<Buffer<u32>> {
+        self.get_with(gpu, name, len, Usage::STORAGE | Usage::INDIRECT)
+    }
+
+    /// The buffer called `name` (a name is one usage's) of `len` elements.
+    fn get_with(
+        &self,
+        gpu: &Gpu,
+        name: &'static str,
+        len: u64,
+        usage: Usage,
+    ) -> Result<Buffer<u32>> {
         let mut kept = self.kept.lock().map_err(|_| poisoned())?;
         if let Some(b) = kept.get(&(name, len)) {
             return Ok(b.clone());
@@ -243,7 +260,7 @@ impl Scratch {
         if kept.len() >= SCRATCH_KEPT {
             kept.clear();
         }
-        let b = gpu.buffer_zeroed::<u32>(len)?;
+        let b = gpu.buffer_zeroed_with::<u32>(len, usage)?;
         kept.insert((name, len), b.clone());
         Ok(b)
     }

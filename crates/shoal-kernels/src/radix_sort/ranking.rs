@@ -119,7 +119,7 @@ impl Ranking {
 
 /// What one digit pass reads, or writes.
 #[derive(Debug, Clone, Copy)]
-enum Side<'a> {
+pub(super) enum Side<'a> {
     /// Key words and their values' words (a stand-in when none travel).
     Words(&'a Buffer<u32>, &'a Buffer<u32>),
     /// Items of two words, seen as words: a key word and its value's, or a 64-bit key's low and
@@ -142,16 +142,20 @@ pub(super) enum Values<'a> {
 
 /// The passes of one sort: the digit each orders by, the sides they go between (pass `p` reads
 /// `sides[p]` and writes `sides[p + 1]`), and how the key words are read.
-struct Plan<'a> {
-    n: u32,
-    windows: Vec<Window>,
-    sides: Vec<Side<'a>>,
-    with_values: bool,
+pub(super) struct Plan<'a> {
+    pub(super) n: u32,
+    pub(super) windows: Vec<Window>,
+    pub(super) sides: Vec<Side<'a>>,
+    pub(super) with_values: bool,
     /// The first pass makes the values (the keys' indices) instead of loading them.
-    indices: bool,
-    /// The key maps of an item's first and second words (`radix_sort::key_map`), applied on the
-    /// first pass's loads and undone on the last's stores.
-    maps: [u32; 2],
+    pub(super) indices: bool,
+    /// The key maps of an item's first and second words (`radix_sort::key_map`) applied on the
+    /// first pass's loads, and those undone on the last's stores.
+    pub(super) maps: [[u32; 2]; 2],
+    /// Where the count and scatter kernels take their work groups from when the GPU chooses
+    /// whether the passes run (indirect arguments at a byte offset: `high_first.rs`), rather
+    /// than one per tile.
+    pub(super) indirect: Option<(&'a Buffer<u32>, u64)>,
 }
 
 impl<K: SortKey> RadixSort<K> {
@@ -219,7 +223,8 @@ impl<K: SortKey> RadixSort<K> {
                     sides,
                     with_values,
                     indices,
-                    maps: [map, 0],
+                    maps: [[map, 0]; 2],
+                    indirect: None,
                 },
             );
         }
@@ -251,7 +256,8 @@ impl<K: SortKey> RadixSort<K> {
                 sides,
                 with_values,
                 indices,
-                maps: [map, 0],
+                maps: [[map, 0]; 2],
+                indirect: None,
             },
         )
     }
@@ -285,7 +291,8 @@ impl<K: SortKey> RadixSort<K> {
                 sides,
                 with_values: false,
                 indices: false,
-                maps,
+                maps: [maps; 2],
+                indirect: None,
             },
         )
     }
@@ -301,7 +308,7 @@ impl<K: SortKey> RadixSort<K> {
 
     /// Records `plan`'s passes: per pass, count the digits of each tile, scan the counts
     /// (digit-major, so each digit of each tile learns where it starts), scatter.
-    fn digit_passes(&self, commands: &mut Commands, plan: &Plan) -> Result<()> {
+    pub(super) fn digit_passes(&self, commands: &mut Commands, plan: &Plan) -> Result<()> {
         let n = plan.n;
         let bits = self.ranking.bits();
         let tiles = n.div_ceil(self.wg * self.per);
@@ -390,10 +397,16 @@ impl<K: SortKey> RadixSort<K> {
             if let Some(items_out) = &items_out {
                 scatter = scatter.bind("items_out", items_out);
             }
-            count.invocations(groups).record(commands)?;
+            let (count, scatter) = match plan.indirect {
+                Some((args, at)) => (count.indirect(args, at), scatter.indirect(args, at)),
+                None => (count.invocations(groups), scatter.invocations(groups)),
+            };
+            count.record(commands)?;
+            // Where the passes may not run, the scan adds up what the counts held before: its
+            // result is then read by no scatter.
             self.scan
                 .record(commands, &counts, &offsets, ScanSpec::exclusive(Op::Sum))?;
-            scatter.invocations(groups).record(commands)?;
+            scatter.record(commands)?;
         }
         Ok(())
     }
@@ -404,7 +417,7 @@ impl<K: SortKey> RadixSort<K> {
 /// scratch, on the first pass: no pass writes what it reads, and the last ends at `home` without
 /// a copy into place (which an argsort's longer indices, or keys without `COPY_DST`, would not
 /// take).
-fn route<S: Copy>(passes: usize, [start, first, tmp, home]: [S; 4]) -> Vec<S> {
+pub(super) fn route<S: Copy>(passes: usize, [start, first, tmp, home]: [S; 4]) -> Vec<S> {
     (0..=passes)
         .map(|p| match p {
             0 => start,
@@ -416,10 +429,10 @@ fn route<S: Copy>(passes: usize, [start, first, tmp, home]: [S; 4]) -> Vec<S> {
 }
 
 /// The key-map bits of pass `pass`'s flags (`radix_sort_common.wgsl`): `maps` (an item's first
-/// and second words') applied on the first pass's loads and undone on the last pass's stores.
-fn map_bits(pass: u32, last: u32, [x, y]: [u32; 2]) -> u32 {
+/// and second words') applied on the first pass's loads, and undone on the last pass's stores.
+fn map_bits(pass: u32, last: u32, [[x, y], [u, v]]: [[u32; 2]; 2]) -> u32 {
     let on_load = if pass == 0 { x << 8 | y << 12 } else { 0 };
-    let on_store = if pass == last { x << 16 | y << 20 } else { 0 };
+    let on_store = if pass == last { u << 16 | v << 20 } else { 0 };
     on_load | on_store
 }
 
