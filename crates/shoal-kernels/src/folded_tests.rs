@@ -5,8 +5,9 @@
 //! compactions, which take at least 2 elements per invocation, 8 × 2 and 1,048,561) and is
 //! compared with its CPU twin.
 
+use crate::radix_sort::Way;
 use crate::test_support::*;
-use crate::{Segmented, reduce_by_key_cpu, segmented_scan_cpu};
+use crate::{Segmented, SortOrder, U64, reduce_by_key_cpu, segmented_scan_cpu, sort_cpu};
 
 /// 8 invocations of 1 element each, in shared-memory work groups on every adapter.
 const SMALL: Tiling = Tiling {
@@ -87,7 +88,7 @@ shoal_conformance::gpu_test! {
     }
 
     /// The 8-bit sort (with the adapter's counters) over 65,536 tiles of one invocation and 4 keys (its smallest:
-    /// 256 counts per tile, 16.7 million in all).
+    /// 256 counts per tile, 16.7 million in all): pairs, and 64-bit keys both ways.
     async fn eight_bit_sort_over_a_folded_grid(gpu) {
         let tiling = Tiling { per_invocation: 4, one_subgroup: false, workgroup: Some(1) };
         let sort = RadixSort::<u32>::with_tiling(&gpu, SortTiling { tiling, digit_bits: 8, counters: SortTiling::for_gpu(&gpu).counters }).expect("sort");
@@ -99,6 +100,17 @@ shoal_conformance::gpu_test! {
         let (want_keys, want_values) = sort_pairs_cpu(&keys, &(0..n as u32).collect::<Vec<_>>());
         assert_eq!(first_difference(&kb.read().await.expect("keys"), &want_keys), None);
         assert_eq!(first_difference(&vb.read().await.expect("values"), &want_values), None);
+        // 64-bit keys, whose passes the GPU arms with folded arguments: random ones take four
+        // passes by the high word, keys below 2^32 the eight of the fallback.
+        let sort = RadixSort::<U64>::with_tiling(&gpu, SortTiling { tiling, digit_bits: 8, counters: SortTiling::for_gpu(&gpu).counters }).expect("sort");
+        let mut rng = Rng::new(37);
+        let wide: Vec<U64> = (0..n).map(|_| U64(rng.next_u64())).collect();
+        for (keys, way) in [(wide.clone(), Way::Fast), (wide.iter().map(|k| U64(k.0 >> 32)).collect(), Way::Narrow)] {
+            let kb = gpu.buffer_from(&keys).expect("keys");
+            sort.run(&kb).expect("sort");
+            assert_eq!(first_difference(&kb.read().await.expect("keys"), &sort_cpu(&keys, SortOrder::Ascending)), None, "{way:?}");
+            assert_eq!(sort.way().await, way);
+        }
     }
 
     /// Unique and the stable partition (both compactions) over 65,536 tiles.

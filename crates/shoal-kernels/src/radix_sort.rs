@@ -1,12 +1,15 @@
 //! [`RadixSort`]: stable least-significant-digit radix sort of keys of any [`SortKey`] type
 //! (`u32`, `i32`, `f32`, [`U64`], [`I64`]), ascending or descending, alone, carrying values of
-//! any element type, or as an argsort. The GPU sorts `u32` words, 4 bits per pass. Each pass
-//! counts digits per tile, scans the digit-major counts with [`Scan`](crate::Scan), and scatters
-//! each tile's keys in input order. Where the device runs subgroups of one fixed size, the tiles
-//! are work groups of one subgroup that count and rank digits in registers with subgroup
-//! operations and never wait at a barrier; elsewhere they are work groups of up to 256
-//! invocations ranking through shared memory. Other key types and orders are mapped to words
-//! and back around that sort by one more kernel (`passes.rs`, `wgsl/sort_keys.wgsl`).
+//! any element type, or as an argsort. The GPU sorts `u32` words, 4 or 8 bits per pass
+//! ([`SortTiling`]). Each pass counts digits per tile, scans the digit-major counts with
+//! [`Scan`](crate::Scan), and scatters each tile's keys in input order. Where the device runs
+//! subgroups of one fixed size, the 4-bit tiles are work groups of one subgroup that count and
+//! rank digits in registers with subgroup operations and never wait at a barrier; elsewhere they
+//! are work groups of up to 256 invocations ranking through shared memory; the 8-bit ones
+//! (software adapters) count per invocation (`ranking.rs`). Other key types and orders are mapped
+//! to words by the first pass and back by the last, or by one more kernel (`passes.rs`,
+//! `wgsl/sort_keys.wgsl`). 64-bit keys on 8-bit digits go high word first where their high words
+//! spread widely, the GPU choosing (`high_first.rs`).
 
 use std::marker::PhantomData;
 use std::ops::Range;
@@ -31,6 +34,8 @@ pub use keys::{I64, SortKey, SortOrder, U64};
 pub use ranking::{SortCounters, SortTiling};
 
 use high_first::HighFirst;
+#[cfg(test)]
+pub(crate) use high_first::Way;
 use passes::Pass;
 use ranking::{Ranking, Values};
 

@@ -57,7 +57,7 @@ impl HighFirst {
 /// Which way a high-word-first sort went, read back by the tests from its state.
 #[cfg(test)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Way {
+pub(crate) enum Way {
     /// Four passes by the high word and the runs fixed.
     Fast,
     /// The sample's high words spread too little: the eight passes alone.
@@ -140,7 +140,7 @@ impl<K: SortKey> RadixSort<K> {
     /// Which way the last high-word-first sort of `n` keys by this object went (its state, read
     /// back after the sort was submitted).
     #[cfg(test)]
-    pub(super) async fn way(&self) -> Way {
+    pub(crate) async fn way(&self) -> Way {
         let state = self
             .scratch
             .get(&self.gpu, "sort: high-first state", 2)
