@@ -23,6 +23,12 @@ override WG: u32 = 64u;
 const FIX_PER: u32 = 16u;
 // MAX_COMPUTE_WORK_GROUP_COUNT.x of the device: indirect arguments fold over y beyond it.
 override MAX_X: u32 = 65535u;
+// An argsort (RadixSort::record_argsort, and pairs of 64-bit keys): fix_runs sorts `indices` by the
+// low words `low_words[index]` within the runs of `high_words` (sorted, ordered), rather than the
+// keys in `words`. The branches on it fold away when the pipeline is built.
+override INDEXED: bool = false;
+// Keys per work group of the fallback's gather (sort_keys.wgsl's WG × PER; an argsort's only).
+override GATHER_GROUP_KEYS: u32 = 512u;
 // The longest run of equal high words fix_runs sorts; a longer one sends the sort to the fallback.
 const RUN_LIMIT: u32 = 32u;
 // Keys choose samples, and how far apart their high words must spread, per key, to take the
@@ -48,8 +54,14 @@ struct Params {
 @group(0) @binding(2) var<storage, read_write> words: array<u32>;
 // [the fast way was taken, a run longer than RUN_LIMIT was found].
 @group(0) @binding(3) var<storage, read_write> state: array<atomic<u32>, 2>;
-// Work groups [x, y, z] of: the high word's passes, fix_runs, the fallback's passes.
-@group(0) @binding(4) var<storage, read_write> args: array<u32, 9>;
+// Work groups [x, y, z] of: the high word's passes, fix_runs, the fallback's passes, and the
+// fallback's gather of an argsort's high words.
+@group(0) @binding(4) var<storage, read_write> args: array<u32, 12>;
+// An argsort's high words sorted, its low words in input order (both ordered), and the indices
+// sorted with the high words (INDEXED; one-word stand-ins otherwise, and `words` one then).
+@group(0) @binding(5) var<storage, read> high_words: array<u32>;
+@group(0) @binding(6) var<storage, read> low_words: array<u32>;
+@group(0) @binding(7) var<storage, read_write> indices: array<u32>;
 
 var<workgroup> least: atomic<u32>;
 var<workgroup> most: atomic<u32>;
@@ -92,15 +104,40 @@ fn choose(@builtin(local_invocation_index) lid: u32) {
     put(0u, select(vec3(0u), folded(params.tiles), fast));
     put(3u, select(vec3(0u), folded(params.fix_groups), fast));
     put(6u, vec3(0u));
+    put(9u, vec3(0u));
 }
 
-// The ordered high and low words of key `i` of `words`.
+// The ordered high word of the key at `i` of the sorted order.
 fn high_of(i: u32) -> u32 {
+    if INDEXED {
+        return high_words[i];
+    }
     return to_ordered(words[2u * i + 1u], params.map);
 }
 
-fn low_of(i: u32) -> u32 {
-    return to_ordered(words[2u * i], params.map & 4u);
+// What moves when a run is sorted: the key at `i` (its two words), or its index (INDEXED).
+fn load(i: u32) -> vec2<u32> {
+    if INDEXED {
+        return vec2(indices[i], 0u);
+    }
+    return vec2(words[2u * i], words[2u * i + 1u]);
+}
+
+fn store(i: u32, moved: vec2<u32>) {
+    if INDEXED {
+        indices[i] = moved.x;
+    } else {
+        words[2u * i] = moved.x;
+        words[2u * i + 1u] = moved.y;
+    }
+}
+
+// The ordered low word of what `load` returned.
+fn low_of(moved: vec2<u32>) -> u32 {
+    if INDEXED {
+        return low_words[moved.x];
+    }
+    return to_ordered(moved.x, params.map & 4u);
 }
 
 // Sorts the run of equal high words starting at key `start` by the low words, in place and
@@ -117,16 +154,14 @@ fn sort_run(start: u32, n: u32, high: u32) {
         return;
     }
     for (var i = start + 1u; i < stop; i++) {
-        let key = vec2(words[2u * i], words[2u * i + 1u]);
-        let low = to_ordered(key.x, params.map & 4u);
+        let key = load(i);
+        let key_low = low_of(key);
         var j = i;
-        while j > start && low_of(j - 1u) > low {
-            words[2u * j] = words[2u * j - 2u];
-            words[2u * j + 1u] = words[2u * j - 1u];
+        while j > start && low_of(load(j - 1u)) > key_low {
+            store(j, load(j - 1u));
             j--;
         }
-        words[2u * j] = key.x;
-        words[2u * j + 1u] = key.y;
+        store(j, key);
     }
 }
 
@@ -174,4 +209,6 @@ fn fix_runs(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
 fn settle() {
     let again = atomicLoad(&state[0]) == 0u || atomicLoad(&state[1]) != 0u;
     put(6u, select(vec3(0u), folded(params.tiles), again));
+    let gather = params.n / GATHER_GROUP_KEYS + select(0u, 1u, params.n % GATHER_GROUP_KEYS != 0u);
+    put(9u, select(vec3(0u), folded(gather), again));
 }

@@ -116,6 +116,12 @@ pub const ENTRIES: &[Entry] = &[
         setup: |g, n| sort_keys::key_case::<U64>(g, n, Shape::Keys),
     },
     Entry {
+        name: "radix sort u64 argsort",
+        bytes_per_element: 8,
+        max_log2: 24,
+        setup: |g, n| sort_keys::key_case::<U64>(g, n, Shape::Argsort),
+    },
+    Entry {
         name: "radix sort u32 pairs 16-byte values",
         bytes_per_element: 20,
         max_log2: 24,

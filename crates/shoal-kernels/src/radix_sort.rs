@@ -282,7 +282,8 @@ impl<K: SortKey> RadixSort<K> {
         let words = keys.view_as::<u32>();
         if K::WORDS == 1 {
             let windows = self.windows(None);
-            return self.sort_words(commands, &words, &words, Values::None, self.map(), &windows);
+            let map = self.map();
+            return self.sort_words(commands, &words, &words, Values::None, map, &windows, None);
         }
         // 64-bit keys: the lane counters move them whole (the low word unsigned, in the key's
         // order), by every bit high word first where the keys allow (`high_first.rs`);
@@ -300,7 +301,8 @@ impl<K: SortKey> RadixSort<K> {
         let (low, high) = self.split(commands, &words, n)?;
         let (low_windows, high_windows) = (self.windows(Some(0)), self.windows(Some(1)));
         if !low_windows.is_empty() {
-            self.sort_words(commands, &low, &low, Values::Given(&high), 0, &low_windows)?;
+            let high = Values::Given(&high);
+            self.sort_words(commands, &low, &low, high, 0, &low_windows, None)?;
         }
         if !high_windows.is_empty() {
             self.sort_words(
@@ -310,6 +312,7 @@ impl<K: SortKey> RadixSort<K> {
                 Values::Given(&low),
                 0,
                 &high_windows,
+                None,
             )?;
         }
         self.pass(
@@ -319,6 +322,7 @@ impl<K: SortKey> RadixSort<K> {
             1,
             [Some(&low), Some(&high)],
             &[&words],
+            None,
         )
     }
 
@@ -352,12 +356,14 @@ impl<K: SortKey> RadixSort<K> {
         let windows = self.windows(None);
         if K::WORDS == 1 && value_words == 1 {
             let values = Values::Given(&values);
-            return self.sort_words(commands, &words, &words, values, self.map(), &windows);
+            let map = self.map();
+            return self.sort_words(commands, &words, &words, values, map, &windows, None);
         }
         let indices = self.scratch.get(&self.gpu, "sort: indices", n as u64)?;
         if K::WORDS == 1 {
             let indices = Values::Indices(&indices);
-            self.sort_words(commands, &words, &words, indices, self.map(), &windows)?;
+            let map = self.map();
+            self.sort_words(commands, &words, &words, indices, map, &windows, None)?;
         } else {
             self.permutation(commands, &words, &indices, n)?;
             self.gather(commands, &words, &indices, n, K::WORDS)?;

@@ -15,7 +15,8 @@ use shoal::{Buffer, Commands, Gpu, Kernel, Result};
 
 use super::RadixSort;
 use super::keys::SortKey;
-use super::ranking::{Plan, Side, route};
+use super::passes::{GROUP_ELEMENTS, Pass};
+use super::ranking::{Plan, Side, Values, route};
 use crate::wgsl;
 
 const SOURCE: shoal::Source = shoal::wgsl!("../../wgsl/radix_sort_high_first.wgsl");
@@ -23,33 +24,40 @@ const SOURCE: shoal::Source = shoal::wgsl!("../../wgsl/radix_sort_high_first.wgs
 /// and `FIX_PER` in the WGSL).
 const WG: u32 = 64;
 const FIX_PER: u32 = 16;
-/// Byte offsets of the indirect arguments: the high word's passes, `fix_runs`, the fallback.
+/// Byte offsets of the indirect arguments: the high word's passes, `fix_runs`, the fallback's
+/// passes, and the fallback's gather of an argsort's high words.
 const HIGH_ARGS: u64 = 0;
 const FIX_ARGS: u64 = 12;
 const FALLBACK_ARGS: u64 = 24;
+const GATHER_ARGS: u64 = 36;
 
 /// The kernels of the high-word-first sort.
 #[derive(Debug)]
 pub(super) struct HighFirst {
     choose: Kernel,
+    /// `fix_runs` sorting keys, and sorting an argsort's indices (`INDEXED`).
     fix_runs: Kernel,
+    fix_indices: Kernel,
     settle: Kernel,
 }
 
 impl HighFirst {
     pub(super) fn build(gpu: &Gpu) -> Result<Self> {
         let max_x = gpu.limits().max_compute_work_group_count[0];
-        let build = |entry| {
+        let build = |entry, indexed: bool| {
             wgsl::builder(gpu, SOURCE)
                 .entry(entry)
                 .constant("WG", WG)
                 .constant("MAX_X", max_x)
+                .constant("INDEXED", u32::from(indexed))
+                .constant("GATHER_GROUP_KEYS", GROUP_ELEMENTS)
                 .build()
         };
         Ok(Self {
-            choose: build("choose")?,
-            fix_runs: build("fix_runs")?,
-            settle: build("settle")?,
+            choose: build("choose", false)?,
+            fix_runs: build("fix_runs", false)?,
+            fix_indices: build("fix_runs", true)?,
+            settle: build("settle", false)?,
         })
     }
 }
@@ -66,33 +74,92 @@ pub(crate) enum Way {
     LongRun,
 }
 
+/// What both ways of one high-word-first sort share: its parameters, the indirect arguments and
+/// the state.
+struct Armed {
+    params: Buffer<shoal::glam::UVec4>,
+    args: Buffer<u32>,
+    state: Buffer<u32>,
+}
+
 impl<K: SortKey> RadixSort<K> {
+    /// Records `choose` over the `n` 64-bit keys `words` (two words per key, low first): the
+    /// parameters, arguments and state the rest of the sort takes.
+    fn choose(
+        &self,
+        commands: &mut Commands,
+        kernels: &HighFirst,
+        words: &Buffer<u32>,
+        n: u32,
+    ) -> Result<Armed> {
+        let gpu = &self.gpu;
+        let tiles = n.div_ceil(self.wg * self.per);
+        let fix_groups = n.div_ceil(WG * FIX_PER);
+        let armed = Armed {
+            params: self.uniforms.get(gpu, [n, tiles, self.map(), fix_groups])?,
+            args: self
+                .scratch
+                .indirect(gpu, "sort: high-first arguments", 12)?,
+            state: self.scratch.get(gpu, "sort: high-first state", 2)?,
+        };
+        kernels
+            .choose
+            .bind("params", &armed.params)
+            .bind("keys", &words.view_as::<UVec2>())
+            .bind("state", &armed.state)
+            .bind("args", &armed.args)
+            .groups([1, 1, 1])
+            .record(commands)?;
+        Ok(armed)
+    }
+
+    /// Records `fix_runs` (`kernel`: over keys or indices) and `settle`; the buffers a way does
+    /// not use are one-word stand-ins.
+    fn fix_and_settle(
+        &self,
+        commands: &mut Commands,
+        kernels: &HighFirst,
+        armed: &Armed,
+        words: Option<&Buffer<u32>>,
+        [high, low, indices]: [Option<&Buffer<u32>>; 3],
+    ) -> Result<()> {
+        let stand_in = |name, given: Option<&Buffer<u32>>| match given {
+            Some(b) => Ok(b.clone()),
+            None => self.scratch.get(&self.gpu, name, 1),
+        };
+        let kernel = match words {
+            Some(_) => &kernels.fix_runs,
+            None => &kernels.fix_indices,
+        };
+        kernel
+            .bind("params", &armed.params)
+            .bind("words", &stand_in("sort: no words", words)?)
+            .bind("high_words", &stand_in("sort: no high words", high)?)
+            .bind("low_words", &stand_in("sort: no low words", low)?)
+            .bind("indices", &stand_in("sort: no indices", indices)?)
+            .bind("state", &armed.state)
+            .indirect(&armed.args, FIX_ARGS)
+            .record(commands)?;
+        kernels
+            .settle
+            .bind("params", &armed.params)
+            .bind("state", &armed.state)
+            .bind("args", &armed.args)
+            .groups([1, 1, 1])
+            .record(commands)
+    }
+
     /// Records sorting `n` (at least 2) 64-bit keys `words` (two per key, low first) in place,
     /// high word first where the GPU finds that pays (the module's docs).
     pub(super) fn sort_high_first(
         &self,
         commands: &mut Commands,
-        high_first: &HighFirst,
+        kernels: &HighFirst,
         words: &Buffer<u32>,
         n: u32,
     ) -> Result<()> {
-        let gpu = &self.gpu;
-        let tiles = n.div_ceil(self.wg * self.per);
-        let fix_groups = n.div_ceil(WG * FIX_PER);
-        let params = self.uniforms.get(gpu, [n, tiles, self.map(), fix_groups])?;
-        let args = self
-            .scratch
-            .indirect(gpu, "sort: high-first arguments", 9)?;
-        let state = self.scratch.get(gpu, "sort: high-first state", 2)?;
-        let tmp = self.scratch.get(gpu, "items", 2 * n as u64)?;
-        high_first
-            .choose
-            .bind("params", &params)
-            .bind("keys", &words.view_as::<UVec2>())
-            .bind("state", &state)
-            .bind("args", &args)
-            .groups([1, 1, 1])
-            .record(commands)?;
+        let armed = self.choose(commands, kernels, words, n)?;
+        let tmp = self.scratch.get(&self.gpu, "items", 2 * n as u64)?;
         let windows = self.windows(None);
         let maps = [self.map() & 4, self.map()];
         let high = windows.iter().filter(|w| w.word == 1).copied().collect();
@@ -105,23 +172,10 @@ impl<K: SortKey> RadixSort<K> {
                 with_values: false,
                 indices: false,
                 maps: [maps; 2],
-                indirect: Some((&args, HIGH_ARGS)),
+                indirect: Some((&armed.args, HIGH_ARGS)),
             },
         )?;
-        high_first
-            .fix_runs
-            .bind("params", &params)
-            .bind("words", words)
-            .bind("state", &state)
-            .indirect(&args, FIX_ARGS)
-            .record(commands)?;
-        high_first
-            .settle
-            .bind("params", &params)
-            .bind("state", &state)
-            .bind("args", &args)
-            .groups([1, 1, 1])
-            .record(commands)?;
+        self.fix_and_settle(commands, kernels, &armed, Some(words), [None; 3])?;
         let passes = windows.len();
         self.digit_passes(
             commands,
@@ -132,12 +186,53 @@ impl<K: SortKey> RadixSort<K> {
                 with_values: false,
                 indices: false,
                 maps: [maps; 2],
-                indirect: Some((&args, FALLBACK_ARGS)),
+                indirect: Some((&armed.args, FALLBACK_ARGS)),
             },
         )
     }
 
-    /// Which way the last high-word-first sort of `n` keys by this object went (its state, read
+    /// Records writing the permutation that sorts the `n` (at least 2) 64-bit keys `words` into
+    /// `indices`, the keys unchanged, high word first where the GPU finds that pays: the keys
+    /// split into ordered words, the high words sorted carrying their indices, each short run of
+    /// equal high words' indices sorted by their keys' low words; or, as `permutation` does, by
+    /// the low words carrying the indices and then by the high words gathered in that order.
+    pub(super) fn permutation_high_first(
+        &self,
+        commands: &mut Commands,
+        kernels: &HighFirst,
+        words: &Buffer<u32>,
+        indices: &Buffer<u32>,
+        n: u32,
+    ) -> Result<()> {
+        let armed = self.choose(commands, kernels, words, n)?;
+        let (low, high) = self.split(commands, words, n)?;
+        let sorted = self
+            .scratch
+            .get(&self.gpu, "sort: high words sorted", n as u64)?;
+        let (low_windows, high_windows) = (self.windows(Some(0)), self.windows(Some(1)));
+        let fast = Some((&armed.args, HIGH_ARGS));
+        let made = Values::Indices(indices);
+        self.sort_words(commands, &high, &sorted, made, 0, &high_windows, fast)?;
+        let by_index = [Some(&sorted), Some(&low), Some(indices)];
+        self.fix_and_settle(commands, kernels, &armed, None, by_index)?;
+        let fallback = Some((&armed.args, FALLBACK_ARGS));
+        self.sort_words(commands, &low, &low, made, 0, &low_windows, fallback)?;
+        let gather = Some((&armed.args, GATHER_ARGS));
+        let sources = [Some(&high), Some(indices)];
+        self.pass(commands, Pass::Gather, n, 1, sources, &[&sorted], gather)?;
+        let carried = Values::Given(indices);
+        self.sort_words(
+            commands,
+            &sorted,
+            &sorted,
+            carried,
+            0,
+            &high_windows,
+            fallback,
+        )
+    }
+
+    /// Which way the last high-word-first sort (or argsort) by this object went (its state, read
     /// back after the sort was submitted).
     #[cfg(test)]
     pub(crate) async fn way(&self) -> Way {

@@ -1,12 +1,13 @@
 //! The high-word-first sort of 64-bit keys (`high_first.rs`): each of its three ways, the one the
-//! GPU took read back from its state, every result against `sort_cpu`; `U64` and `I64`, both
-//! orders; runs of equal high words of exactly the limit and of one more, first and last in the
-//! order, their low words full of ties.
+//! GPU took read back from its state, every result against `sort_cpu` (and, at some sizes, the
+//! argsort and pairs carrying their indices against `argsort_cpu`: stability); `U64` and `I64`,
+//! both orders; runs of equal high words of exactly the limit and of one more, first and last in
+//! the order, their low words full of ties.
 
 use super::high_first::Way;
 use super::key_tests::{TestKey, bits};
 use crate::test_support::*;
-use crate::{I64, SortOrder, U64, sort_cpu};
+use crate::{I64, SortOrder, U64, argsort_cpu, sort_cpu};
 
 /// The longest run of equal high words the fast way sorts (`RUN_LIMIT` in the WGSL).
 const RUN_LIMIT: usize = 32;
@@ -23,8 +24,9 @@ fn eight_bit<K: TestKey>(gpu: &Gpu, order: SortOrder) -> RadixSort<K> {
         .with_order(order)
 }
 
-/// Sorts `keys` both ways round and checks the result and the way taken.
-async fn check<K: TestKey>(gpu: &Gpu, keys: &[u64], way: Way, label: &str) {
+/// Sorts `keys` in both orders, and argsorts them and sorts them carrying their indices where
+/// `pairs` (equal keys' indices must increase: stability); checks each result and the way taken.
+async fn check<K: TestKey>(gpu: &Gpu, keys: &[u64], way: Way, pairs: bool, label: &str) {
     let keys: Vec<K> = keys.iter().map(|&b| K::from_bits(b)).collect();
     for order in [SortOrder::Ascending, SortOrder::Descending] {
         let label = format!("{label}, {} {order:?}", std::any::type_name::<K>());
@@ -35,6 +37,37 @@ async fn check<K: TestKey>(gpu: &Gpu, keys: &[u64], way: Way, label: &str) {
         let want = bits(&sort_cpu(&keys, order));
         assert_eq!(first_difference(&got, &want), None, "{label}");
         assert_eq!(sort.way().await, way, "{label}: the way taken");
+        if !pairs {
+            continue;
+        }
+        let permutation = argsort_cpu(&keys, order);
+        let indices = gpu
+            .buffer_zeroed::<u32>(keys.len() as u64)
+            .expect("indices");
+        let buffer = gpu.buffer_from(&keys).expect("keys");
+        sort.run_argsort(&buffer, &indices).expect("argsort");
+        let got = indices.read().await.expect("indices");
+        assert_eq!(
+            first_difference(&got, &permutation),
+            None,
+            "{label}: argsort"
+        );
+        assert_eq!(sort.way().await, way, "{label}: the argsort's way");
+        let values = gpu
+            .buffer_from(&(0..keys.len() as u32).collect::<Vec<_>>())
+            .expect("values");
+        sort.run_pairs(&buffer, &values).expect("pairs");
+        let got = values.read().await.expect("values");
+        assert_eq!(
+            first_difference(&got, &permutation),
+            None,
+            "{label}: pair values"
+        );
+        assert_eq!(
+            bits(&buffer.read().await.expect("keys")),
+            want,
+            "{label}: pair keys"
+        );
     }
 }
 
@@ -72,16 +105,17 @@ shoal_conformance::gpu_test! {
     async fn high_first_fast_and_narrow(gpu) {
         for n in sizes(1_100) {
             let label = format!("random, n = {n}");
-            check::<U64>(&gpu, &random(1_100 + n, n), Way::Fast, &label).await;
-            check::<I64>(&gpu, &random(1_200 + n, n), Way::Fast, &label).await;
+            let pairs = n == 9 || n == 16_385;
+            check::<U64>(&gpu, &random(1_100 + n, n), Way::Fast, pairs, &label).await;
+            check::<I64>(&gpu, &random(1_200 + n, n), Way::Fast, pairs, &label).await;
             let below: Vec<u64> = random(1_300 + n, n).iter().map(|k| k >> 32).collect();
-            check::<U64>(&gpu, &below, Way::Narrow, &format!("below 2^32, n = {n}")).await;
+            check::<U64>(&gpu, &below, Way::Narrow, pairs, &format!("below 2^32, n = {n}")).await;
             // I64 near zero: ordered high words 0x7fff_ffff or 0x8000_0000, narrow. U64 below
             // 2^56: high words spread over 2^24, enough for 2^21 keys, fast.
             let near_zero: Vec<u64> = random(1_400 + n, n).iter().map(|&k| (k as i64 >> 45) as u64).collect();
-            check::<I64>(&gpu, &near_zero, Way::Narrow, &format!("|key| < 2^19, n = {n}")).await;
+            check::<I64>(&gpu, &near_zero, Way::Narrow, false, &format!("|key| < 2^19, n = {n}")).await;
             let below_56: Vec<u64> = random(1_500 + n, n).iter().map(|k| k >> 8).collect();
-            check::<U64>(&gpu, &below_56, Way::Fast, &format!("below 2^56, n = {n}")).await;
+            check::<U64>(&gpu, &below_56, Way::Fast, false, &format!("below 2^56, n = {n}")).await;
         }
     }
 
@@ -93,12 +127,12 @@ shoal_conformance::gpu_test! {
                 for (run, way) in [(RUN_LIMIT, Way::Fast), (RUN_LIMIT + 1, Way::LongRun)] {
                     let keys = with_run(seed + run as u64, n, run, high);
                     let label = format!("a run of {run} with high word {high:#x}, n = {n}");
-                    check::<U64>(&gpu, &keys, way, &label).await;
-                    check::<I64>(&gpu, &keys, way, &label).await;
+                    check::<U64>(&gpu, &keys, way, n == 1_000, &label).await;
+                    check::<I64>(&gpu, &keys, way, false, &label).await;
                 }
             }
         }
         let half = with_run(1_800, 20_000, 10_000, 7);
-        check::<U64>(&gpu, &half, Way::LongRun, "half the keys one high word").await;
+        check::<U64>(&gpu, &half, Way::LongRun, true, "half the keys one high word").await;
     }
 }

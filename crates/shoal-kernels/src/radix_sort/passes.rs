@@ -13,6 +13,8 @@ use super::{RadixSort, wgsl};
 const SOURCE: shoal::Source = shoal::wgsl!("../../wgsl/sort_keys.wgsl");
 /// Elements per invocation (`PER` in the WGSL).
 const PER: u32 = 8;
+/// Elements per work group (`WG` × `PER` in the WGSL).
+pub(super) const GROUP_ELEMENTS: u32 = 64 * PER;
 
 /// The operations of `sort_keys.wgsl` (`params.op`).
 #[derive(Debug, Clone, Copy)]
@@ -90,7 +92,8 @@ impl<K: SortKey> RadixSort<K> {
     /// Records `pass` over `n` elements: inputs `a` and `b`, outputs `out` and `out_b` (one or
     /// two); what a pass does not use is bound to one-word stand-ins it never touches. A gather
     /// of whole vec4s reads and writes through the vec4 views `a4` and `out4` instead of `a` and
-    /// `out`.
+    /// `out`. The work groups come from `indirect` if given (one per [`GROUP_ELEMENTS`]).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn pass(
         &self,
         commands: &mut Commands,
@@ -99,6 +102,7 @@ impl<K: SortKey> RadixSort<K> {
         words: u32,
         [a, b]: [Option<&Buffer<u32>>; 2],
         outputs: &[&Buffer<u32>],
+        indirect: Option<(&Buffer<u32>, u64)>,
     ) -> Result<()> {
         let stand_in = |name| self.scratch.get(&self.gpu, name, 1);
         let a = a.map_or_else(|| stand_in("sort: no a"), |b| Ok(b.clone()))?;
@@ -122,16 +126,20 @@ impl<K: SortKey> RadixSort<K> {
         let params = self
             .uniforms
             .get(&self.gpu, [n, pass as u32, self.map(), words])?;
-        self.passes
+        let dispatch = self
+            .passes
             .bind("params", &params)
             .bind("a", &a)
             .bind("b", &b)
             .bind("out", &out)
             .bind("out_b", &out_b)
             .bind("a4", &a4)
-            .bind("out4", &out4)
-            .invocations(n.div_ceil(PER) as u64)
-            .record(commands)
+            .bind("out4", &out4);
+        match indirect {
+            Some((args, at)) => dispatch.indirect(args, at),
+            None => dispatch.invocations(n.div_ceil(PER) as u64),
+        }
+        .record(commands)
     }
 
     /// Records splitting `n` 64-bit keys (`2n` words) into scratch buffers of their ordered low
@@ -151,6 +159,7 @@ impl<K: SortKey> RadixSort<K> {
             1,
             [Some(keys), None],
             &[&low, &high],
+            None,
         )?;
         Ok((low, high))
     }
@@ -170,14 +179,21 @@ impl<K: SortKey> RadixSort<K> {
             let sorted = self.scratch.get(&self.gpu, "sort: keys sorted", n as u64)?;
             let indices = Values::Indices(indices);
             let windows = self.windows(None);
-            return self.sort_words(commands, keys, &sorted, indices, self.map(), &windows);
+            let map = self.map();
+            return self.sort_words(commands, keys, &sorted, indices, map, &windows, None);
+        }
+        if let Some(kernels) = &self.high_first
+            && self.bits == (0..64)
+            && n > 1
+        {
+            return self.permutation_high_first(commands, kernels, keys, indices, n);
         }
         // A word none of whose bits the sort orders by is not sorted by.
         let (low, high) = self.split(commands, keys, n)?;
         let (low_windows, high_windows) = (self.windows(Some(0)), self.windows(Some(1)));
         if low_windows.is_empty() {
             let indices = Values::Indices(indices);
-            return self.sort_words(commands, &high, &high, indices, 0, &high_windows);
+            return self.sort_words(commands, &high, &high, indices, 0, &high_windows, None);
         }
         self.sort_words(
             commands,
@@ -186,6 +202,7 @@ impl<K: SortKey> RadixSort<K> {
             Values::Indices(indices),
             0,
             &low_windows,
+            None,
         )?;
         if high_windows.is_empty() {
             return Ok(());
@@ -200,6 +217,7 @@ impl<K: SortKey> RadixSort<K> {
             1,
             [Some(&high), Some(indices)],
             &[&high_sorted],
+            None,
         )?;
         let indices = Values::Given(indices);
         self.sort_words(
@@ -209,6 +227,7 @@ impl<K: SortKey> RadixSort<K> {
             indices,
             0,
             &high_windows,
+            None,
         )
     }
 
@@ -232,6 +251,7 @@ impl<K: SortKey> RadixSort<K> {
             words,
             [Some(data), Some(indices)],
             &[&gathered],
+            None,
         )?;
         commands.copy(&gathered, data)?;
         Ok(())

@@ -165,7 +165,8 @@ impl<K: SortKey> RadixSort<K> {
     /// (at least as many) move with them. The first pass maps the keys it loads by `map` (a key
     /// map of `wgsl/sort_key_map.wgsl`, 0 for none), the last maps them back as it stores them.
     /// With the lane counters, pairs travel as items after the first pass and are unzipped after
-    /// the last.
+    /// the last. The passes take their work groups from `indirect` if given (`Plan::indirect`).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn sort_words(
         &self,
         commands: &mut Commands,
@@ -174,6 +175,7 @@ impl<K: SortKey> RadixSort<K> {
         values: Values,
         map: u32,
         windows: &[Window],
+        indirect: Option<(&Buffer<u32>, u64)>,
     ) -> Result<()> {
         let n = wgsl::count_u32("radix sort", keys.len())?;
         let lanes = self.ranking == Ranking::Lanes;
@@ -182,7 +184,7 @@ impl<K: SortKey> RadixSort<K> {
             Values::Given(v) => (Some(v), false),
             Values::Indices(v) if lanes && n > 1 => (Some(v), true),
             Values::Indices(v) => {
-                self.pass(commands, Pass::Iota, n, 1, [None, None], &[v])?;
+                self.pass(commands, Pass::Iota, n, 1, [None, None], &[v], None)?;
                 (Some(v), false)
             }
         };
@@ -224,7 +226,7 @@ impl<K: SortKey> RadixSort<K> {
                     with_values,
                     indices,
                     maps: [[map, 0]; 2],
-                    indirect: None,
+                    indirect,
                 },
             );
         }
@@ -257,7 +259,7 @@ impl<K: SortKey> RadixSort<K> {
                 with_values,
                 indices,
                 maps: [[map, 0]; 2],
-                indirect: None,
+                indirect,
             },
         )
     }
