@@ -33,6 +33,8 @@ mod robustness;
 #[cfg(test)]
 mod runtime;
 #[cfg(test)]
+mod slices;
+#[cfg(test)]
 mod transfers;
 
 // This crate's suite needs WebGPU: in wasm32 it runs in a browser, not in Node.

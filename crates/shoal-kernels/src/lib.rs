@@ -115,4 +115,6 @@ mod glsl_tests;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod properties_tests;
 #[cfg(test)]
+mod slice_tests;
+#[cfg(test)]
 mod test_support;

@@ -294,6 +294,7 @@ impl<T: Element> Bindable for AppendBuffer<T> {
         Resource::Buffer(BufferResource {
             raw: &self.raw,
             id: &self.id,
+            offset: 0,
             bytes: HEADER + self.capacity.max(1) * T::STRIDE,
             stride: T::STRIDE,
             size: T::SIZE,

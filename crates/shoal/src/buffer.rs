@@ -37,6 +37,8 @@ pub struct Buffer<T> {
     gpu: Gpu,
     raw: wgpu::Buffer,
     len: u64,
+    /// Bytes of `raw` before the first element: 0 but for a [`slice`](Buffer::slice).
+    offset: u64,
     id: ResourceId,
     _element: PhantomData<fn() -> T>,
     /// Held while the fields above drop: on GL, dropping the last handle of a buffer takes
@@ -57,6 +59,7 @@ impl<T> Clone for Buffer<T> {
             gpu: self.gpu.clone(),
             raw: self.raw.clone(),
             len: self.len,
+            offset: self.offset,
             id: self.id.share(),
             _element: PhantomData,
             dropping: None,
@@ -69,6 +72,7 @@ impl<T> std::fmt::Debug for Buffer<T> {
         f.debug_struct("Buffer")
             .field("element", &std::any::type_name::<T>())
             .field("len", &self.len)
+            .field("offset", &self.offset)
             .field("usage", &self.raw.usage())
             .finish()
     }
@@ -166,6 +170,7 @@ impl Gpu {
             gpu: self.clone(),
             raw,
             len,
+            offset: 0,
             id: self.resource_id(),
             _element: PhantomData,
             dropping: None,
@@ -191,6 +196,7 @@ impl<T: Element> Buffer<T> {
             gpu: gpu.clone(),
             raw,
             len,
+            offset: 0,
             id: gpu.resource_id(),
             _element: PhantomData,
             dropping: None,
@@ -224,13 +230,103 @@ impl<T: Element> Buffer<T> {
             gpu: self.gpu.clone(),
             raw: self.raw.clone(),
             len,
+            offset: self.offset,
             id: self.id.view((U::STRIDE, len)),
             _element: PhantomData,
             dropping: None,
         }
     }
 
-    /// The wgpu buffer, for render passes or other libraries.
+    /// Elements `range` of this buffer as a buffer of their own: the same memory, bound, read,
+    /// written, copied and cleared as those elements alone (a kernel sees `arrayLength` of the
+    /// slice), so any kernel or primitive can work on part of a buffer. A slice of a slice is a
+    /// slice of the buffer; dropping the buffer's other handles keeps its memory while a slice
+    /// lives.
+    ///
+    /// wgpu copies whole 4-byte words, so the slice must start at a byte offset that is a
+    /// multiple of 4 and end at one or at this buffer's end ([`Error::InvalidParameter`]
+    /// otherwise); a range past the end is [`Error::Length`]. **Binding** a slice also needs its
+    /// byte offset ([`offset`](Self::offset)) to be a multiple of the device's
+    /// `min_storage_buffer_offset_alignment` (`min_uniform_buffer_offset_alignment` for a uniform),
+    /// 256 bytes on most devices and the WebGPU default: otherwise the dispatch is
+    /// [`Error::InvalidParameter`] naming the kernel, the binding and the alignment. A slice
+    /// bound beside its own buffer (or another slice of it) in one dispatch is
+    /// [`Error::Aliasing`] when either is written, even where they do not overlap: WebGPU
+    /// tracks the usage of whole buffers.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), shoal::Error> {
+    /// let gpu = shoal::Gpu::blocking()?;
+    /// let buffer = gpu.buffer_from(&(0..300u32).collect::<Vec<_>>())?;
+    /// let tail = buffer.slice(256..)?; // bytes 1024.., aligned for binding on every device
+    /// assert_eq!((tail.len(), tail.offset()), (44, 1024));
+    /// tail.write_at(0, &[7])?;
+    /// assert_eq!(buffer.read_blocking()?[255..258], [255, 7, 257]);
+    /// assert_eq!(tail.read_blocking()?[..2], [7, 257]);
+    /// # Ok(()) }
+    /// ```
+    pub fn slice(&self, range: impl std::ops::RangeBounds<u64>) -> Result<Buffer<T>> {
+        use std::ops::Bound;
+        let start = match range.start_bound() {
+            Bound::Included(&s) => Some(s),
+            Bound::Excluded(&s) => s.checked_add(1),
+            Bound::Unbounded => Some(0),
+        };
+        let end = match range.end_bound() {
+            Bound::Included(&e) => e.checked_add(1),
+            Bound::Excluded(&e) => Some(e),
+            Bound::Unbounded => Some(self.len),
+        };
+        let (start, end) = match (start, end) {
+            (Some(s), Some(e)) if s <= e && e <= self.len => (s, e),
+            (s, e) => {
+                let shown = |b: Option<u64>| b.map_or("past u64".to_string(), |b| b.to_string());
+                return Err(Error::Length {
+                    what: format!(
+                        "slicing elements {}..{} of a Buffer<{}> of {} elements",
+                        shown(s),
+                        shown(e),
+                        T::type_name(),
+                        self.len
+                    ),
+                    expected: self.len,
+                    got: e.unwrap_or(u64::MAX),
+                });
+            }
+        };
+        let (first_byte, end_byte) = (start * T::STRIDE, end * T::STRIDE);
+        if !first_byte.is_multiple_of(4) || !(end_byte.is_multiple_of(4) || end == self.len) {
+            return Err(Error::InvalidParameter {
+                kernel: format!("Buffer<{}>::slice", T::type_name()),
+                parameter: "the elements sliced".into(),
+                value: format!("{start}..{end} (bytes {first_byte}..{end_byte})"),
+                rule: format!(
+                    "wgpu copies and binds whole 4-byte words, and elements of {} bytes starting                      or ending there are not: start at an element whose byte offset is a                      multiple of 4, and end at one or at the buffer's end",
+                    T::STRIDE
+                ),
+            });
+        }
+        let len = end - start;
+        let offset = self.offset + first_byte;
+        Ok(Buffer {
+            gpu: self.gpu.clone(),
+            raw: self.raw.clone(),
+            len,
+            offset,
+            id: self.id.view(("slice", T::STRIDE, offset, len)),
+            _element: PhantomData,
+            dropping: None,
+        })
+    }
+
+    /// Bytes of [`raw`](Self::raw) before the first element: 0, but for a
+    /// [`slice`](Self::slice).
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// The wgpu buffer, for render passes or other libraries: the whole of it, of which this
+    /// buffer's elements take `byte_len()` bytes from [`offset`](Self::offset).
     pub fn raw(&self) -> &wgpu::Buffer {
         &self.raw
     }
@@ -285,7 +381,7 @@ impl<T: Element> Buffer<T> {
         self.gpu.scoped("writing a buffer", || {
             self.gpu
                 .queue()
-                .write_buffer(&self.raw, first * T::STRIDE, &bytes)
+                .write_buffer(&self.raw, self.offset + first * T::STRIDE, &bytes)
         })
     }
 
@@ -358,7 +454,8 @@ impl<T: Element> Buffer<T> {
         } else {
             end
         };
-        if !offset.is_multiple_of(4) || !padded.is_multiple_of(4) || padded > self.raw.size() {
+        let beyond = self.offset + padded > self.raw.size();
+        if !offset.is_multiple_of(4) || !padded.is_multiple_of(4) || beyond {
             return Err(Error::InvalidParameter {
                 kernel: name(),
                 parameter: "the elements written".into(),
@@ -406,7 +503,7 @@ impl<T: Element> Buffer<T> {
         let bytes = readback::read_bytes(
             &self.gpu,
             &self.raw,
-            range.start * T::STRIDE,
+            self.offset + range.start * T::STRIDE,
             (range.end - range.start) * T::STRIDE,
         )
         .await?;
@@ -425,6 +522,7 @@ impl<T: Element> Bindable for Buffer<T> {
         Resource::Buffer(BufferResource {
             raw: &self.raw,
             id: &self.id,
+            offset: self.offset,
             bytes: self.len * T::STRIDE,
             stride: T::STRIDE,
             size: T::SIZE,

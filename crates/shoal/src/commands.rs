@@ -154,14 +154,30 @@ impl Commands {
                 got: src.len(),
             });
         }
-        // Views start where their buffer starts: the same memory and length is the same bytes.
-        if src.byte_len() > 0 && !src.id().same_memory(dst.id()) {
+        let same_memory = src.id().same_memory(dst.id());
+        if same_memory && src.offset() != dst.offset() && src.byte_len() > 0 {
+            // WebGPU copies between two buffers only, whatever the ranges.
+            return Err(Error::InvalidParameter {
+                kernel: "Commands::copy".into(),
+                parameter: "the source and destination".into(),
+                value: format!(
+                    "two slices of one buffer, at bytes {} and {}",
+                    src.offset(),
+                    dst.offset()
+                ),
+                rule: "wgpu copies between two different buffers only: copy through a buffer \
+                       of its own, or write a kernel that moves the elements"
+                    .into(),
+            });
+        }
+        // The same memory at the same offset and length is the same bytes: already copied.
+        if src.byte_len() > 0 && !same_memory {
             self.outside_passes("copy", |encoder| {
                 encoder.copy_buffer_to_buffer(
                     src.raw(),
-                    0,
+                    src.offset(),
                     dst.raw(),
-                    0,
+                    dst.offset(),
                     src.byte_len().next_multiple_of(4),
                 )
             });
@@ -181,7 +197,8 @@ impl Commands {
             // are whole words).
             Ok(()) if buffer.byte_len() > 0 => self.outside_passes("clear", |encoder| {
                 let bytes = buffer.byte_len().next_multiple_of(4);
-                encoder.clear_buffer(buffer.raw(), 0, Some(bytes.min(buffer.raw().size())))
+                let most = buffer.raw().size() - buffer.offset();
+                encoder.clear_buffer(buffer.raw(), buffer.offset(), Some(bytes.min(most)))
             }),
             Ok(()) => {}
             Err(e) => {
@@ -241,7 +258,8 @@ impl Commands {
             })?;
             self.outside_passes("write", |encoder| {
                 let size = bytes.len() as u64;
-                encoder.copy_buffer_to_buffer(&staging, 0, buffer.raw(), first * T::STRIDE, size)
+                let at = buffer.offset() + first * T::STRIDE;
+                encoder.copy_buffer_to_buffer(&staging, 0, buffer.raw(), at, size)
             });
             // The batch keeps the staging buffer alive until the GPU has copied it; dropping
             // this handle takes wgpu's GL context lock, so it takes the turn (`wait.rs`).

@@ -51,7 +51,11 @@ pub(crate) enum Grid<'a> {
     Indirect {
         buffer: &'a wgpu::Buffer,
         id: &'a ResourceId,
+        /// Of the arguments within the `Buffer` (a slice's own offset is `base`).
         offset: u64,
+        base: u64,
+        /// The `Buffer`'s bytes, to whole words.
+        bytes: u64,
     },
 }
 
@@ -179,6 +183,8 @@ impl<'a> Dispatch<'a> {
             buffer: args.raw(),
             id: args.id(),
             offset,
+            base: args.offset(),
+            bytes: args.byte_len().next_multiple_of(4),
         };
         self
     }
@@ -259,6 +265,7 @@ impl<'a> Dispatch<'a> {
             )?;
             binding::check(name, info, &res, launches)?;
             binding::check_size(gpu.limits(), name, info, &res)?;
+            binding::check_offset(&gpu.device().limits(), name, info, &res)?;
             resources.push(res);
         }
         aliasing::check(name, &r.bindings, &resources)?;
@@ -281,8 +288,13 @@ impl<'a> Dispatch<'a> {
             Grid::Groups(g) => Some(g),
             Grid::Linear(n) => Some(linear_groups(name, r, n, max)?),
             Grid::Invocations(n) => Some([0, 1, 2].map(|i| n[i].div_ceil(size[i]))),
-            Grid::Indirect { buffer, offset, .. } => {
-                check_indirect(name, buffer, offset)?;
+            Grid::Indirect {
+                buffer,
+                offset,
+                bytes,
+                ..
+            } => {
+                check_indirect(name, buffer, offset, bytes)?;
                 None
             }
         };
@@ -323,9 +335,15 @@ impl<'a> Dispatch<'a> {
             }
             match (groups, grid) {
                 (Some([x, y, z]), _) => pass.dispatch_workgroups(x, y, z),
-                (None, Grid::Indirect { buffer, offset, .. }) => {
-                    pass.dispatch_workgroups_indirect(buffer, offset)
-                }
+                (
+                    None,
+                    Grid::Indirect {
+                        buffer,
+                        offset,
+                        base,
+                        ..
+                    },
+                ) => pass.dispatch_workgroups_indirect(buffer, base + offset),
                 (None, _) => {}
             }
         });
@@ -409,18 +427,20 @@ pub(crate) fn fold(groups: u64, max: [u32; 3]) -> Option<[u32; 3]> {
     Some([mx as u32, rows.div_ceil(planes) as u32, planes as u32])
 }
 
-fn check_indirect(name: &str, buffer: &wgpu::Buffer, offset: u64) -> Result<()> {
+/// Checks indirect arguments at byte `offset` of a `Buffer` of `bytes` bytes (to whole words) in
+/// `buffer`.
+fn check_indirect(name: &str, buffer: &wgpu::Buffer, offset: u64, bytes: u64) -> Result<()> {
     if !offset.is_multiple_of(4) {
         return Err(Error::IndirectOffset {
             kernel: name.to_string(),
             offset,
         });
     }
-    if offset.checked_add(12).is_none_or(|end| end > buffer.size()) {
+    if offset.checked_add(12).is_none_or(|end| end > bytes) {
         return Err(Error::IndirectOutOfBounds {
             kernel: name.to_string(),
             offset,
-            buffer_bytes: buffer.size(),
+            buffer_bytes: bytes,
         });
     }
     if !buffer.usage().contains(wgpu::BufferUsages::INDIRECT) {

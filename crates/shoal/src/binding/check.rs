@@ -183,6 +183,42 @@ fn missing_usage(kernel: &str, binding: &str, usage: &str, has: &str, fix: &str)
     }
 }
 
+/// Checks that a buffer bound to `info` starts where the device binds buffers: its offset (a
+/// [`Buffer::slice`](crate::Buffer::slice)'s) a multiple of the storage or uniform offset
+/// alignment of `limits`.
+pub(crate) fn check_offset(
+    limits: &wgpu::Limits,
+    kernel: &str,
+    info: &BindingInfo,
+    res: &Resource<'_>,
+) -> Result<()> {
+    let Resource::Buffer(b) = res else {
+        return Ok(());
+    };
+    let (align, limit) = match info.kind {
+        BindingKind::Uniform => (
+            limits.min_uniform_buffer_offset_alignment,
+            "min_uniform_buffer_offset_alignment",
+        ),
+        _ => (
+            limits.min_storage_buffer_offset_alignment,
+            "min_storage_buffer_offset_alignment",
+        ),
+    };
+    if b.offset.is_multiple_of(align.max(1) as u64) {
+        return Ok(());
+    }
+    Err(Error::InvalidParameter {
+        kernel: kernel.to_string(),
+        parameter: format!("the buffer bound to `{}`", info.name),
+        value: format!("a slice starting at byte {}", b.offset),
+        rule: format!(
+            "the device binds buffers at byte offsets that are multiples of {align} ({limit}): \
+             slice at an element whose byte offset is one"
+        ),
+    })
+}
+
 fn check_buffer(
     kernel: &str,
     info: &BindingInfo,

@@ -10,7 +10,7 @@ mod layout;
 mod scalars;
 
 use check::short_type_name;
-pub(crate) use check::{check, check_size};
+pub(crate) use check::{check, check_offset, check_size};
 pub(crate) use layout::{filtering_mask, layout_entry, texture_format};
 
 /// Something that can be bound to a kernel's binding by name.
@@ -39,6 +39,9 @@ pub struct BufferResource<'a> {
     pub raw: &'a wgpu::Buffer,
     /// Identity for the bind-group cache and the `Gpu` that made the buffer (core-allocated).
     pub(crate) id: &'a ResourceId,
+    /// Where the bound range starts in `raw`, in bytes: 0 but for a
+    /// [`Buffer::slice`](crate::Buffer::slice).
+    pub offset: u64,
     /// Bytes holding elements (bound range).
     pub bytes: u64,
     /// The Rust element stride.
@@ -97,6 +100,7 @@ impl<'a> BufferResource<'a> {
         Self {
             raw,
             id,
+            offset: 0,
             bytes,
             stride: T::STRIDE,
             size: T::SIZE,
@@ -189,7 +193,7 @@ impl Resource<'_> {
         match self {
             Self::Buffer(b) => wgpu::BindingResource::Buffer(wgpu::BufferBinding {
                 buffer: b.raw,
-                offset: 0,
+                offset: b.offset,
                 size: wgpu::BufferSize::new(b.bytes.next_multiple_of(4)),
             }),
             Self::Texture(t) => wgpu::BindingResource::TextureView(t.view),
