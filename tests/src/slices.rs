@@ -113,6 +113,14 @@ gpu_test! {
         } else {
             got.expect("every offset is aligned on this device");
         }
+        // An empty slice binds nothing, which wgpu would take for the rest of the buffer: a
+        // dispatch that launches is refused, one of no work groups runs nothing.
+        let big = gpu.buffer_zeroed::<u32>(3 * aligned(&gpu).max(1)).expect("big");
+        let empty = big.slice(aligned(&gpu).max(1)..aligned(&gpu).max(1)).expect("empty");
+        let e = kernel.bind("data", &empty).invocations(1).run().expect_err("empty");
+        assert!(matches!(e, Error::BufferTooSmall { .. }), "{e}");
+        kernel.bind("data", &empty).invocations(0).run().expect("no work groups");
+        assert_eq!(big.read().await.expect("big"), vec![0; big.len() as usize]);
         let (first, second) = (buffer.slice(0..4).expect("first"), buffer.slice(4..).expect("second"));
         let e = first.copy_from(&second).expect_err("one buffer");
         assert!(matches!(e, Error::InvalidParameter { .. }), "{e}");

@@ -265,7 +265,7 @@ impl<'a> Dispatch<'a> {
             )?;
             binding::check(name, info, &res, launches)?;
             binding::check_size(gpu.limits(), name, info, &res)?;
-            binding::check_offset(&gpu.device().limits(), name, info, &res)?;
+            binding::check_offset(&gpu.device().limits(), name, info, &res, launches)?;
             resources.push(res);
         }
         aliasing::check(name, &r.bindings, &resources)?;

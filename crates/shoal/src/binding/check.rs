@@ -185,16 +185,28 @@ fn missing_usage(kernel: &str, binding: &str, usage: &str, has: &str, fix: &str)
 
 /// Checks that a buffer bound to `info` starts where the device binds buffers: its offset (a
 /// [`Buffer::slice`](crate::Buffer::slice)'s) a multiple of the storage or uniform offset
-/// alignment of `limits`.
+/// alignment of `limits`; and, where the dispatch `launches` a work group, that a slice is not
+/// empty (a binding of no bytes is, to wgpu, the rest of the buffer).
 pub(crate) fn check_offset(
     limits: &wgpu::Limits,
     kernel: &str,
     info: &BindingInfo,
     res: &Resource<'_>,
+    launches: bool,
 ) -> Result<()> {
     let Resource::Buffer(b) = res else {
         return Ok(());
     };
+    if launches && b.bytes == 0 && b.offset > 0 {
+        return Err(Error::InvalidParameter {
+            kernel: kernel.to_string(),
+            parameter: format!("the buffer bound to `{}`", info.name),
+            value: format!("an empty slice at byte {}", b.offset),
+            rule: "a binding holds at least one element (wgpu would bind the rest of the \
+                   buffer): bind a slice of one element or more, or dispatch no work groups"
+                .into(),
+        });
+    }
     let (align, limit) = match info.kind {
         BindingKind::Uniform => (
             limits.min_uniform_buffer_offset_alignment,
