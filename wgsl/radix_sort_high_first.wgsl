@@ -17,6 +17,7 @@
 //             the LSD sort is stable).
 #import shoal::fold
 #import radix_sort::key_map
+#import dispatch::args
 
 // Invocations per work group of choose and fix_runs; contiguous keys per invocation of fix_runs.
 override WG: u32 = 64u;
@@ -68,8 +69,7 @@ var<workgroup> most: atomic<u32>;
 
 // `groups` work groups, folded over y beyond MAX_X (the kernels rebuild their index).
 fn folded(groups: u32) -> vec3<u32> {
-    let x = min(groups, MAX_X);
-    return vec3(x, select(0u, (groups + x - 1u) / x, x > 0u), 1u);
+    return dispatch_args(groups, NextKernel(1u, MAX_X, 0u, 0u));
 }
 
 fn put(at: u32, groups: vec3<u32>) {
