@@ -115,29 +115,29 @@ fn high_of(i: u32) -> u32 {
     return to_ordered(words[2u * i + 1u], params.map);
 }
 
-// What moves when a run is sorted: the key at `i` (its two words), or its index (INDEXED).
-fn load(i: u32) -> vec2<u32> {
+// What moves when a run is sorted: the low word of the key at `i` (its high word is the run's,
+// left as it is: other invocations read it to find their runs), or its index (INDEXED).
+fn load(i: u32) -> u32 {
     if INDEXED {
-        return vec2(indices[i], 0u);
+        return indices[i];
     }
-    return vec2(words[2u * i], words[2u * i + 1u]);
+    return words[2u * i];
 }
 
-fn store(i: u32, moved: vec2<u32>) {
+fn store(i: u32, moved: u32) {
     if INDEXED {
-        indices[i] = moved.x;
+        indices[i] = moved;
     } else {
-        words[2u * i] = moved.x;
-        words[2u * i + 1u] = moved.y;
+        words[2u * i] = moved;
     }
 }
 
 // The ordered low word of what `load` returned.
-fn low_of(moved: vec2<u32>) -> u32 {
+fn low_of(moved: u32) -> u32 {
     if INDEXED {
-        return low_words[moved.x];
+        return low_words[moved];
     }
-    return to_ordered(moved.x, params.map & 4u);
+    return to_ordered(moved, params.map & 4u);
 }
 
 // Sorts the run of equal high words starting at key `start` by the low words, in place and

@@ -16,15 +16,22 @@ fn add_len(@builtin(global_invocation_id) id: vec3<u32>) {
     if id.x < n { data[id.x] += n; }
 }";
 
-/// Writes `7` into the one element of `out`.
+/// Writes the dispatch's group counts, as `100x + 10y + z`, into the one element of `out`.
 const MARK: &str = "
 @group(0) @binding(0) var<storage, read_write> out: array<u32>;
 @compute @workgroup_size(1)
-fn mark() { out[0] += 7u; }";
+fn mark(@builtin(num_workgroups) g: vec3<u32>) { out[0] = 100u * g.x + 10u * g.y + g.z; }";
 
-/// The device's storage binding alignment, in `u32` elements.
+/// Writes the uniform's first word into `out`.
+const UNIFORM: &str = "
+@group(0) @binding(0) var<uniform> p: vec4<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(1)
+fn copy_uniform() { out[0] = p.x; }";
+
+/// The alignment slices are bound at (`Limits::slice_alignment`), in `u32` elements.
 fn aligned(gpu: &Gpu) -> u64 {
-    gpu.device().limits().min_storage_buffer_offset_alignment as u64 / 4
+    gpu.limits().slice_alignment(false) as u64 / 4
 }
 
 gpu_test! {
@@ -73,6 +80,45 @@ gpu_test! {
         // A slice's write out of its range is refused, not written into its neighbours.
         let e = middle.write_at(3, &[5, 6]).expect_err("past the slice");
         assert!(matches!(e, Error::Length { .. }), "{e}");
+        // Two-byte elements: a slice to the end of a buffer Shoal made owns its last word's
+        // padding, so its last element is written, copied into and cleared like the buffer's.
+        let halves = gpu.buffer_from(&[Half(1); 7]).expect("halves");
+        let tail = halves.slice(2..).expect("tail");
+        tail.write_at(4, &[Half(9)]).expect("the last element");
+        let mut commands = gpu.commands();
+        commands.write_at(&tail, 2, &[Half(8), Half(7)]).expect("recorded");
+        commands.submit().expect("submit");
+        assert_eq!(halves.read().await.expect("halves"), [1, 1, 1, 1, 8, 7, 9].map(Half));
+        tail.copy_from(&gpu.buffer_from(&[Half(2); 5]).expect("twos")).expect("copy");
+        assert_eq!(halves.read().await.expect("copied"), [1, 1, 2, 2, 2, 2, 2].map(Half));
+        // A view whose last element ends inside a word of another element: copies into it and
+        // clears of it are refused (wgpu moves whole words), not done over the neighbour.
+        let words = gpu.buffer_from(&[5u32; 5]).expect("words");
+        let sixes = words.view_as::<Six>();
+        assert_eq!(sixes.len(), 3);
+        let mut commands = gpu.commands();
+        commands.clear(&sixes);
+        let e = commands.submit().expect_err("a partial word");
+        assert!(matches!(e, Error::InvalidParameter { .. }), "{e}");
+        let e = sixes.copy_from(&gpu.buffer_zeroed::<Six>(3).expect("zeros")).expect_err("a partial word");
+        assert!(matches!(e, Error::InvalidParameter { .. }), "{e}");
+        assert_eq!(words.read().await.expect("words"), [5; 5]);
+    }
+
+    /// One kernel bound to one slice, then another of the same buffer, then the buffer: each
+    /// dispatch changes what it was given (the bind groups cached for one are not the next's).
+    async fn slices_one_after_another(gpu) {
+        let a = aligned(&gpu);
+        let buffer = gpu.buffer_zeroed::<u32>(3 * a).expect("buffer");
+        let kernel = gpu.kernel(shoal::Source::new("add_len.wgsl", ADD_LEN)).expect("kernel");
+        for range in [0..a, a..3 * a, 0..a] {
+            let slice = buffer.slice(range).expect("slice");
+            kernel.bind("data", &slice).invocations(slice.len()).run().expect("dispatch");
+        }
+        kernel.bind("data", &buffer).invocations(3 * a).run().expect("whole");
+        // The first a elements: a twice, then 3a; the others: 2a, then 3a. A bind group of the
+        // first slice served for the second would leave them at 6a and 3a.
+        assert_eq!(buffer.read().await.expect("read"), vec![5 * a as u32; 3 * a as usize]);
     }
 
     /// Indirect arguments taken from a slice: the offset given is within the slice.
@@ -82,7 +128,7 @@ gpu_test! {
         let kernel = gpu.kernel(shoal::Source::new("mark.wgsl", MARK)).expect("kernel");
         let slice = args.slice(3..).expect("slice");
         kernel.bind("out", &out).indirect(&slice, 0).run().expect("dispatch");
-        assert_eq!(out.read().await.expect("out"), [7], "one group ran: the slice's arguments");
+        assert_eq!(out.read().await.expect("out"), [111], "the slice's arguments, not the buffer's");
         let e = kernel.bind("out", &out).indirect(&slice, 4).run().expect_err("past the slice");
         assert!(matches!(e, Error::IndirectOutOfBounds { .. }), "{e}");
     }
@@ -106,13 +152,9 @@ gpu_test! {
         let kernel = gpu.kernel(shoal::Source::new("add_len.wgsl", ADD_LEN)).expect("kernel");
         let off = buffer.slice(1..).expect("slice");
         let got = kernel.bind("data", &off).invocations(7).run();
-        if aligned(&gpu) > 1 {
-            let e = got.expect_err("off the alignment");
-            let text = e.to_string();
-            assert!(matches!(e, Error::InvalidParameter { .. }) && text.contains("`data`") && text.contains("min_storage_buffer_offset_alignment"), "{text}");
-        } else {
-            got.expect("every offset is aligned on this device");
-        }
+        let e = got.expect_err("off the alignment");
+        let text = e.to_string();
+        assert!(matches!(e, Error::InvalidParameter { .. }) && text.contains("`data`") && text.contains("min_storage_buffer_offset_alignment"), "{text}");
         // An empty slice binds nothing, which wgpu would take for the rest of the buffer: a
         // dispatch that launches is refused, one of no work groups runs nothing.
         let big = gpu.buffer_zeroed::<u32>(3 * aligned(&gpu).max(1)).expect("big");
@@ -121,6 +163,12 @@ gpu_test! {
         assert!(matches!(e, Error::BufferTooSmall { .. }), "{e}");
         kernel.bind("data", &empty).invocations(0).run().expect("no work groups");
         assert_eq!(big.read().await.expect("big"), vec![0; big.len() as usize]);
+        // A uniform slice is held to the uniform alignment.
+        let uniforms = gpu.buffer_zeroed_with::<shoal::glam::UVec4>(2, Usage::UNIFORM).expect("uniforms");
+        let copy = gpu.kernel(shoal::Source::new("uniform.wgsl", UNIFORM)).expect("kernel");
+        let out = gpu.buffer_zeroed::<u32>(1).expect("out");
+        let e = copy.bind("p", &uniforms.slice(1..).expect("slice")).bind("out", &out).invocations(1).run().expect_err("off the alignment");
+        assert!(e.to_string().contains("min_uniform_buffer_offset_alignment"), "{e}");
         let (first, second) = (buffer.slice(0..4).expect("first"), buffer.slice(4..).expect("second"));
         let e = first.copy_from(&second).expect_err("one buffer");
         assert!(matches!(e, Error::InvalidParameter { .. }), "{e}");
@@ -139,6 +187,12 @@ const TWO: &str = "
 @group(0) @binding(1) var<storage, read_write> b: array<u32>;
 @compute @workgroup_size(1)
 fn two() { b[0] = a[0]; }";
+
+/// A 6-byte element: three of them end inside a word.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+struct Six([u16; 3]);
+shoal::pod_element!(Six);
 
 /// A 2-byte element.
 #[repr(C)]

@@ -5,9 +5,9 @@
 use crate::test_support::*;
 use crate::{U64, sort_cpu};
 
-/// The device's storage binding alignment, in `u32` elements (at least 1).
+/// The alignment slices are bound at (`Limits::slice_alignment`), in `u32` elements.
 fn aligned(gpu: &Gpu) -> u64 {
-    (gpu.device().limits().min_storage_buffer_offset_alignment as u64 / 4).max(1)
+    gpu.limits().slice_alignment(false) as u64 / 4
 }
 
 /// `before + n + after` random words, and the slice of the middle `n` at the alignment.

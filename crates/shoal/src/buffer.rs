@@ -39,6 +39,11 @@ pub struct Buffer<T> {
     len: u64,
     /// Bytes of `raw` before the first element: 0 but for a [`slice`](Buffer::slice).
     offset: u64,
+    /// Whether the bytes after the last element up to a whole word are padding of this
+    /// allocation (a buffer Shoal made, or a view or slice reaching its end), which a write or
+    /// a clear of the last element may zero; otherwise they may be another element's or the
+    /// owner's of a `from_raw` buffer.
+    padded_tail: bool,
     id: ResourceId,
     _element: PhantomData<fn() -> T>,
     /// Held while the fields above drop: on GL, dropping the last handle of a buffer takes
@@ -60,6 +65,7 @@ impl<T> Clone for Buffer<T> {
             raw: self.raw.clone(),
             len: self.len,
             offset: self.offset,
+            padded_tail: self.padded_tail,
             id: self.id.share(),
             _element: PhantomData,
             dropping: None,
@@ -171,6 +177,7 @@ impl Gpu {
             raw,
             len,
             offset: 0,
+            padded_tail: true,
             id: self.resource_id(),
             _element: PhantomData,
             dropping: None,
@@ -192,11 +199,13 @@ impl<T: Element> Buffer<T> {
                 got: len,
             });
         }
+        let padded_tail = raw.size() == (len * T::STRIDE).next_multiple_of(4).max(4);
         Ok(Self {
             gpu: gpu.clone(),
             raw,
             len,
             offset: 0,
+            padded_tail,
             id: gpu.resource_id(),
             _element: PhantomData,
             dropping: None,
@@ -231,6 +240,7 @@ impl<T: Element> Buffer<T> {
             raw: self.raw.clone(),
             len,
             offset: self.offset,
+            padded_tail: self.padded_tail && len * U::STRIDE == self.byte_len(),
             id: self.id.view((U::STRIDE, len)),
             _element: PhantomData,
             dropping: None,
@@ -244,15 +254,17 @@ impl<T: Element> Buffer<T> {
     /// lives.
     ///
     /// wgpu copies whole 4-byte words, so the slice must start at a byte offset that is a
-    /// multiple of 4 and end at one or at this buffer's end ([`Error::InvalidParameter`]
-    /// otherwise); a range past the end is [`Error::Length`]. **Binding** a slice also needs its
-    /// byte offset ([`offset`](Self::offset)) to be a multiple of the device's
-    /// `min_storage_buffer_offset_alignment` (`min_uniform_buffer_offset_alignment` for a uniform),
-    /// 256 bytes on most devices and the WebGPU default: otherwise the dispatch is
-    /// [`Error::InvalidParameter`] naming the kernel, the binding and the alignment. A slice
-    /// bound beside its own buffer (or another slice of it) in one dispatch is
-    /// [`Error::Aliasing`] when either is written, even where they do not overlap: WebGPU
-    /// tracks the usage of whole buffers.
+    /// multiple of 4 and end at one, or at the end of a buffer Shoal made (whose last word's
+    /// padding is its own; [`Error::InvalidParameter`] otherwise); a range past the end is
+    /// [`Error::Length`]. **Binding** a slice also needs its byte offset
+    /// ([`offset`](Self::offset)) to be a multiple of
+    /// [`Limits::slice_alignment`](crate::Limits::slice_alignment): 256 bytes (WebGPU's default
+    /// `min_storage_buffer_offset_alignment`, what browsers give), or the device's alignment where
+    /// larger, on every backend, so that a program that runs natively also runs in the browser;
+    /// otherwise the dispatch is [`Error::InvalidParameter`] naming the kernel, the binding and
+    /// the alignment. A slice bound beside its own buffer (or another slice of it) in one
+    /// dispatch is [`Error::Aliasing`] when either is written, even where they do not overlap, as
+    /// for any two bindings of one buffer.
     ///
     /// ```
     /// # fn main() -> Result<(), shoal::Error> {
@@ -295,13 +307,16 @@ impl<T: Element> Buffer<T> {
             }
         };
         let (first_byte, end_byte) = (start * T::STRIDE, end * T::STRIDE);
-        if !first_byte.is_multiple_of(4) || !(end_byte.is_multiple_of(4) || end == self.len) {
+        let at_padded_end = end == self.len && self.padded_tail;
+        if !first_byte.is_multiple_of(4) || !(end_byte.is_multiple_of(4) || at_padded_end) {
             return Err(Error::InvalidParameter {
                 kernel: format!("Buffer<{}>::slice", T::type_name()),
                 parameter: "the elements sliced".into(),
                 value: format!("{start}..{end} (bytes {first_byte}..{end_byte})"),
                 rule: format!(
-                    "wgpu copies and binds whole 4-byte words, and elements of {} bytes starting                      or ending there are not: start at an element whose byte offset is a                      multiple of 4, and end at one or at the buffer's end",
+                    "wgpu copies and binds whole 4-byte words, and elements of {} bytes starting \
+                     or ending there are not: start at an element whose byte offset is a \
+                     multiple of 4, and end at one or at the end of a buffer Shoal made",
                     T::STRIDE
                 ),
             });
@@ -313,6 +328,7 @@ impl<T: Element> Buffer<T> {
             raw: self.raw.clone(),
             len,
             offset,
+            padded_tail: at_padded_end,
             id: self.id.view(("slice", T::STRIDE, offset, len)),
             _element: PhantomData,
             dropping: None,
@@ -323,6 +339,13 @@ impl<T: Element> Buffer<T> {
     /// [`slice`](Self::slice).
     pub fn offset(&self) -> u64 {
         self.offset
+    }
+
+    /// Whether whole 4-byte words cover the elements without reaching bytes that are not this
+    /// buffer's: the elements end on a word, or the rest of that word is this allocation's
+    /// padding. Copies into the buffer and clears of it move whole words.
+    pub(crate) fn whole_words(&self) -> bool {
+        self.byte_len().is_multiple_of(4) || self.padded_tail
     }
 
     /// The wgpu buffer, for render passes or other libraries: the whole of it, of which this
@@ -444,12 +467,11 @@ impl<T: Element> Buffer<T> {
         }
         let offset = first * T::STRIDE;
         let end = offset + data.len() as u64 * T::STRIDE;
-        // Past the last element of a buffer (not a view, whose next bytes may be another
-        // element's) lies padding up to a whole word: zeroed with the write, as `clear` does.
-        // Only where the allocation ends there: a wrapped (`from_raw`) buffer's bytes past its
-        // elements may be its owner's.
-        let own_padding = self.raw.size() == self.byte_len().next_multiple_of(4).max(4);
-        let padded = if end == self.byte_len() && !self.id.is_view() && own_padding {
+        // Past the last element of a buffer lies padding up to a whole word, zeroed with the
+        // write as `clear` does, where it is this allocation's (`padded_tail`): not where the next
+        // bytes may be another element's (a view or slice short of the end) or the owner's of a
+        // wrapped (`from_raw`) buffer.
+        let padded = if end == self.byte_len() && self.padded_tail {
             end.next_multiple_of(4)
         } else {
             end

@@ -154,6 +154,9 @@ impl Commands {
                 got: src.len(),
             });
         }
+        if !dst.whole_words() {
+            return Err(partial_word("Commands::copy", dst));
+        }
         let same_memory = src.id().same_memory(dst.id());
         if same_memory && src.offset() != dst.offset() && src.byte_len() > 0 {
             // WebGPU copies between two buffers only, whatever the ranges.
@@ -195,6 +198,10 @@ impl Commands {
         {
             // wgpu clears whole words; a view's last word is its own (views of wider elements
             // are whole words).
+            Ok(()) if !buffer.whole_words() => {
+                self.error
+                    .get_or_insert(partial_word("Commands::clear", buffer));
+            }
             Ok(()) if buffer.byte_len() > 0 => self.outside_passes("clear", |encoder| {
                 let bytes = buffer.byte_len().next_multiple_of(4);
                 let most = buffer.raw().size() - buffer.offset();
@@ -532,5 +539,20 @@ impl Submission {
                 source: TimingSource::GpuTimestamp,
             })
             .collect())
+    }
+}
+
+/// The error of a copy into, or a clear of, `buffer` whose last element ends inside a word whose
+/// other bytes are not its own (a `view_as` with a remainder, a wrapped buffer larger than its
+/// elements): wgpu moves whole words.
+fn partial_word<T: Element>(call: &str, buffer: &Buffer<T>) -> Error {
+    Error::InvalidParameter {
+        kernel: call.into(),
+        parameter: format!("a Buffer<{}> of {} elements", T::type_name(), buffer.len()),
+        value: format!("{} bytes, ending inside a word", buffer.byte_len()),
+        rule: "wgpu copies and clears whole 4-byte words, and the rest of this one is not the \
+               buffer's (a view with a remainder, or a wrapped buffer's owner's bytes): use a \
+               view or slice that ends on a word, or write the elements with Commands::write_at"
+            .into(),
     }
 }

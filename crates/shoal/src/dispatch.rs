@@ -165,7 +165,9 @@ impl<'a> Dispatch<'a> {
     }
 
     /// Takes the group counts from `args` at byte `offset` when the GPU runs the dispatch
-    /// (`dispatch_workgroups_indirect`); `args` needs `Usage::INDIRECT`.
+    /// (`dispatch_workgroups_indirect`); `args` needs `Usage::INDIRECT`. Of a
+    /// [`Buffer::slice`](crate::Buffer::slice), `offset` counts from the slice's start and the
+    /// 12 bytes must lie within it.
     ///
     /// The offset, the 12 bytes' bounds and the usage are checked when the dispatch is recorded;
     /// the counts are not, since they are on the GPU (a kernel may write them later in the same
@@ -184,7 +186,10 @@ impl<'a> Dispatch<'a> {
             id: args.id(),
             offset,
             base: args.offset(),
-            bytes: args.byte_len().next_multiple_of(4),
+            bytes: args
+                .byte_len()
+                .next_multiple_of(4)
+                .min(args.raw().size() - args.offset()),
         };
         self
     }
@@ -265,7 +270,7 @@ impl<'a> Dispatch<'a> {
             )?;
             binding::check(name, info, &res, launches)?;
             binding::check_size(gpu.limits(), name, info, &res)?;
-            binding::check_offset(&gpu.device().limits(), name, info, &res, launches)?;
+            binding::check_offset(gpu.limits(), name, info, &res, launches)?;
             resources.push(res);
         }
         aliasing::check(name, &r.bindings, &resources)?;

@@ -101,11 +101,6 @@ impl ResourceId {
         self.memory == other.memory
     }
 
-    /// Whether this is a view ([`ResourceId::view`]) rather than the resource or a clone of it.
-    pub(crate) fn is_view(&self) -> bool {
-        self.serial != self.memory
-    }
-
     pub(crate) fn gpu(&self) -> &GpuTag {
         &self.gpu
     }

@@ -354,7 +354,15 @@ impl Kernel {
         // On GL, a bind group the cache lets go of may hold the last handle of a buffer, whose
         // destruction takes wgpu's context lock: the whole lookup takes the turn (`wait.rs`).
         let _turn = self.inner.gpu.turn();
-        let mut key: Vec<u64> = resources.iter().map(Resource::id).collect();
+        // A buffer's range is in the key too: a custom `Bindable` may bind other bytes under one
+        // identity (Shoal's slices have identities of their own).
+        let mut key: Vec<u64> = Vec::with_capacity(3 * resources.len() + 1);
+        for resource in resources {
+            key.push(resource.id());
+            if let Resource::Buffer(b) = resource {
+                key.extend([b.offset, b.bytes]);
+            }
+        }
         key.push(mask);
         if let Some(found) = self.inner.cache.get(&key) {
             return Ok(found);

@@ -74,7 +74,7 @@ pub use health::{ErrorHandler, LostHandler};
 pub use identity::ResourceId;
 pub use image::{Image, Texel};
 pub use kernel::{Kernel, KernelBuilder};
-pub use limits::{LimitRow, Limits};
+pub use limits::{LimitRow, Limits, PORTABLE_OFFSET_ALIGNMENT};
 pub use printf::{DEFAULT_PRINTF_CAPACITY, PrintLog, PrintRecord, PrintValue};
 pub use profile::{Timing, TimingSource};
 pub use reflect::{BindingInfo, BindingKind, BufferShape, NeededFeatures, Reflection, validate};

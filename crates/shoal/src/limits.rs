@@ -30,7 +30,18 @@ pub struct Limits {
     pub max_bind_groups: u32,
     /// Largest buffer, in bytes.
     pub max_buffer_size: u64,
+    /// Byte offsets a storage buffer may be bound at are multiples of this (the device's own;
+    /// Shoal binds a [`Buffer::slice`](crate::Buffer::slice) at multiples of
+    /// [`slice_alignment`](Self::slice_alignment)).
+    pub min_storage_buffer_offset_alignment: u32,
+    /// The same for uniform buffers.
+    pub min_uniform_buffer_offset_alignment: u32,
 }
+
+/// WebGPU's default `minStorageBufferOffsetAlignment` and `minUniformBufferOffsetAlignment`, what
+/// browsers give: Shoal binds slices at multiples of it on every backend, so a program that runs
+/// natively also runs in the browser.
+pub const PORTABLE_OFFSET_ALIGNMENT: u32 = 256;
 
 /// One row of the limits table: the specification's name, the device's value, the minimum.
 #[derive(Debug, Clone, PartialEq)]
@@ -73,7 +84,21 @@ impl Limits {
             max_sampled_textures_per_shader_stage: l.max_sampled_textures_per_shader_stage,
             max_bind_groups: l.max_bind_groups,
             max_buffer_size: l.max_buffer_size,
+            min_storage_buffer_offset_alignment: l.min_storage_buffer_offset_alignment,
+            min_uniform_buffer_offset_alignment: l.min_uniform_buffer_offset_alignment,
         }
+    }
+
+    /// The byte offsets a [`Buffer::slice`](crate::Buffer::slice) may be bound at are multiples
+    /// of this: [`PORTABLE_OFFSET_ALIGNMENT`] (256), or the device's alignment where larger
+    /// (`uniform`: a uniform binding's). Native devices take smaller offsets (32 on lavapipe),
+    /// which WebGPU does not promise.
+    pub fn slice_alignment(&self, uniform: bool) -> u32 {
+        let device = match uniform {
+            true => self.min_uniform_buffer_offset_alignment,
+            false => self.min_storage_buffer_offset_alignment,
+        };
+        device.max(PORTABLE_OFFSET_ALIGNMENT)
     }
 
     /// The table printed by `Display`: every limit beside the specification's minimum (table 6.50

@@ -232,20 +232,27 @@ impl<K: SortKey> RadixSort<K> {
         )
     }
 
-    /// Which way the last high-word-first sort (or argsort) by this object went (its state, read
-    /// back after the sort was submitted).
+    /// Which way the last high-word-first sort (or argsort) by this object went, read back after
+    /// it was submitted: its state, checked against the arguments `choose` and `settle` wrote
+    /// (the fast way's passes armed and the fallback's not, or the reverse).
     #[cfg(test)]
     pub(crate) async fn way(&self) -> Way {
-        let state = self
-            .scratch
-            .get(&self.gpu, "sort: high-first state", 2)
-            .expect("the state");
-        let state = state.read().await.expect("the state reads back");
-        match state[..] {
-            [1, 0] => Way::Fast,
-            [0, 0] => Way::Narrow,
-            [1, 1] => Way::LongRun,
-            _ => panic!("no way leaves the state {state:?}"),
+        let read = |name, len| async move {
+            let buffer = match name {
+                "state" => self.scratch.get(&self.gpu, "sort: high-first state", len),
+                _ => self
+                    .scratch
+                    .indirect(&self.gpu, "sort: high-first arguments", len),
+            };
+            buffer.expect(name).read().await.expect("reads back")
+        };
+        let (state, args) = (read("state", 2).await, read("args", 12).await);
+        let (high, fix, fallback) = (args[0] > 0, args[3] > 0, args[6] > 0 && args[9] > 0);
+        match (&state[..], high, fix, fallback) {
+            ([1, 0], true, true, false) => Way::Fast,
+            ([0, 0], false, false, true) => Way::Narrow,
+            ([1, 1], true, true, true) => Way::LongRun,
+            _ => panic!("no way leaves the state {state:?} and the arguments {args:?}"),
         }
     }
 }

@@ -134,5 +134,35 @@ shoal_conformance::gpu_test! {
         }
         let half = with_run(1_800, 20_000, 10_000, 7);
         check::<U64>(&gpu, &half, Way::LongRun, true, "half the keys one high word").await;
+        // A long run, then random keys, recorded into one batch by one sort: the second sort
+        // starts from a state of its own.
+        let sort = eight_bit::<U64>(&gpu, SortOrder::Ascending);
+        let (first, second): (Vec<U64>, Vec<U64>) = (half.iter().map(|&k| U64(k)).collect(), random(1_900, 5_000).into_iter().map(U64).collect());
+        let (a, b) = (gpu.buffer_from(&first).expect("a"), gpu.buffer_from(&second).expect("b"));
+        let mut commands = gpu.commands();
+        sort.record(&mut commands, &a).expect("long run");
+        sort.record(&mut commands, &b).expect("random");
+        commands.submit().expect("submit");
+        assert_eq!(a.read().await.expect("a"), sort_cpu(&first, SortOrder::Ascending));
+        assert_eq!(b.read().await.expect("b"), sort_cpu(&second, SortOrder::Ascending));
+        assert_eq!(sort.way().await, Way::Fast, "the batch's second sort");
+    }
+
+    /// Many short runs (high words drawn from n / 8 values spread 128 apart: runs of about 8,
+    /// low words of 16 values: ties), and runs at the first and last of three keys: the fast way
+    /// sorts them, keys, argsort and pairs, both orders, U64 and I64.
+    async fn high_first_many_short_runs(gpu) {
+        for n in [3, 511, 513, 16_385, 65_537] {
+            let mut rng = Rng::new(2_000 + n);
+            let keys: Vec<u64> = match n {
+                3 => vec![7 << 32 | 5, 7 << 32 | 1, 1 << 40],
+                _ => (0..n).map(|_| ((rng.next_u64() % (n / 8) * 128) << 32) | (rng.next_u64() % 16)).collect(),
+            };
+            let label = format!("short runs, n = {n}");
+            check::<U64>(&gpu, &keys, Way::Fast, true, &label).await;
+            check::<I64>(&gpu, &keys, Way::Fast, true, &label).await;
+        }
+        let at_the_end = [1 << 32, 9_000 << 32 | 3, 9_000 << 32 | 2];
+        check::<U64>(&gpu, &at_the_end, Way::Fast, true, "a run last of three").await;
     }
 }

@@ -167,7 +167,8 @@ impl<K: SortKey> RadixSort<K> {
     /// Records writing the permutation that sorts the `n` keys whose words are `keys` into
     /// `indices` (the keys unchanged): the keys' indices sorted with them, the keys' words
     /// sorted into scratch; 64-bit keys first by the low words, then by the high words gathered
-    /// in that order (LSD, stable).
+    /// in that order (LSD, stable), or with 8-bit digits high word first where the GPU finds
+    /// the keys allow (`high_first.rs`).
     pub(super) fn permutation(
         &self,
         commands: &mut Commands,

@@ -188,7 +188,7 @@ fn missing_usage(kernel: &str, binding: &str, usage: &str, has: &str, fix: &str)
 /// alignment of `limits`; and, where the dispatch `launches` a work group, that a slice is not
 /// empty (a binding of no bytes is, to wgpu, the rest of the buffer).
 pub(crate) fn check_offset(
-    limits: &wgpu::Limits,
+    limits: &crate::Limits,
     kernel: &str,
     info: &BindingInfo,
     res: &Resource<'_>,
@@ -207,15 +207,11 @@ pub(crate) fn check_offset(
                 .into(),
         });
     }
-    let (align, limit) = match info.kind {
-        BindingKind::Uniform => (
-            limits.min_uniform_buffer_offset_alignment,
-            "min_uniform_buffer_offset_alignment",
-        ),
-        _ => (
-            limits.min_storage_buffer_offset_alignment,
-            "min_storage_buffer_offset_alignment",
-        ),
+    let uniform = matches!(info.kind, BindingKind::Uniform);
+    let align = limits.slice_alignment(uniform);
+    let limit = match uniform {
+        true => "min_uniform_buffer_offset_alignment",
+        false => "min_storage_buffer_offset_alignment",
     };
     if b.offset.is_multiple_of(align.max(1) as u64) {
         return Ok(());
@@ -225,8 +221,9 @@ pub(crate) fn check_offset(
         parameter: format!("the buffer bound to `{}`", info.name),
         value: format!("a slice starting at byte {}", b.offset),
         rule: format!(
-            "the device binds buffers at byte offsets that are multiples of {align} ({limit}): \
-             slice at an element whose byte offset is one"
+            "buffers are bound at byte offsets that are multiples of {align} (WebGPU's default \
+             {limit}, or the device's where larger: Limits::slice_alignment): slice at an \
+             element whose byte offset is one"
         ),
     })
 }
