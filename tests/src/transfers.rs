@@ -121,6 +121,50 @@ gpu_test! {
     assert_eq!(items.count().await.expect("count"), 3, "the host's clear ran before the batch");
     }
 
+    /// `AppendBuffer::record_fill` replaces the contents in the batch's order: what was appended
+    /// before it is gone, what is appended after it follows the filled items; too many items is
+    /// a typed error that records nothing. `fill` (the host call) runs before the batch.
+    async fn an_append_buffer_filled_in_a_batch_and_from_the_host(gpu) {
+    let push = gpu.kernel(shoal::Source::new("push.wgsl", APPEND)).expect("kernel");
+    let items = gpu.append_buffer::<u32>(6).expect("append buffer");
+    let (three, two) = (gpu.uniform(&UVec4::new(3, 0, 0, 0)).expect("n"), gpu.uniform(&UVec4::new(2, 0, 0, 0)).expect("n"));
+    let mut commands = gpu.commands();
+    push.bind("items", &items).bind("n", &three).groups([1, 1, 1]).record(&mut commands).expect("push 3");
+    items.record_fill(&mut commands, &[70, 80]).expect("record_fill");
+    let e = items.record_fill(&mut commands, &[1; 7]).expect_err("7 items in 6 places");
+    assert!(matches!(e, Error::AppendOverflow { capacity: 6, attempted: 7, .. }), "{e}");
+    push.bind("items", &items).bind("n", &two).groups([1, 1, 1]).record(&mut commands).expect("push 2");
+    commands.submit().expect("submit").wait().await.expect("wait");
+    let got = items.read().await.expect("read");
+    assert_eq!(got[..2], [70, 80], "the filled items first");
+    let mut pushed = got[2..].to_vec();
+    pushed.sort_unstable();
+    assert_eq!(pushed, [0, 1], "then only what was appended after the fill");
+    let mut commands = gpu.commands();
+    items.record_fill(&mut commands, &[]).expect("fill with nothing");
+    commands.submit().expect("submit").wait().await.expect("wait");
+    assert_eq!(items.count().await.expect("count"), 0, "filled with nothing: empty");
+    let mut commands = gpu.commands();
+    push.bind("items", &items).bind("n", &three).groups([1, 1, 1]).record(&mut commands).expect("push 3");
+    items.fill(&[5, 6, 7, 8, 9, 10]).expect("fill to the capacity");
+    commands.submit().expect("submit").wait().await.expect("wait");
+    // The host's fill ran before the batch, whose 3 appends then overflowed.
+    let e = items.read().await.map(|_| ()).expect_err("9 appended to 6 places");
+    assert!(matches!(e, Error::AppendOverflow { capacity: 6, attempted: 9, .. }), "{e}");
+    }
+
+    /// An append buffer of 2-byte items filled with an odd number of them, from the host and in
+    /// a batch: the last word is padded, not refused.
+    async fn append_buffers_of_two_byte_items_fill_an_odd_count(gpu) {
+    let items = gpu.append_buffer::<Half>(5).expect("append buffer");
+    items.fill(&[Half(1), Half(2), Half(3)]).expect("fill");
+    assert_eq!(items.read().await.expect("read"), [Half(1), Half(2), Half(3)]);
+    let mut commands = gpu.commands();
+    items.record_fill(&mut commands, &[Half(4), Half(5), Half(6), Half(7), Half(8)]).expect("record_fill");
+    commands.submit().expect("submit").wait().await.expect("wait");
+    assert_eq!(items.read().await.expect("read"), [Half(4), Half(5), Half(6), Half(7), Half(8)]);
+    }
+
     /// Elements of 2 bytes: a write starts on a 4-byte word and ends on one or at the buffer's
     /// end (its padding zeroed); anything else is a typed error, from both forms.
     async fn writes_of_two_byte_elements_are_whole_words_or_refused(gpu) {
@@ -257,6 +301,8 @@ crate::async_test! {
     assert!(matches!(e, Error::WrongGpu { .. }), "{e}");
     let items = b.append_buffer::<u32>(4).expect("append buffer");
     let e = items.record_clear(&mut a.commands()).expect_err("another Gpu's append buffer");
+    assert!(matches!(e, Error::WrongGpu { .. }), "{e}");
+    let e = items.record_fill(&mut a.commands(), &[1]).expect_err("another Gpu's append buffer");
     assert!(matches!(e, Error::WrongGpu { .. }), "{e}");
     }
 }

@@ -176,9 +176,44 @@ impl<T: Element> AppendBuffer<T> {
     /// Replaces the contents by `items` (at most the capacity), ready to be consumed.
     ///
     /// It takes effect as [`clear`](Self::clear) does: before every batch submitted afterwards,
-    /// including one recorded before the call. In a batch, [`record_clear`](Self::record_clear)
-    /// empties the buffer in order; items to consume can be appended by a kernel there.
+    /// including one recorded before the call. To fill the buffer between two dispatches of one
+    /// batch, use [`record_fill`](Self::record_fill). More items than the capacity are
+    /// [`Error::AppendOverflow`], and nothing is written.
     pub fn fill(&self, items: &[T]) -> Result<()> {
+        let bytes = self.filled(items)?;
+        self.gpu.scoped("filling an append buffer", || {
+            self.gpu.queue().write_buffer(&self.raw, 0, &bytes)
+        })
+    }
+
+    /// Records replacing the contents by `items` into `commands`, in the batch's order:
+    /// dispatches recorded before it see what they appended, those recorded after it exactly
+    /// `items` (the in-order form of [`fill`](Self::fill)). More items than the capacity are
+    /// [`Error::AppendOverflow`] and an append buffer of another `Gpu` [`Error::WrongGpu`];
+    /// either way nothing is recorded.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), shoal::Error> {
+    /// let gpu = shoal::Gpu::blocking()?;
+    /// let queue = gpu.append_buffer::<u32>(8)?;
+    /// let mut commands = gpu.commands();
+    /// queue.record_fill(&mut commands, &[7, 8, 9])?;
+    /// commands.submit()?.wait_blocking()?;
+    /// assert_eq!(queue.read_blocking()?, [7, 8, 9]);
+    /// # Ok(()) }
+    /// ```
+    pub fn record_fill(&self, commands: &mut Commands, items: &[T]) -> Result<()> {
+        commands
+            .gpu()
+            .check_owner(|| "an append buffer to fill".into(), self.id.gpu())?;
+        let bytes = self.filled(items)?;
+        commands.write_raw(&self.raw, 0, &bytes)
+    }
+
+    /// The bytes of the buffer holding `items`: the header with their count, then the items,
+    /// padded to a whole word (the buffer is); more than the capacity is
+    /// [`Error::AppendOverflow`].
+    fn filled(&self, items: &[T]) -> Result<Vec<u8>> {
         if items.len() as u64 > self.capacity {
             return Err(Error::AppendOverflow {
                 what: format!("filling an AppendBuffer<{}>", T::type_name()),
@@ -186,20 +221,21 @@ impl<T: Element> AppendBuffer<T> {
                 attempted: items.len() as u64,
             });
         }
-        if !items.is_empty() {
-            let mut bytes = Vec::new();
-            T::encode(items, &mut bytes)?;
-            self.gpu.scoped("filling an append buffer", || {
-                self.gpu.queue().write_buffer(&self.raw, HEADER, &bytes)
-            })?;
-        }
-        self.set_count(items.len() as u32)
+        let mut bytes = bytemuck::cast_slice(&self.header_words(items.len() as u32)).to_vec();
+        T::encode(items, &mut bytes)?;
+        bytes.resize(bytes.len().next_multiple_of(4), 0);
+        Ok(bytes)
+    }
+
+    /// The header's words for `count` items.
+    fn header_words(&self, count: u32) -> [u32; 4] {
+        [count, self.capacity.min(u32::MAX as u64) as u32, 0, 0]
     }
 
     /// Sets the count (and rewrites the capacity) through wgpu's queue: it takes effect before
     /// every batch submitted afterwards, as [`clear`](Self::clear) says.
     fn set_count(&self, count: u32) -> Result<()> {
-        let header = [count, self.capacity.min(u32::MAX as u64) as u32, 0, 0];
+        let header = self.header_words(count);
         self.gpu.scoped("writing an append buffer's counter", || {
             self.gpu
                 .queue()

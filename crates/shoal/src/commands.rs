@@ -253,27 +253,32 @@ impl Commands {
         self.gpu
             .check_owner(|| "the buffer of a write".into(), buffer.id().gpu())?;
         if let Some(bytes) = buffer.write_bytes(first, data, "Commands::write_at")? {
-            let staging = self.gpu.scoped("recording a write", || {
-                use wgpu::util::DeviceExt;
-                self.gpu
-                    .device()
-                    .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                        label: Some("shoal write"),
-                        contents: &bytes,
-                        usage: wgpu::BufferUsages::COPY_SRC,
-                    })
-            })?;
-            self.outside_passes("write", |encoder| {
-                let size = bytes.len() as u64;
-                let at = buffer.offset() + first * T::STRIDE;
-                encoder.copy_buffer_to_buffer(&staging, 0, buffer.raw(), at, size)
-            });
-            // The batch keeps the staging buffer alive until the GPU has copied it; dropping
-            // this handle takes wgpu's GL context lock, so it takes the turn (`wait.rs`).
-            let _turn = self.gpu.turn();
-            drop(staging);
+            self.write_raw(buffer.raw(), buffer.offset() + first * T::STRIDE, &bytes)?;
         }
         Ok(self)
+    }
+
+    /// Records writing `bytes` (whole words) at byte `at` of `raw`, in the batch's order,
+    /// through a staging buffer the batch keeps alive.
+    pub(crate) fn write_raw(&mut self, raw: &wgpu::Buffer, at: u64, bytes: &[u8]) -> Result<()> {
+        let staging = self.gpu.scoped("recording a write", || {
+            use wgpu::util::DeviceExt;
+            self.gpu
+                .device()
+                .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("shoal write"),
+                    contents: bytes,
+                    usage: wgpu::BufferUsages::COPY_SRC,
+                })
+        })?;
+        self.outside_passes("write", |encoder| {
+            encoder.copy_buffer_to_buffer(&staging, 0, raw, at, bytes.len() as u64)
+        });
+        // The batch keeps the staging buffer alive until the GPU has copied it; dropping this
+        // handle takes wgpu's GL context lock, so it takes the turn (`wait.rs`).
+        let _turn = self.gpu.turn();
+        drop(staging);
+        Ok(())
     }
 
     /// Records zeroing `bytes` bytes at `offset` of `raw` (whole words), timed as a `clear`.
