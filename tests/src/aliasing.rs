@@ -128,3 +128,31 @@ gpu_test! {
     assert_eq!(out.read().await.expect("read")[0], 1);
     }
 }
+
+gpu_test! {
+    /// Two `Buffer`s wrapping one wgpu buffer (`Buffer::from_raw` of another's `raw()`) have
+    /// identities of their own but are one allocation: bound to one dispatch with a write,
+    /// taken as the indirect arguments of a dispatch that writes the other, or copied into each
+    /// other, they are what one buffer would be (typed errors, a copy onto itself a no-op), not
+    /// wgpu's validation error at submit.
+    async fn two_wrappers_of_one_wgpu_buffer_are_one_buffer(gpu) {
+    let k = kernel(&gpu, "copy.wgsl", COPY);
+    let usage = shoal::Usage::STORAGE | shoal::Usage::INDIRECT | shoal::Usage::COPY_SRC | shoal::Usage::COPY_DST;
+    let b = gpu.buffer_from_with(&[1u32, 1, 1, 4], usage).expect("b");
+    let wrapper = shoal::Buffer::<u32>::from_raw(&gpu, b.raw().clone(), b.len()).expect("wrapper");
+    let e = k.bind("src", &wrapper).bind("dst", &b).invocations(4).run().expect_err("aliased");
+    is_aliasing(&e, &["copy.wgsl:copy", "`src` (read)", "`dst` (read_write)"]);
+    let other = gpu.buffer_from(&[5u32, 6, 7, 8]).expect("other");
+    let e = k.bind("src", &other).bind("dst", &b).indirect(&wrapper, 0).run().expect_err("written");
+    assert!(e.to_string().contains("`dst` (read_write) and `indirect arguments` (indirect)"), "{e}");
+    let mut commands = gpu.commands();
+    commands.copy(&wrapper, &b).expect("the same bytes: nothing to copy");
+    commands.submit().expect("submit").wait().await.expect("wait");
+    let e = gpu.commands().copy(&wrapper.slice(0..2).expect("slice"), &b.slice(2..4).expect("slice")).map(|_| ()).expect_err("two slices");
+    assert!(matches!(e, Error::InvalidParameter { .. }), "{e}");
+    // Two read-only bindings of it stay allowed, and the batch runs.
+    let sum = gpu.buffer_zeroed::<u32>(4).expect("sum");
+    kernel(&gpu, "add.wgsl", ADD).bind("a", &wrapper).bind("b", &b).bind("sum", &sum).invocations(4).run().expect("read twice");
+    assert_eq!(sum.read().await.expect("read"), [2, 2, 2, 8]);
+    }
+}

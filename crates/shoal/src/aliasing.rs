@@ -59,11 +59,11 @@ pub(crate) fn check_indirect(
     kernel: &str,
     infos: &[BindingInfo],
     resources: &[Resource<'_>],
-    args: &ResourceId,
+    args: (&ResourceId, &wgpu::Buffer),
 ) -> Result<()> {
     for (info, res) in infos.iter().zip(resources) {
         if let Some((access, true)) = access(&info.kind)
-            && res.identity().same_memory(args)
+            && (res.identity().same_memory(args.0) || res.raw_buffer() == Some(args.1))
         {
             return Err(Error::Aliasing {
                 kernel: kernel.to_string(),

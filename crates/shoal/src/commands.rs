@@ -157,7 +157,9 @@ impl Commands {
         if !dst.whole_words() {
             return Err(partial_word("Commands::copy", dst));
         }
-        let same_memory = src.id().same_memory(dst.id());
+        // One allocation: the same buffer, its views and slices, or two wrappers of one wgpu
+        // buffer (`Buffer::from_raw`), which have identities of their own.
+        let same_memory = src.id().same_memory(dst.id()) || src.raw() == dst.raw();
         if same_memory && src.offset() != dst.offset() && src.byte_len() > 0 {
             // WebGPU copies between two buffers only, whatever the ranges.
             return Err(Error::InvalidParameter {

@@ -274,12 +274,12 @@ impl<'a> Dispatch<'a> {
             resources.push(res);
         }
         aliasing::check(name, &r.bindings, &resources)?;
-        if let Grid::Indirect { id, .. } = grid {
+        if let Grid::Indirect { id, buffer, .. } = grid {
             gpu.check_owner(
                 || format!("the indirect arguments of kernel `{name}`"),
                 id.gpu(),
             )?;
-            aliasing::check_indirect(name, &r.bindings, &resources, id)?;
+            aliasing::check_indirect(name, &r.bindings, &resources, (id, buffer))?;
         }
         let limits = gpu.limits();
         let max = limits.max_compute_work_group_count;

@@ -171,9 +171,22 @@ impl Resource<'_> {
         self.identity().gpu()
     }
 
-    /// Whether both are the same GPU memory (one buffer bound twice, or a buffer and its view).
+    /// Whether both are the same GPU memory: one buffer bound twice, a buffer and its view or
+    /// slice, or two wrappers of one wgpu buffer (`Buffer::from_raw` of another's `raw()`, or a
+    /// custom `Bindable`), which have identities of their own. (Both are of one `Gpu`: owners
+    /// are checked first, and wgpu numbers buffers per device.)
     pub(crate) fn same_memory(&self, other: &Resource<'_>) -> bool {
-        self.identity().same_memory(other.identity())
+        let raw = self.raw_buffer();
+        (raw.is_some() && raw == other.raw_buffer())
+            || self.identity().same_memory(other.identity())
+    }
+
+    /// The wgpu buffer, for a buffer.
+    pub(crate) fn raw_buffer(&self) -> Option<&wgpu::Buffer> {
+        match self {
+            Self::Buffer(b) => Some(b.raw),
+            _ => None,
+        }
     }
 
     fn describe(&self) -> String {
