@@ -12,14 +12,17 @@ pub(crate) struct Named<'a> {
     name: &'a str,
     gpu: &'a Gpu,
     raw: &'a shoal::wgpu::Buffer,
+    /// Its bytes within `raw`: where they start, how many.
+    range: (u64, u64),
 }
 
-/// `buffer` (or a view of it), called `name` in errors.
+/// `buffer` (or a view or slice of it), called `name` in errors.
 pub(crate) fn named<'a, T: Element>(name: &'a str, buffer: &'a Buffer<T>) -> Named<'a> {
     Named {
         name,
         gpu: buffer.gpu(),
         raw: buffer.raw(),
+        range: (buffer.offset(), buffer.byte_len()),
     }
 }
 
@@ -33,16 +36,31 @@ pub(crate) fn check_owners(gpu: &Gpu, kernel: &str, buffers: &[Named<'_>]) -> Re
 }
 
 /// [`check_owners`], then an [`Error::BindingKind`] naming `kernel` when two of `buffers` are one
-/// buffer (or views of one); `why` says why they must differ.
+/// wgpu buffer (the same buffer, views or slices of one, even slices that do not overlap: a
+/// dispatch uses a wgpu buffer whole); `why` says why they must differ.
 pub(crate) fn check_apart(gpu: &Gpu, kernel: &str, buffers: &[Named<'_>], why: &str) -> Result<()> {
     check_owners(gpu, kernel, buffers)?;
     for (i, first) in buffers.iter().enumerate() {
         if let Some(second) = buffers[i + 1..].iter().find(|b| b.raw == first.raw) {
+            let got = if second.range == first.range {
+                format!("the {} buffer itself", first.name)
+            } else {
+                format!(
+                    "another part of the {}'s wgpu buffer (bytes {}..{} and {}..{}; a \
+                     dispatch uses a wgpu buffer whole, so even slices that do not overlap \
+                     are one buffer)",
+                    first.name,
+                    first.range.0,
+                    first.range.0 + first.range.1,
+                    second.range.0,
+                    second.range.0 + second.range.1
+                )
+            };
             return Err(Error::BindingKind {
                 kernel: kernel.into(),
                 binding: second.name.into(),
                 expected: format!("a buffer other than the {} ({why})", first.name),
-                got: format!("the {} buffer itself", first.name),
+                got,
             });
         }
     }

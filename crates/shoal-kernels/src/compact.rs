@@ -299,6 +299,17 @@ impl Compact {
         count: &CompactCount,
         next_workgroup: u32,
     ) -> Result<()> {
+        // The output and the count are written while the values (and flags) are read: all
+        // apart, checked before the count's clear is recorded.
+        let why = "the kernels read the values and flags while writing the output and the count";
+        let outputs = [named("output", output), named("count", &count.buffer)];
+        let flags = match &keep {
+            Keep::Flags(f) => Some(named("flags", *f)),
+            Keep::Predicate(_) => None,
+        };
+        for input in std::iter::once(named("values", values)).chain(flags) {
+            check_apart(&self.gpu, "compact", &[input, outputs[0], outputs[1]], why)?;
+        }
         let n = wgsl::count_u32("compact", values.len())?;
         wgsl::at_least("compact: output buffer", values.len(), output.len())?;
         count.check("compact")?;

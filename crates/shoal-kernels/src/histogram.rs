@@ -6,6 +6,7 @@ use std::sync::Mutex;
 
 use shoal::{Buffer, Commands, Error, Gpu, Kernel, Result};
 
+use crate::buffers::{check_apart, named};
 use crate::scan::{SOFTWARE_WORKGROUP, is_llvmpipe, is_software};
 
 use crate::wgsl::{self, Scratch, Uniforms};
@@ -232,13 +233,17 @@ impl Histogram {
 
     /// Records zeroing `counts` and counting every value of `input` into it; the number of bins
     /// is `counts.len()`, between 1 and [`Histogram::max_bins`] (others are an
-    /// [`Error::InvalidParameter`]).
+    /// [`Error::InvalidParameter`]). `counts` in `input`'s buffer is [`Error::BindingKind`], a
+    /// buffer of another `Gpu` [`Error::WrongGpu`]; nothing is recorded then.
     pub fn record(
         &self,
         commands: &mut Commands,
         input: &Buffer<u32>,
         counts: &Buffer<u32>,
     ) -> Result<()> {
+        let buffers = [named("input", input), named("counts", counts)];
+        let why = "the counts are zeroed, then the input read";
+        check_apart(&self.gpu, "histogram", &buffers, why)?;
         let n = wgsl::count_u32("histogram", input.len())?;
         let bins = counts.len();
         if bins == 0 || bins > self.max_bins() as u64 {

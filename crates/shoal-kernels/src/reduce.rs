@@ -9,6 +9,7 @@ use std::sync::Mutex;
 
 use shoal::{Buffer, Commands, Gpu, Result, Submission};
 
+use crate::buffers::{check_apart, named};
 use crate::operator::Operation;
 use crate::scan::{ScanKernels, Tiling, grow_levels};
 use crate::value::Value;
@@ -59,7 +60,9 @@ impl<T: Value> Reduce<T> {
     }
 
     /// Records writing `op` (an [`Op`] or an [`Operator`](crate::Operator)) over every element
-    /// of `input` (the identity when it is empty) to `output[0]`.
+    /// of `input` (the identity when it is empty) to `output[0]`. An `output` in `input`'s
+    /// buffer (itself, a view, a slice) is [`shoal::Error::BindingKind`], a buffer of another
+    /// `Gpu` [`shoal::Error::WrongGpu`]; nothing is recorded then.
     pub fn record(
         &self,
         commands: &mut Commands,
@@ -68,6 +71,11 @@ impl<T: Value> Reduce<T> {
         op: impl Into<Operation>,
     ) -> Result<()> {
         let op = op.into();
+        // One answer whatever the size: the last level writes the output while it reads the
+        // input (or a level of scratch), so the two are apart always.
+        let buffers = [named("input", input), named("output", output)];
+        let why = "the kernels read the input while writing the output";
+        check_apart(self.kernels.gpu(), "reduce", &buffers, why)?;
         let n = wgsl::count_u32("reduce", input.len())?;
         wgsl::at_least("reduce: output buffer", 1, output.len())?;
         let lens = self.kernels.level_lens(n, self.span);

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 
 use shoal::{Buffer, Commands, Gpu, Kernel, Result, Submission};
 
-use crate::buffers::{check_apart, check_owners, named};
+use crate::buffers::{check_apart, named};
 use crate::compact::CompactCount;
 use crate::operator::Operator;
 use crate::scan::{Scan, ScanSpec, Tiling};
@@ -155,14 +155,19 @@ impl<T: Scalar> Segmented<T> {
         op: Op,
         inclusive: bool,
     ) -> Result<()> {
-        let buffers = [
-            named("values", values),
-            named("heads", heads),
-            named("output", output),
-        ];
-        check_owners(&self.gpu, "segmented scan", &buffers)?;
+        // The output is written while the values and the heads are read (one buffer may be
+        // both of those: it is only read).
+        let why = "the kernels read the values and heads while writing the output";
+        for input in [named("values", values), named("heads", heads)] {
+            check_apart(
+                &self.gpu,
+                "segmented scan",
+                &[input, named("output", output)],
+                why,
+            )?;
+        }
         let n = self.check("segmented scan", values, heads, "heads (one per value)")?;
-        crate::scan::check_pair("segmented scan", values, output)?;
+        wgsl::at_least("segmented scan: output buffer", values.len(), output.len())?;
         let (keys, count) = (self.stand_in("no keys")?, self.stand_in("no count")?);
         let values = values.view_as::<u32>();
         let output = output.view_as::<u32>();
@@ -203,6 +208,18 @@ impl<T: Scalar> Segmented<T> {
         count: &CompactCount,
         op: Op,
     ) -> Result<()> {
+        // Three outputs, apart from each other and from both inputs (which may be one buffer:
+        // they are only read). All checked before anything is recorded.
+        let why = "the kernels read the keys and values while writing the outputs and the count";
+        for input in [named("keys", keys), named("values", values)] {
+            let buffers = [
+                input,
+                named("unique keys", unique_keys),
+                named("reduced", reduced),
+                named("count", &count.buffer),
+            ];
+            check_apart(&self.gpu, "reduce by key", &buffers, why)?;
+        }
         let n = self.check("reduce by key", values, keys, "keys (one per value)")?;
         let (values, reduced) = (values.view_as::<u32>(), reduced.view_as::<u32>());
         self.reduce_runs(

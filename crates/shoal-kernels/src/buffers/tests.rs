@@ -4,7 +4,7 @@
 
 use crate::test_support::*;
 use crate::{Segmented, U64};
-use shoal::Error;
+use shoal::{Buffer, Error};
 
 /// `result` is an [`Error::WrongGpu`] whose message names `what`.
 fn wrong_gpu<T: std::fmt::Debug>(result: shoal::Result<T>, what: &str) {
@@ -56,5 +56,73 @@ shoal_conformance::async_test! {
         commands.submit().expect("submit");
         sort.run_pairs(&ours, &kept).expect("sort pairs");
         assert_eq!(ours.read().await.expect("read"), [0, 1, 2, 3]);
+    }
+}
+
+/// `result` is an [`Error::BindingKind`] of `kernel` whose message names every part of `parts`.
+fn one_buffer<T: std::fmt::Debug>(result: shoal::Result<T>, kernel: &str, parts: &[&str]) {
+    let e = result.expect_err(kernel);
+    assert!(matches!(e, Error::BindingKind { .. }), "{kernel}: {e}");
+    for part in std::iter::once(&kernel).chain(parts) {
+        assert!(e.to_string().contains(part), "`{e}` should name `{part}`");
+    }
+}
+
+shoal_conformance::async_test! {
+    /// Reduce, histogram, compaction, reduce-by-key and the segmented scan with an output that is
+    /// an input (or its view, or a slice of its buffer), or of another `Gpu`: a typed error
+    /// naming the call's own buffers, whatever the size (a reduce of a few elements once failed
+    /// on internal bindings and one of many ran), and nothing recorded (the histogram's and the
+    /// compaction's clears of their outputs came first).
+    async fn outputs_that_are_inputs_are_refused_before_anything_is_recorded() {
+        let (gpu, other) = (Gpu::new().await.expect("first"), Gpu::new().await.expect("second"));
+        let data = [3u32, 1, 1, 0, 2, 2, 2, 5];
+        let (x, out) = (gpu.buffer_from(&data).expect("x"), gpu.buffer_zeroed::<u32>(8).expect("out"));
+        let theirs = other.buffer_zeroed::<u32>(8).expect("theirs");
+        let mut commands = gpu.commands();
+
+        let reduce = Reduce::<u32>::new(&gpu).expect("reduce");
+        for n in [4u64, 8, 300_000] {
+            let big = gpu.buffer_zeroed::<u32>(n).expect("big");
+            let e = reduce.record(&mut commands, &big, &big.slice(..1).expect("slice"), Op::Sum);
+            one_buffer(e, "reduce", &["`output`", "another part of the input's wgpu buffer"]);
+        }
+        one_buffer(reduce.record(&mut commands, &x, &x, Op::Sum), "reduce", &["the input buffer itself"]);
+        wrong_gpu(reduce.record(&mut commands, &x, &theirs, Op::Sum), "reduce: the output buffer");
+
+        let hist = Histogram::new(&gpu).expect("histogram");
+        one_buffer(hist.record(&mut commands, &x, &x), "histogram", &["`counts`"]);
+        one_buffer(hist.record(&mut commands, &x, &x.view_as::<u32>()), "histogram", &["`counts`"]);
+        wrong_gpu(hist.record(&mut commands, &x, &theirs), "histogram: the counts buffer");
+
+        let compact = Compact::new(&gpu).expect("compact");
+        let flags = gpu.buffer_from(&[1u32, 0, 1, 0, 1, 0, 1, 0]).expect("flags");
+        let count = CompactCount::new(&gpu).expect("count");
+        let as_count = CompactCount { buffer: x.clone() };
+        one_buffer(compact.record(&mut commands, &x, Keep::Flags(&flags), &x, &count, 0), "compact", &["`output`"]);
+        one_buffer(compact.record(&mut commands, &x, Keep::Flags(&flags), &flags, &count, 0), "compact", &["`output`", "flags"]);
+        one_buffer(compact.record(&mut commands, &x, Keep::Flags(&flags), &out, &as_count, 0), "compact", &["`count`"]);
+        wrong_gpu(compact.record(&mut commands, &x, Keep::Flags(&flags), &theirs, &count, 0), "compact: the output buffer");
+        // The values as their own flags are only read: allowed.
+        compact.record(&mut commands, &x, Keep::Flags(&x), &out, &count, 0).expect("values as flags");
+
+        let seg = Segmented::<u32>::new(&gpu).expect("segmented");
+        let (unique, reduced) = (gpu.buffer_zeroed::<u32>(8).expect("unique"), gpu.buffer_zeroed::<u32>(8).expect("reduced"));
+        let by_key = |keys: &Buffer<u32>, values: &Buffer<u32>, unique: &Buffer<u32>, reduced: &Buffer<u32>, count: &CompactCount| seg.record_reduce_by_key(&mut gpu.commands(), keys, values, (unique, reduced), count, Op::Sum);
+        one_buffer(by_key(&x, &flags, &x, &reduced, &count), "reduce by key", &["`unique keys`"]);
+        one_buffer(by_key(&x, &flags, &unique, &flags, &count), "reduce by key", &["`reduced`"]);
+        one_buffer(by_key(&x, &flags, &unique, &reduced, &as_count), "reduce by key", &["`count`"]);
+        one_buffer(by_key(&x, &flags, &unique, &unique, &count), "reduce by key", &["`reduced`"]);
+        wrong_gpu(by_key(&x, &flags, &unique, &theirs, &count), "reduce by key: the reduced buffer");
+        one_buffer(seg.record_scan(&mut commands, &x, &flags, &flags, Op::Sum, true), "segmented scan", &["`output`", "heads"]);
+        wrong_gpu(seg.record_scan(&mut commands, &theirs, &flags, &out, Op::Sum, true), "segmented scan: the values buffer");
+        // The values as their own heads are only read: allowed.
+        seg.record_scan(&mut commands, &x, &x, &reduced, Op::Sum, true).expect("values as heads");
+
+        // Only the two allowed calls were recorded: the inputs are intact.
+        commands.submit().expect("submit").wait().await.expect("wait");
+        assert_eq!(x.read().await.expect("x"), data);
+        assert_eq!(flags.read().await.expect("flags"), [1, 0, 1, 0, 1, 0, 1, 0]);
+        assert_eq!(count.read().await.expect("count"), 7, "the compaction of the values by themselves");
     }
 }

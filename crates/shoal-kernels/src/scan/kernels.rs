@@ -343,8 +343,10 @@ pub(crate) fn grow_levels<B>(
     Ok(())
 }
 
-/// Checks a scan's buffers: `output` other than `input` and at least as long.
+/// Checks a scan's buffers: both of `gpu` (the primitive's), `output` other than `input` and at
+/// least as long.
 pub(crate) fn check_pair<T: Value>(
+    gpu: &Gpu,
     what: &str,
     input: &Buffer<T>,
     output: &Buffer<T>,
@@ -353,7 +355,7 @@ pub(crate) fn check_pair<T: Value>(
     // Owners first: buffers of two devices can compare equal.
     let buffers = [named("input", input), named("output", output)];
     let why = "the kernels read one while writing the other";
-    check_apart(input.gpu(), what, &buffers, why)?;
+    check_apart(gpu, what, &buffers, why)?;
     wgsl::at_least(&format!("{what}: output buffer"), input.len(), output.len())?;
     Ok(n)
 }

@@ -248,7 +248,7 @@ impl<T: Value> Scan<T> {
         output: &Buffer<T>,
         spec: ScanSpec,
     ) -> Result<()> {
-        let n = check_pair("scan", input, output)?;
+        let n = check_pair(self.kernels.gpu(), "scan", input, output)?;
         if n == 0 {
             return Ok(());
         }

@@ -56,7 +56,7 @@ impl<T: Scalar> WorkgroupScan<T> {
         op: Op,
         inclusive: bool,
     ) -> Result<()> {
-        let n = check_pair("workgroup scan", input, output)?;
+        let n = check_pair(self.kernels.gpu(), "workgroup scan", input, output)?;
         if n == 0 {
             return Ok(());
         }
