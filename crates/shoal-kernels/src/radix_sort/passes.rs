@@ -19,7 +19,8 @@ pub(super) const GROUP_ELEMENTS: u32 = 64 * PER;
 /// The operations of `sort_keys.wgsl` (`params.op`).
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Pass {
-    /// 64-bit keys `a` to ordered low words `out` and high words `out_b`.
+    /// 64-bit keys `a` to ordered low words `out4` and high words `out_b4` (the two outputs,
+    /// of whole vec4s), four keys at a time.
     Split = 1,
     /// Ordered low words `a` and high words `b` to 64-bit keys `out`.
     Join = 2,
@@ -89,10 +90,11 @@ impl<K: SortKey> RadixSort<K> {
             }
     }
 
-    /// Records `pass` over `n` elements: inputs `a` and `b`, outputs `out` and `out_b` (one or
-    /// two); what a pass does not use is bound to one-word stand-ins it never touches. A gather
-    /// of whole vec4s reads and writes through the vec4 views `a4` and `out4` instead of `a` and
-    /// `out`. The work groups come from `indirect` if given (one per [`GROUP_ELEMENTS`]).
+    /// Records `pass` over `n` elements: inputs `a` and `b`, one output (two for a split); what
+    /// a pass does not use is bound to one-word stand-ins it never touches. A gather of whole
+    /// vec4s reads and writes through the vec4 views `a4` and `out4` instead of `a` and `out`, a
+    /// split reads `a4` (and `a`) and writes `out4` and `out_b4`. The work groups come from
+    /// `indirect` if given (one per [`GROUP_ELEMENTS`]).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn pass(
         &self,
@@ -107,20 +109,28 @@ impl<K: SortKey> RadixSort<K> {
         let stand_in = |name| self.scratch.get(&self.gpu, name, 1);
         let a = a.map_or_else(|| stand_in("sort: no a"), |b| Ok(b.clone()))?;
         let b = b.map_or_else(|| stand_in("sort: no b"), |b| Ok(b.clone()))?;
-        let out_b = match outputs.get(1) {
-            Some(o) => (*o).clone(),
-            None => stand_in("sort: no out_b")?,
-        };
-        let (a4, out, out4) = match pass {
+        let vec4s = |b: &Buffer<u32>| self.scratch.vec4s(&self.gpu, b);
+        let no_vec4s = |name| Ok::<_, Error>(self.scratch.get(&self.gpu, name, 4)?.view_as());
+        // An output is bound either as words (`out`) or as vec4s, never both: two writable
+        // bindings of one buffer are refused.
+        let (a4, out, out4, out_b4) = match pass {
             Pass::Gather if words.is_multiple_of(4) => (
-                self.scratch.vec4s(&self.gpu, &a)?,
+                vec4s(&a)?,
                 stand_in("sort: no out")?,
-                self.scratch.vec4s(&self.gpu, outputs[0])?,
+                vec4s(outputs[0])?,
+                no_vec4s("sort: no out_b4")?,
+            ),
+            Pass::Split => (
+                vec4s(&a)?,
+                stand_in("sort: no out")?,
+                vec4s(outputs[0])?,
+                vec4s(outputs[1])?,
             ),
             _ => (
-                self.scratch.get(&self.gpu, "sort: no a4", 4)?.view_as(),
+                no_vec4s("sort: no a4")?,
                 outputs[0].clone(),
-                self.scratch.get(&self.gpu, "sort: no out4", 4)?.view_as(),
+                no_vec4s("sort: no out4")?,
+                no_vec4s("sort: no out_b4")?,
             ),
         };
         let params = self
@@ -132,9 +142,9 @@ impl<K: SortKey> RadixSort<K> {
             .bind("a", &a)
             .bind("b", &b)
             .bind("out", &out)
-            .bind("out_b", &out_b)
             .bind("a4", &a4)
-            .bind("out4", &out4);
+            .bind("out4", &out4)
+            .bind("out_b4", &out_b4);
         match indirect {
             Some((args, at)) => dispatch.indirect(args, at),
             None => dispatch.invocations(n.div_ceil(PER) as u64),
@@ -143,15 +153,16 @@ impl<K: SortKey> RadixSort<K> {
     }
 
     /// Records splitting `n` 64-bit keys (`2n` words) into scratch buffers of their ordered low
-    /// and high words.
+    /// and high words (slices of `n` words of buffers of whole vec4s, which the split writes).
     pub(super) fn split(
         &self,
         commands: &mut Commands,
         keys: &Buffer<u32>,
         n: u32,
     ) -> Result<(Buffer<u32>, Buffer<u32>)> {
-        let low = self.scratch.get(&self.gpu, "sort: low words", n as u64)?;
-        let high = self.scratch.get(&self.gpu, "sort: high words", n as u64)?;
+        let words = u64::from(n).next_multiple_of(4);
+        let low = self.scratch.get(&self.gpu, "sort: low words", words)?;
+        let high = self.scratch.get(&self.gpu, "sort: high words", words)?;
         self.pass(
             commands,
             Pass::Split,
@@ -161,7 +172,7 @@ impl<K: SortKey> RadixSort<K> {
             &[&low, &high],
             None,
         )?;
-        Ok((low, high))
+        Ok((low.slice(..u64::from(n))?, high.slice(..u64::from(n))?))
     }
 
     /// Records writing the permutation that sorts the `n` keys whose words are `keys` into
