@@ -38,19 +38,21 @@ struct Dims {
 @group(0) @binding(3) var<storage, read_write> c: array<f32>;
 
 // The columns of A (rows of B) this dispatch adds: from `begin` (0: C = A x B; more: C += the
-// rest) to `end` (at most dims.k; the tiled kernel's chunks start at multiples of KSTEP).
+// rest) to `end` (at most dims.k; the tiled kernel's chunks start at multiples of KSTEP); and the
+// work groups before this dispatch's first, across and down (a C wider or taller than one
+// dispatch's grid allows takes several).
 struct KRange {
     begin: u32,
     end: u32,
-    _pad0: u32,
-    _pad1: u32,
+    group_x: u32,
+    group_y: u32,
 }
 @group(0) @binding(4) var<uniform> k_range: KRange;
 
 @compute @workgroup_size(TILE, TILE)
 fn matmul_naive(@builtin(global_invocation_id) gid: vec3<u32>) {
-    let row = gid.y;
-    let col = gid.x;
+    let row = gid.y + k_range.group_y * TILE;
+    let col = gid.x + k_range.group_x * TILE;
     if row >= dims.m || col >= dims.n {
         return;
     }
@@ -127,8 +129,8 @@ fn load_one(row: u32, col: u32) -> f32 {
 
 @compute @workgroup_size(TILE, TILE)
 fn matmul_tiled(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-    let row0 = wid.y * TILE * BR;
-    let col0 = wid.x * TILE * BC;
+    let row0 = (wid.y + k_range.group_y) * TILE * BR;
+    let col0 = (wid.x + k_range.group_x) * TILE * BC;
     let flat = lid.y * TILE + lid.x;
     if k_range.begin > 0u {
         load(row0 + lid.y * BR, col0 + lid.x * BC);

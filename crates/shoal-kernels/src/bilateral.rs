@@ -68,6 +68,21 @@ impl BilateralParams {
                 "must be a finite number > 0",
             );
         }
+        // A sigma so small that 1 / (2 sigma^2) overflows f32 (below about 4e-20) makes the
+        // window's centre 0 * inf: every pixel NaN.
+        let (spatial, range) = self.coefficients();
+        for (parameter, value, coefficient) in [
+            ("spatial_sigma", self.spatial_sigma, spatial),
+            ("range_sigma", self.range_sigma, range),
+        ] {
+            if !coefficient.is_finite() {
+                return bad(
+                    parameter,
+                    value,
+                    "must be large enough that 1 / (2 sigma^2) is finite in f32 (about 4e-20)",
+                );
+            }
+        }
         Ok(())
     }
 }

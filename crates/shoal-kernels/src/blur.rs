@@ -40,6 +40,11 @@ pub const MAX_RADIUS: u32 = 15;
 /// The document's work-group size N.
 pub const DOCUMENT_N: u32 = 256;
 
+/// The most passes one call records (two dispatches each): more is recorded in several calls.
+/// Without a bound, `u32::MAX` passes would record for hours and run out of memory before anything
+/// reached the GPU.
+pub const MAX_PASSES: u32 = 4096;
+
 /// The normalised Gaussian weights for `sigma`, 2R + 1 of them with R = ⌈2σ⌉ ≤ 15.
 pub fn gaussian_weights(sigma: f32) -> Result<Vec<f32>> {
     let radius = (2.0 * sigma).ceil();
@@ -59,7 +64,19 @@ pub fn gaussian_weights(sigma: f32) -> Result<Vec<f32>> {
         .map(|x| (-((x * x) as f32) / two_sigma2).exp())
         .collect();
     let sum: f32 = g.iter().sum();
-    Ok(g.into_iter().map(|w| w / sum).collect())
+    let weights: Vec<f32> = g.into_iter().map(|w| w / sum).collect();
+    // A sigma so small that 2 sigma^2 is 0 in f32 (below about 1e-23) makes the centre tap 0 / 0.
+    if !weights.iter().all(|w| w.is_finite()) {
+        return Err(Error::InvalidParameter {
+            kernel: "GaussianBlur".into(),
+            parameter: "sigma".into(),
+            value: sigma.to_string(),
+            rule: "sigma must be large enough that 2 sigma^2 is not 0 in f32 (the weights are \
+                   not finite otherwise); below about 0.2 the blur is the identity anyway"
+                .into(),
+        });
+    }
+    Ok(weights)
 }
 
 /// Which kernels a blur runs.
@@ -267,7 +284,19 @@ impl GaussianBlur {
 
     /// Records `passes` blur passes of `image` (an `rgba32float` image usable as a storage
     /// image), in place: each pass blurs horizontally into the scratch image and vertically back.
+    /// More than [`MAX_PASSES`] is [`Error::InvalidParameter`] (record them in several calls).
     pub fn record(&self, commands: &mut Commands, image: &Image, passes: u32) -> Result<()> {
+        if passes > MAX_PASSES {
+            return Err(Error::InvalidParameter {
+                kernel: "GaussianBlur".into(),
+                parameter: "passes".into(),
+                value: passes.to_string(),
+                rule: format!(
+                    "at most {MAX_PASSES} per call (two dispatches each): record more in \
+                     several calls"
+                ),
+            });
+        }
         let scratch = self.scratch(image)?;
         let [horizontal, vertical] = match self.variant {
             BlurVariant::Cached => &self.cached,

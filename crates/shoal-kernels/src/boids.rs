@@ -328,7 +328,17 @@ impl Boids {
     ///
     /// The step's parameters go into a small uniform of its own, so several steps recorded into
     /// one batch (or batches recorded before an earlier one is submitted) each keep their goal.
+    /// A `time` that is not finite is [`Error::InvalidParameter`]: the goal would be NaN, and
+    /// every member with it for good.
     pub fn record_step(&mut self, commands: &mut Commands, time: f32) -> Result<()> {
+        if !time.is_finite() {
+            return Err(Error::InvalidParameter {
+                kernel: "Boids".into(),
+                parameter: "time".into(),
+                value: time.to_string(),
+                rule: "must be finite: the goal moves with it (goal_at)".into(),
+            });
+        }
         let params = self.gpu.uniform(&Params::at(time, &self.rules))?;
         let kernel = match self.variant {
             Variant::Tiled => &self.tiled,

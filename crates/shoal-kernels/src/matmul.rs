@@ -310,17 +310,26 @@ impl Matmul {
             (Some(trips), MatmulKernel::Tiled) => self.shape.k_chunk(trips),
             (Some(trips), MatmulKernel::Naive) => trips - 1,
         };
+        // A grid wider or taller than a dispatch allows is several dispatches, each told the
+        // work groups before its first.
+        let groups = [n.div_ceil(cols), m.div_ceil(rows)];
+        let max = self.gpu.limits().max_compute_work_group_count;
         for begin in (0..k).step_by(chunk as usize) {
             let end = begin.saturating_add(chunk).min(k);
-            let range = self.uniforms.get(&self.gpu, [begin, end, 0, 0])?;
-            pipeline
-                .bind("dims", &params)
-                .bind("k_range", &range)
-                .bind("a", a)
-                .bind("b", b)
-                .bind("c", c)
-                .groups([n.div_ceil(cols), m.div_ceil(rows), 1])
-                .record(commands)?;
+            for y in (0..groups[1]).step_by(max[1] as usize) {
+                for x in (0..groups[0]).step_by(max[0] as usize) {
+                    let range = self.uniforms.get(&self.gpu, [begin, end, x, y])?;
+                    let count = [(groups[0] - x).min(max[0]), (groups[1] - y).min(max[1]), 1];
+                    pipeline
+                        .bind("dims", &params)
+                        .bind("k_range", &range)
+                        .bind("a", a)
+                        .bind("b", b)
+                        .bind("c", c)
+                        .groups(count)
+                        .record(commands)?;
+                }
+            }
         }
         Ok(())
     }

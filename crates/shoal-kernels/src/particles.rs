@@ -169,6 +169,15 @@ impl Particles {
                 rule: "must be a finite number > 0".into(),
             });
         }
+        // `age < NaN` is false: a NaN lifetime would kill every particle on its first step.
+        if !(settings.lifetime > 0.0) {
+            return Err(Error::InvalidParameter {
+                kernel: "Particles".into(),
+                parameter: "lifetime".into(),
+                value: settings.lifetime.to_string(),
+                rule: "must be a number > 0 (f32::MAX or infinity: never)".into(),
+            });
+        }
         // One step's emissions must fit: more could never be kept, and near u32::MAX per
         // emitter they would be a dispatch of billions of invocations.
         let emitted = settings.emitted();

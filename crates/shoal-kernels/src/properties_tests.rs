@@ -13,7 +13,9 @@ use shoal_conformance::property::{check_cases, ensure};
 
 use crate::bilateral::{Bilateral, BilateralParams};
 use crate::blur::{BlurParams, GaussianBlur};
+use crate::boids::{Boids, document_flock};
 use crate::particles::{Emitter, ParticleSettings, Particles};
+use crate::raytrace::{RayTracer, Scene};
 use crate::waves::{WaveParams, Waves};
 use crate::{Op, Scan, ScanSpec, Tiling, scan_cpu};
 
@@ -76,6 +78,10 @@ fn blur_and_bilateral_parameters_give_filters_or_typed_errors() {
             ensure(blur.is_err() || sigma > 0.0 && sigma <= 7.5, || {
                 format!("sigma {sigma} accepted")
             })?;
+            let weights = blur.as_ref().map_or(&[][..], |b| b.weights());
+            ensure(weights.iter().all(|w| w.is_finite()), || {
+                format!("sigma {sigma} gave weights {weights:?}")
+            })?;
             let bilateral = Bilateral::new(
                 &gpu,
                 BilateralParams {
@@ -87,7 +93,14 @@ fn blur_and_bilateral_parameters_give_filters_or_typed_errors() {
             ensure(
                 bilateral.is_err() || spatial > 0.0 && range.is_finite() && range > 0.0,
                 || format!("sigmas {spatial}, {range} accepted"),
-            )
+            )?;
+            let finite = bilateral.as_ref().map_or(true, |b| {
+                let (s, r) = b.params().coefficients();
+                s.is_finite() && r.is_finite()
+            });
+            ensure(finite, || {
+                format!("sigmas {spatial}, {range}: coefficients not finite")
+            })
         },
     );
 }
@@ -158,9 +171,148 @@ fn wave_sizes_and_steps_give_surfaces_or_typed_errors() {
                 damping,
             };
             let waves = Waves::new(&gpu, width, height, params);
-            typed("Waves::new", &waves)
+            typed("Waves::new", &waves)?;
+            let k = waves.as_ref().map_or([0.0; 3], |w| w.constants());
+            ensure(k.iter().all(|k| k.is_finite()), || {
+                format!("{params:?} gave constants {k:?}")
+            })
         },
     );
+}
+
+/// The parameters each accepted alone that once gave NaN: a blur's or a bilateral filter's sigma
+/// so small that 2 sigma^2 is 0 (or its inverse infinite), a wave's damping times time step past
+/// f32's range, a disturbance of infinite magnitude. Each is `InvalidParameter` naming it.
+#[test]
+fn parameters_that_would_give_nan_are_refused() {
+    let gpu = gpu();
+    let names = |r: shoal::Result<()>, parameter: &str| {
+        let e = r.expect_err(parameter);
+        assert!(matches!(e, Error::InvalidParameter { .. }), "{e}");
+        assert!(
+            e.to_string().contains(parameter),
+            "{e} should name {parameter}"
+        );
+    };
+    for sigma in [f32::MIN_POSITIVE, 1e-30] {
+        let blur = GaussianBlur::new(
+            &gpu,
+            BlurParams {
+                sigma,
+                workgroup_size: None,
+            },
+        );
+        names(blur.map(|_| ()), "sigma");
+    }
+    let tiny = [(1e-20, 0.15, "spatial_sigma"), (3.0, 1e-20, "range_sigma")];
+    for (spatial_sigma, range_sigma, parameter) in tiny {
+        let params = BilateralParams {
+            spatial_sigma,
+            range_sigma,
+        };
+        names(Bilateral::new(&gpu, params).map(|_| ()), parameter);
+    }
+    let params = WaveParams {
+        spatial_step: 1.0,
+        time_step: f32::MAX,
+        speed: 0.0,
+        damping: 2.0,
+    };
+    names(params.constants().map(|_| ()), "damping");
+    names(Waves::new(&gpu, 8, 8, params).map(|_| ()), "damping");
+    let mut waves = Waves::new(&gpu, 8, 8, WaveParams::default()).expect("waves");
+    for magnitude in [f32::NAN, f32::INFINITY] {
+        names(
+            waves.record_disturb(&mut gpu.commands(), 4, 4, magnitude),
+            "magnitude",
+        );
+    }
+    // A boids step at a time that is not finite: the goal, then every member, NaN for good.
+    let mut boids =
+        Boids::new(&gpu, &document_flock(crate::boids::WORKGROUP_SIZE as usize)).expect("boids");
+    for time in [f32::NAN, f32::INFINITY] {
+        names(boids.step(time).map(|_| ()), "time");
+    }
+    // A NaN or non-positive lifetime killed every particle on its first step.
+    for lifetime in [f32::NAN, 0.0, -1.0] {
+        let settings = ParticleSettings {
+            lifetime,
+            ..ParticleSettings::default()
+        };
+        names(
+            Particles::new(&gpu, &[], 16, settings).map(|_| ()),
+            "lifetime",
+        );
+    }
+    let settings = ParticleSettings {
+        lifetime: f32::INFINITY,
+        ..ParticleSettings::default()
+    };
+    Particles::new(&gpu, &[], 16, settings).expect("an infinite lifetime: never");
+    // Scenes the camera cannot frame, and too many spheres: every pixel was NaN, or spheres
+    // were dropped.
+    let tracer = RayTracer::new(&gpu).expect("ray tracer");
+    let image = gpu
+        .image_zeroed(4, 4, shoal::wgpu::TextureFormat::Rgba32Float)
+        .expect("image");
+    let scene = Scene::default();
+    let scenes = [
+        (
+            Scene {
+                look_at: scene.eye,
+                ..scene
+            },
+            "look_at",
+        ),
+        (
+            Scene {
+                eye: Vec3::new(0.0, 5.0, 0.0),
+                look_at: Vec3::ZERO,
+                ..scene
+            },
+            "look_at",
+        ),
+        (
+            Scene {
+                fov_y: std::f32::consts::PI,
+                ..scene
+            },
+            "fov_y",
+        ),
+        (
+            Scene {
+                fov_y: f32::NAN,
+                ..scene
+            },
+            "fov_y",
+        ),
+        (
+            Scene {
+                eye: Vec3::new(f32::INFINITY, 0.0, 0.0),
+                ..scene
+            },
+            "eye",
+        ),
+        (
+            Scene {
+                sphere_count: 5,
+                ..scene
+            },
+            "sphere_count",
+        ),
+    ];
+    for (bad, parameter) in scenes {
+        names(tracer.run_scene(&bad, &image).map(|_| ()), parameter);
+    }
+    tracer.run_scene(&scene, &image).expect("the default scene");
+    // Blur passes past the bound per call.
+    let blur = GaussianBlur::new(&gpu, BlurParams::default()).expect("blur");
+    names(
+        blur.run(&image, crate::blur::MAX_PASSES + 1).map(|_| ()),
+        "passes",
+    );
+    // The splat twin's pixel on an image with a side of 0 (it panicked in `clamp`).
+    assert_eq!(crate::splat::twin::pixel([3.0, 3.0], 0, 0), [0, 0]);
 }
 
 #[test]

@@ -9,7 +9,7 @@
 use glam::{Vec3, vec3};
 use std::sync::{Arc, Mutex};
 
-use shoal::{Buffer, Commands, Gpu, Image, Kernel, Result, Source, Submission};
+use shoal::{Buffer, Commands, Error, Gpu, Image, Kernel, Result, Source, Submission};
 
 /// The document's image side.
 pub const ORTHO_SIZE: u32 = 512;
@@ -62,6 +62,69 @@ pub struct Scene {
     pub pad: f32,
     /// The spheres.
     pub spheres: [Sphere; MAX_SPHERES],
+}
+
+/// The [`Error::InvalidParameter`] of a scene [`RayTracer::record_scene`] cannot render.
+fn check_scene(s: &Scene) -> Result<()> {
+    let bad = |parameter: &str, value: String, rule: &str| {
+        Err(Error::InvalidParameter {
+            kernel: "RayTracer".into(),
+            parameter: parameter.into(),
+            value,
+            rule: rule.into(),
+        })
+    };
+    let vectors = [
+        ("eye", s.eye),
+        ("look_at", s.look_at),
+        ("light_dir", s.light_dir),
+        ("sky", s.sky),
+        ("plane_a", s.plane_a),
+        ("plane_b", s.plane_b),
+    ];
+    let scalars = [
+        ("fov_y", s.fov_y),
+        ("plane_y", s.plane_y),
+        ("ambient", s.ambient),
+        ("plane_reflectivity", s.plane_reflectivity),
+    ];
+    let spheres = s.spheres.iter().flat_map(|sp| {
+        [sp.center.x, sp.center.y, sp.center.z, sp.radius]
+            .into_iter()
+            .chain(sp.color.to_array())
+            .chain([sp.reflectivity])
+    });
+    for (name, v) in vectors {
+        if !v.is_finite() {
+            return bad(name, format!("{v}"), "must be finite");
+        }
+    }
+    for (name, v) in scalars {
+        if !v.is_finite() {
+            return bad(name, v.to_string(), "must be finite");
+        }
+    }
+    if let Some(v) = spheres.into_iter().find(|v| !v.is_finite()) {
+        return bad("spheres", v.to_string(), "every field must be finite");
+    }
+    if s.sphere_count as usize > MAX_SPHERES {
+        let rule = format!("at most MAX_SPHERES = {MAX_SPHERES}");
+        return bad("sphere_count", s.sphere_count.to_string(), &rule);
+    }
+    if !(s.fov_y > 0.0 && s.fov_y < std::f32::consts::PI) {
+        return bad("fov_y", s.fov_y.to_string(), "must be in (0, pi) radians");
+    }
+    // The camera's right is forward x up: it needs a direction, and one that is not vertical.
+    let forward = (s.look_at - s.eye).normalize_or_zero();
+    if forward.cross(Vec3::Y).length() < 1e-6 {
+        let view = format!("from {} to {}", s.eye, s.look_at);
+        return bad(
+            "look_at",
+            view,
+            "must differ from the eye, and not straight above or below it (the camera keeps +y up)",
+        );
+    }
+    Ok(())
 }
 
 impl Default for Scene {
@@ -178,13 +241,17 @@ impl RayTracer {
 
     /// Records `scene` rendered into `image` (rgba32float, any size). The scene is uploaded into
     /// a uniform of its own, kept while the same scene is recorded again, so batches recorded
-    /// earlier keep the scene they were recorded with.
+    /// earlier keep the scene they were recorded with. A scene the camera cannot frame (a field
+    /// that is not finite, the eye at the point looked at, a view straight up or down, a field of
+    /// view outside (0, π)) or with more than [`MAX_SPHERES`] spheres is
+    /// [`Error::InvalidParameter`]: its every pixel would be NaN, or spheres dropped.
     pub fn record_scene(
         &self,
         commands: &mut Commands,
         scene: &Scene,
         image: &Image,
     ) -> Result<()> {
+        check_scene(scene)?;
         let uniform = self.scene_uniform(scene)?;
         self.scene
             .bind("img_output", image)

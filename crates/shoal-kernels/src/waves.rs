@@ -96,7 +96,19 @@ impl WaveParams {
         }
         let d = mu * dt + 2.0;
         let e = c * c * dt * dt / (dx * dx);
-        Ok([(mu * dt - 2.0) / d, (4.0 - 8.0 * e) / d, 2.0 * e / d])
+        let k = [(mu * dt - 2.0) / d, (4.0 - 8.0 * e) / d, 2.0 * e / d];
+        // Each finite alone, damping times time step can still overflow (d = inf, k1 = NaN).
+        if !k.iter().all(|k| k.is_finite()) {
+            return bad(
+                "damping",
+                mu,
+                format!(
+                    "damping x time step + 2 = {d} must be finite, and so must the scheme's \
+                     constants ({k:?}): lower the damping or the time step"
+                ),
+            );
+        }
+        Ok(k)
     }
 }
 
@@ -235,6 +247,14 @@ impl Waves {
         y: u32,
         magnitude: f32,
     ) -> Result<()> {
+        if !magnitude.is_finite() {
+            return Err(Error::InvalidParameter {
+                kernel: "Waves".into(),
+                parameter: "disturbance magnitude".into(),
+                value: magnitude.to_string(),
+                rule: "must be a finite number".into(),
+            });
+        }
         let [w, h] = self.current().size();
         if !(1..w - 1).contains(&x) || !(1..h - 1).contains(&y) {
             return Err(Error::InvalidParameter {

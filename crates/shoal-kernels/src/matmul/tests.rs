@@ -87,6 +87,26 @@ shoal_conformance::gpu_test! {
         }
     }
 
+    /// A C wider or taller than one dispatch's grid (65,535 work groups across or down): one
+    /// row of 280,004 columns and one column of 280,004 rows, in work groups of one invocation
+    /// (5 and 70,001 groups across for the naive and tiled kernels), once `TooManyGroups`.
+    async fn matmul_wider_and_taller_than_one_grid(gpu) {
+        let narrow = MatmulTiling { tile: 1, rows: 4, cols: 4, k_step: 1 };
+        let mm = Matmul::with_tiling(&gpu, narrow).expect("matmul");
+        let long = 70_001u32 * 4;
+        for [m, k, n] in [[1u32, 3, long], [long, 2, 1]] {
+            let a: Vec<f32> = (0..m * k).map(|i| (i % 7) as f32 - 3.0).collect();
+            let b: Vec<f32> = (0..k * n).map(|i| (i % 5) as f32 - 2.0).collect();
+            let want = matmul_cpu(&a, &b, [m as usize, k as usize, n as usize]);
+            let (ga, gb) = (gpu.buffer_from(&a).expect("a"), gpu.buffer_from(&b).expect("b"));
+            for kernel in [MatmulKernel::Tiled, MatmulKernel::Naive] {
+                let c = gpu.buffer_from(&vec![9.0f32; (m * n) as usize]).expect("c");
+                mm.run(&ga, &gb, &c, [m, k, n], kernel).expect("run");
+                assert_eq!(c.read().await.expect("c"), want, "{m}x{k}x{n}, {kernel:?}");
+            }
+        }
+    }
+
     async fn matmul_shapes_outside_the_device_are_typed_errors(gpu) {
         let limits = gpu.limits();
         let too_wide = limits.max_compute_work_group_size[0].min(limits.max_compute_work_group_size[1]) * 2;

@@ -36,9 +36,11 @@ pub fn color(p: &Particle, clip_w: f32, focal_px: f32) -> Vec3 {
     p.color.truncate() * (side * side)
 }
 
-/// `splat_pixel`: `round(window - 0.5)`, clamped into the image.
+/// `splat_pixel`: `round(window - 0.5)`, clamped into the image (to 0 on a side of 0).
 pub fn pixel(window: [f32; 2], width: u32, height: u32) -> [u32; 2] {
-    let at = |v: f32, n: u32| ((v - 0.5).round_ties_even() as i64).clamp(0, n as i64 - 1) as u32;
+    let at = |v: f32, n: u32| {
+        ((v - 0.5).round_ties_even() as i64).clamp(0, (n as i64 - 1).max(0)) as u32
+    };
     [at(window[0], width), at(window[1], height)]
 }
 
@@ -50,7 +52,8 @@ pub fn fragment(camera: &Camera, p: &Particle, depth: &[f32]) -> Fragment {
         return [CULLED, 0, 0, 0];
     };
     let [x, y] = pixel(window, camera.width, camera.height);
-    let index = y * camera.width + x;
+    // As the WGSL's u32 arithmetic: wrapping, never a panic (an image's sides keep it in range).
+    let index = y.wrapping_mul(camera.width).wrapping_add(x);
     let z = clip.z / clip.w;
     // Written as the WGSL's `!(depth < texel)`: a NaN depth fails the test there too.
     let passes = z < depth.get(index as usize).copied().unwrap_or(1.0);
