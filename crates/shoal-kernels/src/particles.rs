@@ -170,7 +170,7 @@ impl Particles {
             });
         }
         // `age < NaN` is false: a NaN lifetime would kill every particle on its first step.
-        if !(settings.lifetime > 0.0) {
+        if settings.lifetime.is_nan() || settings.lifetime <= 0.0 {
             return Err(Error::InvalidParameter {
                 kernel: "Particles".into(),
                 parameter: "lifetime".into(),
