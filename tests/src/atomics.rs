@@ -153,6 +153,21 @@ gpu_test! {
     }
 }
 
+gpu_test! {
+    /// A capacity of 0: its one item of room (WGSL arrays are never empty) is never written, and
+    /// every append is counted as overflow.
+    async fn an_append_buffer_of_capacity_zero_writes_nothing(gpu) {
+        let k = kernel(&gpu, "keep_odd.wgsl", FILTER);
+        let input = gpu.buffer_from(&[1u32, 3, 5]).expect("values");
+        let odd: AppendBuffer<u32> = gpu.append_buffer(0).expect("append buffer");
+        k.bind("values", &input).bind("odd", &odd).invocations(3).run().expect("run");
+        let e = odd.count().await.expect_err("3 appended to none");
+        assert!(matches!(e, Error::AppendOverflow { capacity: 0, attempted: 3, .. }), "{e}");
+        let raw = shoal::Buffer::<u32>::from_raw(&gpu, odd.raw().clone(), 5).expect("view");
+        assert_eq!(raw.read().await.expect("read")[4], 0, "the item of room stays unwritten");
+    }
+}
+
 const DRAIN: &str = "
 #import shoal::append(queue, u32)
 override WG: u32 = 64;

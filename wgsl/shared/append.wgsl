@@ -23,7 +23,8 @@ struct ShoalAppend_SHOAL_NAME {
     // Appends attempted minus consumes that found an item. Above `capacity` after an overflow:
     // the host reports the attempted count and that the excess was dropped.
     count: atomic<i32>,
-    // Written by the host; equal to arrayLength(&items).
+    // Written by the host: the capacity (arrayLength(&items) is one more for a capacity of 0,
+    // WGSL arrays never being empty).
     capacity: u32,
     // Explicit padding, not @align(16): naga's GLSL output ignores @align on a runtime array, and
     // the items must start at byte 16 on every backend.
@@ -37,7 +38,7 @@ struct ShoalAppend_SHOAL_NAME {
 // that none hides the buffer: buffers called `out`, `value` or `slot` are common.)
 fn SHOAL_NAME_append(shoal_value: SHOAL_ITEM) -> bool {
     let shoal_slot = atomicAdd(&SHOAL_NAME.count, 1);
-    if shoal_slot < 0 || u32(shoal_slot) >= arrayLength(&SHOAL_NAME.items) {
+    if shoal_slot < 0 || u32(shoal_slot) >= SHOAL_NAME_capacity() {
         return false;
     }
     SHOAL_NAME.items[shoal_slot] = shoal_value;
@@ -53,7 +54,7 @@ fn SHOAL_NAME_consume(shoal_out: ptr<function, SHOAL_ITEM>) -> bool {
         return false;
     }
     let shoal_slot = u32(shoal_before - 1);
-    if shoal_slot >= arrayLength(&SHOAL_NAME.items) {
+    if shoal_slot >= SHOAL_NAME_capacity() {
         // Past the capacity after an overflow: that item was never written.
         return false;
     }
@@ -63,5 +64,10 @@ fn SHOAL_NAME_consume(shoal_out: ptr<function, SHOAL_ITEM>) -> bool {
 
 // Items held now, at most the capacity (meaningful between dispatches, not while others append).
 fn SHOAL_NAME_count() -> u32 {
-    return min(u32(max(atomicLoad(&SHOAL_NAME.count), 0)), arrayLength(&SHOAL_NAME.items));
+    return min(u32(max(atomicLoad(&SHOAL_NAME.count), 0)), SHOAL_NAME_capacity());
+}
+
+// Items it can hold: the host's capacity word, within the binding.
+fn SHOAL_NAME_capacity() -> u32 {
+    return min(SHOAL_NAME.capacity, arrayLength(&SHOAL_NAME.items));
 }

@@ -216,7 +216,10 @@ impl<T: Element> AppendBuffer<T> {
     fn filled(&self, items: &[T]) -> Result<Vec<u8>> {
         if items.len() as u64 > self.capacity {
             return Err(Error::AppendOverflow {
-                what: format!("filling an AppendBuffer<{}>", T::type_name()),
+                what: format!(
+                    "filling an AppendBuffer<{}> (nothing was written)",
+                    T::type_name()
+                ),
                 capacity: self.capacity,
                 attempted: items.len() as u64,
             });
@@ -250,7 +253,11 @@ impl<T: Element> AppendBuffer<T> {
         let count = i32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]).max(0) as u64;
         if count > self.capacity {
             return Err(Error::AppendOverflow {
-                what: format!("AppendBuffer<{}>", T::type_name()),
+                what: format!(
+                    "AppendBuffer<{}>: kernels appended past its capacity, and the items beyond \
+                     it were not written",
+                    T::type_name()
+                ),
                 capacity: self.capacity,
                 attempted: count,
             });

@@ -394,9 +394,9 @@ pub enum Error {
         /// The texture's format.
         format: String,
     },
-    /// More items were appended to an [`AppendBuffer`](crate::AppendBuffer) than it holds: the
-    /// extra ones were not written.
-    #[error("{what}: {attempted} items were appended but it holds {capacity}; the {} beyond were dropped (make it larger)", attempted - capacity)]
+    /// More items were appended to an [`AppendBuffer`](crate::AppendBuffer) than it holds (the
+    /// extra ones were not written), or more were given to fill it with (nothing was written).
+    #[error("{what}: {attempted} items for a capacity of {capacity}, {} too many (make it larger)", attempted - capacity)]
     AppendOverflow {
         /// The buffer and what was being done.
         what: String,

@@ -259,8 +259,8 @@ impl<T: Value> Scan<T> {
     }
 
     /// Scans `input` into `output` and submits the work (await [`shoal::Submission::wait`] or
-    /// simply read `output`, which waits). Unlike `Dispatch::run`, which returns `()`, it
-    /// returns the [`shoal::Submission`]: ignore it with `?;` or keep it to wait on.
+    /// simply read `output`, which waits). Like `Dispatch::run`, it returns the
+    /// [`shoal::Submission`]: ignore it with `?;` or keep it to wait on.
     pub fn run(
         &self,
         input: &Buffer<T>,
