@@ -415,10 +415,16 @@ impl Commands {
         let mut encoder = self.encoder.take().expect(ENCODER_TAKEN);
         let mut resolve = None;
         let mut labels = Vec::new();
-        if let Some(p) = profiler {
-            let timed = (p.labels.len() as u32).min(MAX_TIMED);
-            if let (Some(q), true) = (&p.queries, timed > 0) {
-                let _turn = gpu.turn();
+        if let Some(Profiler {
+            queries,
+            labels: timed_labels,
+        }) = profiler
+        {
+            // The query set is dropped here, and destroying it takes wgpu's GL context lock:
+            // under the turn, like every GL call.
+            let _turn = gpu.turn();
+            let timed = (timed_labels.len() as u32).min(MAX_TIMED);
+            if let (Some(q), true) = (&queries, timed > 0) {
                 let buffer = gpu.device().create_buffer(&wgpu::BufferDescriptor {
                     label: Some("shoal timestamps"),
                     size: timed as u64 * 16,
@@ -428,15 +434,28 @@ impl Commands {
                 encoder.resolve_query_set(q, 0..timed * 2, &buffer, 0);
                 resolve = Some(buffer);
             }
-            labels = p.labels;
+            drop(queries);
+            labels = timed_labels;
         }
         let started = web_time::Instant::now();
         // Numbered inside the submitting call's turn, noted once wgpu has accepted it.
-        let (number, index) = gpu.scoped("submitting commands", || {
+        let submitted = gpu.scoped("submitting commands", || {
             (gpu.submit_number(), gpu.queue().submit([encoder.finish()]))
-        })?;
-        gpu.submitted(number, &index);
-        gpu.check_uncaptured("submitting commands")?;
+        });
+        let checked = submitted.and_then(|(number, index)| {
+            gpu.submitted(number, &index);
+            gpu.check_uncaptured("submitting commands")?;
+            Ok(index)
+        });
+        let index = match checked {
+            Ok(index) => index,
+            Err(e) => {
+                // The resolve buffer's destruction takes the GL context lock too.
+                let _turn = gpu.turn();
+                drop(resolve);
+                return Err(e);
+            }
+        };
         Ok(Submission {
             gpu,
             index,

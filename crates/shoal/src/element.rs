@@ -118,9 +118,23 @@ where
 /// The derives need `bytemuck` (with its `derive` feature) as a dependency of your crate, or,
 /// through Shoal's re-export, `#[bytemuck(crate = "shoal::bytemuck")]` on the type: the derive
 /// writes `::bytemuck` paths otherwise.
+///
+/// A zero-sized type does not compile (a buffer of it would hold nothing, and its stride would
+/// divide by zero):
+///
+/// ```compile_fail
+/// #[repr(C)]
+/// #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+/// struct Nothing([u32; 0]);
+/// shoal::pod_element!(Nothing);
+/// ```
 #[macro_export]
 macro_rules! pod_element {
     ($($t:ty),+ $(,)?) => {$(
+        const _: () = ::core::assert!(
+            ::core::mem::size_of::<$t>() > 0,
+            "pod_element!: a zero-sized type has nothing for a buffer to hold"
+        );
         impl $crate::Element for $t {
             const STRIDE: u64 = ::core::mem::size_of::<$t>() as u64;
             const SIZE: u64 = ::core::mem::size_of::<$t>() as u64;

@@ -88,7 +88,7 @@ impl Health {
             uncaptured,
             lost,
             timeout_nanos: AtomicU64::new(DEFAULT_TIMEOUT.as_nanos() as u64),
-            turn: gl.then(Arc::default),
+            turn: gl.then(gl_turn),
             #[cfg(not(target_arch = "wasm32"))]
             polling: Arc::default(),
             #[cfg(not(target_arch = "wasm32"))]
@@ -132,9 +132,13 @@ impl Gpu {
             .get_or_insert_with(|| "destroyed by Gpu::destroy".into());
         let _turn = self.call_turn();
         self.device().destroy();
-        // wgpu runs the device-lost callbacks (the application's, when chained) at a poll.
+        // wgpu runs the device-lost callbacks (the application's, when chained) at a poll; one
+        // that panics on the lost device (wgpu 30 does where its back end reports the loss) has
+        // nothing more to say.
         #[cfg(not(target_arch = "wasm32"))]
-        let _ = self.device().poll(wgpu::PollType::Poll);
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.device().poll(wgpu::PollType::Poll)
+        }));
     }
 
     /// Sets the deadline of waits and readbacks on this `Gpu` and its clones (default
@@ -172,12 +176,15 @@ impl Gpu {
         }
     }
 
-    /// Runs `f` holding Shoal's GL turn (at once on other backends), for raw wgpu calls on
-    /// [`Gpu::device`] such as creating a render pipeline. On GL, wgpu panics when its context
+    /// Runs `f` holding Shoal's GL turn (on other backends, the lock Shoal's own polls of the
+    /// device take), for raw wgpu calls on [`Gpu::device`] such as creating a render pipeline,
+    /// or polling a device shared with [`Gpu::from_wgpu`]. On GL, wgpu panics when its context
     /// lock waits more than 6 seconds, as it does while another thread compiles a large kernel;
     /// inside the turn such a call waits for Shoal's turn instead, without a limit that panics.
+    /// Elsewhere wgpu-core 30 panics when two threads poll one device at once: an application
+    /// that polls a device Shoal also uses does it inside `with_turn`.
     pub fn with_turn<R>(&self, f: impl FnOnce() -> R) -> R {
-        let _turn = self.turn();
+        let _turn = self.call_turn();
         f()
     }
 
@@ -389,4 +396,12 @@ fn now_or_later<F: std::future::Future<Output = Option<wgpu::Error>>>(
         std::task::Poll::Ready(e) => e,
         std::task::Poll::Pending => None,
     }
+}
+
+/// The one GL turn of the process: wgpu's GL devices on one adapter share its context lock (and
+/// panic after waiting 6 s for it), so two `Gpu`s there take turns with each other, not each with
+/// itself.
+fn gl_turn() -> Arc<TurnLock> {
+    static TURN: std::sync::OnceLock<Arc<TurnLock>> = std::sync::OnceLock::new();
+    Arc::clone(TURN.get_or_init(Arc::default))
 }

@@ -47,7 +47,7 @@ impl PrintRing {
                 rule: format!(
                     "at most {} records of {RECORD} bytes on this device \
                      (max_storage_buffer_binding_size = {limit})",
-                    (limit - HEADER) / RECORD
+                    limit.saturating_sub(HEADER) / RECORD
                 ),
             });
         }

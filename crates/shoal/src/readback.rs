@@ -109,16 +109,20 @@ pub(crate) async fn read_staged(
         let _ = index;
         receiver.receive().await;
     }
-    gpu.check_alive("readback")?;
-    let answer = answer.lock().unwrap_or_else(|p| p.into_inner()).take();
-    match answer {
-        Some(Ok(())) => {}
-        Some(Err(e)) => return Err(Error::Readback(format!("mapping refused: {e}"))),
-        None => {
-            return Err(Error::Readback(
+    let mapped = gpu.check_alive("readback").and_then(|()| {
+        match answer.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            Some(Ok(())) => Ok(()),
+            Some(Err(e)) => Err(Error::Readback(format!("mapping refused: {e}"))),
+            None => Err(Error::Readback(
                 "the device dropped the mapping request".into(),
-            ));
+            )),
         }
+    });
+    if let Err(e) = mapped {
+        // Destroying the staging buffer takes wgpu's GL context lock: under the turn.
+        let _turn = gpu.turn();
+        drop(staging);
+        return Err(e);
     }
     let bytes = {
         let _turn = gpu.turn();

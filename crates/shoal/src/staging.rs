@@ -49,11 +49,15 @@ impl StagingPool {
                 return buffer;
             }
         }
+        // Rounded up so that buffers can be reused for other sizes, but never past the device's
+        // largest buffer (GL's and DX12's is i32::MAX: a 2.1e9-byte read rounds to 2 GiB).
         let rounded = if size <= ROUND {
             size.next_power_of_two().max(256)
         } else {
             size.checked_next_multiple_of(ROUND).unwrap_or(size)
-        };
+        }
+        .min(device.limits().max_buffer_size)
+        .max(size);
         device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("shoal staging"),
             size: rounded,

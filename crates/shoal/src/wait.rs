@@ -139,10 +139,22 @@ pub(crate) async fn until_done(
         gpu.check_alive(what)?;
         // Another thread's GL call may hold the turn (a long llvmpipe submit): poll later.
         if let Some(_turn) = gpu.try_poll_turn() {
-            let polled = gpu.device().poll(wgpu::PollType::Wait {
-                submission_index: Some(index.clone()),
-                timeout: Some(Duration::ZERO),
-            });
+            let poll = || {
+                gpu.device().poll(wgpu::PollType::Wait {
+                    submission_index: Some(index.clone()),
+                    timeout: Some(Duration::ZERO),
+                })
+            };
+            // wgpu 30 panics in `poll` when the device is lost during the wait (its back end
+            // reports the loss as an error `poll` has no variant for), after the lost callback
+            // has run: that is `DeviceLost`, any other panic goes on.
+            let polled = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(poll)) {
+                Ok(polled) => polled,
+                Err(panic) => {
+                    gpu.check_alive(what)?;
+                    std::panic::resume_unwind(panic)
+                }
+            };
             match polled {
                 Ok(_) if done() => return Ok(()),
                 Ok(_) | Err(wgpu::PollError::Timeout) => {}
