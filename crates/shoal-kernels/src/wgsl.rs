@@ -194,6 +194,33 @@ impl Uniforms {
     }
 }
 
+/// Fails with [`Error::InvalidParameter`] when a scratch buffer of `len` words, which a kernel
+/// binds whole, would be larger than one binding (or one buffer) may be on this device: a
+/// primitive's scratch grows with its input over the elements each work group takes, so a tiling
+/// of few elements per work group reaches the limit before the caller's own buffers do. The
+/// error names the scratch and says so, rather than blaming the input's size.
+pub(crate) fn check_scratch(gpu: &Gpu, name: &str, len: u64) -> Result<()> {
+    let limits = gpu.limits();
+    let limit = limits
+        .max_storage_buffer_binding_size
+        .min(limits.max_buffer_size);
+    let bytes = len.saturating_mul(4);
+    if bytes > limit {
+        return Err(Error::InvalidParameter {
+            kernel: "shoal-kernels".into(),
+            parameter: format!("the scratch buffer `{name}`"),
+            value: format!("{len} words ({bytes} bytes)"),
+            rule: format!(
+                "at most {limit} bytes on this device (max_storage_buffer_binding_size, \
+                 max_buffer_size): it grows with the input over the elements each work group \
+                 takes, so use a tiling of more elements per invocation or work group (the \
+                 default's), or fewer elements per call"
+            ),
+        });
+    }
+    Ok(())
+}
+
 /// A lock was poisoned by a panic in another thread.
 pub(crate) fn poisoned() -> Error {
     Error::Wgpu {
@@ -260,6 +287,7 @@ impl Scratch {
         if kept.len() >= SCRATCH_KEPT {
             kept.clear();
         }
+        check_scratch(gpu, name, len)?;
         let b = gpu.buffer_zeroed_with::<u32>(len, usage)?;
         kept.insert((name, len), b.clone());
         Ok(b)

@@ -126,3 +126,29 @@ shoal_conformance::async_test! {
         assert_eq!(count.read().await.expect("count"), 7, "the compaction of the values by themselves");
     }
 }
+
+shoal_conformance::async_test! {
+    /// A tiling of few keys per work group makes the 8-bit sort's counters per invocation 256
+    /// words per 4 keys: on a device whose bindings hold 1 MiB, 8,192 keys of 32 KB need 2 MiB of
+    /// them. That is `InvalidParameter` naming the scratch and the tiling, not a `BindingTooLarge`
+    /// whose remedy is a smaller input; the default tiling sorts the same keys.
+    async fn scratch_past_a_binding_is_named_with_the_tiling() {
+        let limits = Gpu::new().await.expect("device").device().limits();
+        let limits = shoal::wgpu::Limits { max_storage_buffer_binding_size: 1 << 20, ..limits };
+        let options = shoal::GpuOptions { limits: Some(limits), ..Default::default() };
+        let gpu = Gpu::with_options(options).await.expect("a device of 1 MiB bindings");
+        let tiling = Tiling { per_invocation: 4, one_subgroup: false, workgroup: Some(8) };
+        let few = SortTiling { tiling, digit_bits: 8, counters: SortCounters::Shared };
+        let keys: Vec<u32> = (0..8192u32).rev().collect();
+        let buffer = gpu.buffer_from(&keys).expect("keys");
+        let e = RadixSort::<u32>::with_tiling(&gpu, few).expect("sort").run(&buffer).map(|_| ()).expect_err("2 MiB of counters");
+        assert!(matches!(e, Error::InvalidParameter { .. }), "{e}");
+        for part in ["counts per invocation", "1048576 bytes", "tiling"] {
+            assert!(e.to_string().contains(part), "`{e}` should name `{part}`");
+        }
+        RadixSort::<u32>::new(&gpu).expect("sort").run(&buffer).expect("the default tiling");
+        let mut want = keys;
+        want.sort_unstable();
+        assert_eq!(buffer.read().await.expect("read"), want);
+    }
+}

@@ -370,6 +370,7 @@ impl<T: Value> Scan<T> {
         }
         let tiles = n.div_ceil(self.tile());
         let words = 1 + 4 * T::SHAPE.words() as u64 * tiles as u64;
+        wgsl::check_scratch(k.gpu(), "look-back state", words)?;
         let state = {
             let mut kept = self.state.lock().map_err(|_| wgsl::poisoned())?;
             match &*kept {
