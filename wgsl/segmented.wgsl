@@ -108,8 +108,8 @@ fn emit(i: u32, slot: u32, v: T, x: T) {
             next = seg_heads[min(i + 1u, params.n - 1u)];
         }
     } else {
-        h = chunk_keys[i & 3u];
-        next = keys_after[i & 3u];
+        h = component(chunk_keys, i & 3u);
+        next = component(keys_after, i & 3u);
     }
     let ends = i + 1u == params.n || next != h;
     // Every element is stored, with no branch (a software adapter pays for an `if` in every
