@@ -16,9 +16,12 @@ const GATHER: u32 = 4u;   // element i of out = element b[i] of a, elements of p
 // Key maps (`params.map`): radix_sort::key_map.
 #import radix_sort::key_map
 
-// Invocations per work group, elements per invocation (strided by the work group).
+// Invocations per work group, elements per invocation (strided by the work group): a gather's
+// units (below). SwiftShader pays for every invocation a fixed cost that 8 elements did not
+// spread: 2^20, GPU ms, the gather of 16-byte values 49 -> 28.5 with 64 (128: 29.3), the U64
+// argsort's split and gather 22.0 -> 5.6; llvmpipe's GL 12.5 -> 11.2, lavapipe alike.
 const WG: u32 = 64u;
-const PER: u32 = 8u;
+const PER: u32 = 64u;
 
 struct Params {
     n: u32,
@@ -71,43 +74,7 @@ fn sort_keys(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg
             }
         }
         case GATHER: {
-            let w = params.words;
-            if w % 4u == 0u {
-                let v = w / 4u;
-                if v == 1u {
-                    // Four elements' loads before their stores, so their misses overlap: the
-                    // gather of 16-byte values by a random permutation, llvmpipe's GL at 2^20,
-                    // 20.7 -> 16.3 ms (eight at a time: 17.2).
-                    var i = base;
-                    for (; i + 3u * WG < end; i += 4u * WG) {
-                        let x0 = a4[b[i]];
-                        let x1 = a4[b[i + WG]];
-                        let x2 = a4[b[i + 2u * WG]];
-                        let x3 = a4[b[i + 3u * WG]];
-                        out4[i] = x0;
-                        out4[i + WG] = x1;
-                        out4[i + 2u * WG] = x2;
-                        out4[i + 3u * WG] = x3;
-                    }
-                    for (; i < end; i += WG) {
-                        out4[i] = a4[b[i]];
-                    }
-                    return;
-                }
-                for (var i = base; i < end; i += WG) {
-                    let first = b[i] * v;
-                    for (var j = 0u; j < v; j++) {
-                        out4[i * v + j] = a4[first + j];
-                    }
-                }
-                return;
-            }
-            for (var i = base; i < end; i += WG) {
-                let first = b[i] * w;
-                for (var j = 0u; j < w; j++) {
-                    out[i * w + j] = a[first + j];
-                }
-            }
+            gather(base, lid);
         }
         default: {}
     }
@@ -141,5 +108,48 @@ fn split(block: u32, lid: u32) {
         }
         out4[g] = low;
         out_b4[g] = high;
+    }
+}
+
+// GATHER of the units `base`, `base + WG`, ... of the group's block: a unit is a vec4 where an
+// element's words are a multiple of 4 (`a4`, `out4`), a word otherwise (`a`, `out`); unit u of
+// the output is unit u % per of element u / per. Units, not elements, are what an invocation
+// takes, so its loop trips are PER whatever the width (llvmpipe ends an invocation's loops past
+// 65,535 trips) and wide values spread over as many invocations as their units need.
+fn gather(base: u32, lid: u32) {
+    let w = params.words;
+    let wide = w % 4u == 0u;
+    let per = select(w, w / 4u, wide);
+    let end = min(params.n * per, base + PER * WG);
+    if per == 1u && wide {
+        // Four elements' loads before their stores, so their misses overlap: the gather of
+        // 16-byte values by a random permutation, llvmpipe's GL at 2^20, 20.7 -> 16.3 ms (eight
+        // at a time: 17.2).
+        var i = base;
+        for (; i + 3u * WG < end; i += 4u * WG) {
+            let x0 = a4[b[i]];
+            let x1 = a4[b[i + WG]];
+            let x2 = a4[b[i + 2u * WG]];
+            let x3 = a4[b[i + 3u * WG]];
+            out4[i] = x0;
+            out4[i + WG] = x1;
+            out4[i + 2u * WG] = x2;
+            out4[i + 3u * WG] = x3;
+        }
+        for (; i < end; i += WG) {
+            out4[i] = a4[b[i]];
+        }
+    } else if per == 1u {
+        for (var i = base; i < end; i += WG) {
+            out[i] = a[b[i]];
+        }
+    } else if wide {
+        for (var u = base; u < end; u += WG) {
+            out4[u] = a4[b[u / per] * per + u % per];
+        }
+    } else {
+        for (var u = base; u < end; u += WG) {
+            out[u] = a[b[u / per] * per + u % per];
+        }
     }
 }

@@ -343,7 +343,7 @@ impl<K: SortKey> RadixSort<K> {
                 got: values.len(),
             });
         }
-        let value_words = passes::words_per_element::<V>(self.gpu.loop_iteration_budget())?;
+        let value_words = passes::words_per_element::<V>()?;
         let n = self.count(keys)?;
         wgsl::count_u32(
             "radix sort: the values' u32 words",

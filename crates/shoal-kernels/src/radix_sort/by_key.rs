@@ -89,7 +89,7 @@ impl<K: SortKey> RadixSort<K> {
         elements: &Buffer<T>,
         key: &KeyFunction<T, K>,
     ) -> Result<()> {
-        let element_words = words_per_element::<T>(self.gpu.loop_iteration_budget())?;
+        let element_words = words_per_element::<T>()?;
         let n = wgsl::count_u32("radix sort by key", elements.len())?;
         let key_words = n as u64 * K::WORDS as u64;
         wgsl::count_u32("radix sort by key: the keys' u32 words", key_words)?;

@@ -11,8 +11,8 @@ use super::ranking::Values;
 use super::{RadixSort, wgsl};
 
 const SOURCE: shoal::Source = shoal::wgsl!("../../wgsl/sort_keys.wgsl");
-/// Elements per invocation (`PER` in the WGSL).
-const PER: u32 = 8;
+/// Elements (a gather's units) per invocation (`PER` in the WGSL).
+const PER: u32 = 64;
 /// Elements per work group (`WG` × `PER` in the WGSL).
 pub(super) const GROUP_ELEMENTS: u32 = 64 * PER;
 
@@ -36,46 +36,29 @@ pub(super) fn kernel(gpu: &Gpu) -> Result<Kernel> {
     wgsl::builder(gpu, SOURCE).entry("sort_keys").build()
 }
 
-/// The `u32` words of one `V`: its stride over 4, or an error for a stride the kernels cannot move:
-/// not whole words, or more than a gather's loops may take where the device ends loops past a
-/// `budget` ([`Gpu::loop_iteration_budget`]).
-pub(super) fn words_per_element<V: Element>(budget: Option<u32>) -> Result<u32> {
-    let refuse = |rule: String| Error::InvalidParameter {
-        kernel: "RadixSort".into(),
-        parameter: format!("the stride of the values' type {}", V::type_name()),
-        value: format!("{} bytes", V::STRIDE),
-        rule,
-    };
+/// The `u32` words of one `V`: its stride over 4, or an error for a stride the kernels cannot
+/// move (not whole words).
+pub(super) fn words_per_element<V: Element>() -> Result<u32> {
     if V::STRIDE == 0 || !V::STRIDE.is_multiple_of(4) {
-        return Err(refuse(
-            "values move as u32 words: their stride must be a multiple of 4 bytes".into(),
-        ));
+        return Err(Error::InvalidParameter {
+            kernel: "RadixSort".into(),
+            parameter: format!("the stride of the values' type {}", V::type_name()),
+            value: format!("{} bytes", V::STRIDE),
+            rule: "values move as u32 words: their stride must be a multiple of 4 bytes".into(),
+        });
     }
-    let words = wgsl::count_u32("radix sort: words per value", V::STRIDE / 4)?;
-    if let Some(budget) = budget
-        && gather_trips(words) > u64::from(budget)
-    {
-        let most = u64::from(budget) / PER as u64 - 1;
-        return Err(refuse(format!(
-            "at most {} bytes per value on this adapter ({} where the stride is not a multiple \
-             of 16): it ends a kernel's loops after {budget} iterations per invocation, and a \
-             gather loops over the vec4s (or words) of {PER} values",
-            most * 16,
-            most * 4
-        )));
-    }
-    Ok(words)
+    wgsl::count_u32("radix sort: words per value", V::STRIDE / 4)
 }
 
-/// Loop trips of one invocation of a gather of elements of `words` words: [`PER`] elements, each
-/// an inner loop over its vec4s (or words) entered once.
-fn gather_trips(words: u32) -> u64 {
-    let inner = if words.is_multiple_of(4) {
+/// The units a gather of `n` elements of `words` words moves, one per invocation and loop trip:
+/// vec4s where `words` is a multiple of 4, words otherwise.
+fn gather_units(n: u32, words: u32) -> u64 {
+    let per = if words.is_multiple_of(4) {
         words / 4
     } else {
         words
     };
-    PER as u64 * (inner as u64 + 1)
+    u64::from(n) * u64::from(per)
 }
 
 impl<K: SortKey> RadixSort<K> {
@@ -147,7 +130,13 @@ impl<K: SortKey> RadixSort<K> {
             .bind("out_b4", &out_b4);
         match indirect {
             Some((args, at)) => dispatch.indirect(args, at),
-            None => dispatch.invocations(n.div_ceil(PER) as u64),
+            None => {
+                let units = match pass {
+                    Pass::Gather => gather_units(n, words),
+                    _ => u64::from(n),
+                };
+                dispatch.invocations(units.div_ceil(u64::from(PER)))
+            }
         }
         .record(commands)
     }
@@ -276,30 +265,25 @@ mod tests {
 
     #[test]
     fn values_move_as_whole_words() {
-        assert_eq!(words_per_element::<u32>(None), Ok(1));
-        assert_eq!(words_per_element::<[u32; 4]>(None), Ok(4));
-        assert_eq!(words_per_element::<shoal::glam::Vec3>(None), Ok(4));
+        assert_eq!(words_per_element::<u32>(), Ok(1));
+        assert_eq!(words_per_element::<[u32; 4]>(), Ok(4));
+        assert_eq!(words_per_element::<shoal::glam::Vec3>(), Ok(4));
         assert!(matches!(
-            words_per_element::<Half>(None),
+            words_per_element::<Half>(),
             Err(Error::InvalidParameter { .. })
         ));
     }
 
-    /// Where loops end past a budget (llvmpipe's 65,535), a gather of values of up to 8,190
-    /// vec4s (131,040 bytes) fits and one more vec4 does not; words not in vec4s loop four
-    /// times as often. Without a budget any stride is taken.
+    /// A gather takes one unit (a vec4, or a word where the stride is not a multiple of 16
+    /// bytes) per invocation and loop trip, so its trips per invocation do not grow with the
+    /// width (llvmpipe ends an invocation's loops past 65,535).
     #[test]
-    fn values_fit_the_loop_budget() {
-        let budget = Some(shoal::LLVMPIPE_LOOP_ITERATIONS);
-        assert_eq!(words_per_element::<[u32; 32_760]>(budget), Ok(32_760));
-        let e = words_per_element::<[u32; 32_764]>(budget).expect_err("one vec4 more");
-        assert!(e.to_string().contains("at most 131040 bytes"), "{e}");
-        assert_eq!(words_per_element::<[u32; 8_190]>(budget), Ok(8_190));
-        assert!(
-            words_per_element::<[u32; 8_191]>(budget).is_err(),
-            "8,191 single words"
-        );
-        assert_eq!(words_per_element::<[u32; 32_764]>(None), Ok(32_764));
+    fn gathers_move_units() {
+        assert_eq!(gather_units(10, 1), 10);
+        assert_eq!(gather_units(10, 4), 10);
+        assert_eq!(gather_units(10, 8), 20);
+        assert_eq!(gather_units(10, 6), 60);
+        assert_eq!(gather_units(u32::MAX, u32::MAX), u64::from(u32::MAX).pow(2));
     }
 
     #[repr(C)]
