@@ -7,15 +7,18 @@
 // where a run of equal keys ends, at the run's index (heads so far - 1), every other element
 // behind the runs: reduce-by-key and run lengths, in the scan's one pass.
 
+// segmented.rs puts two constants before this file, one kernel per use: `BY_KEYS` (a segment
+// starts where `seg_heads` changes, keys; or where `seg_heads[i]`, a flag, is set) and `RUNS`
+// (each run's key and result at its index; or each element's result into `seg_out`). Read from
+// a uniform, both sides of every test of them ran in every lane on SwiftShader: 2^20, GPU ms,
+// natively, the segmented sum 15.0 -> 10.3, reduce-by-key 16.9 -> 11.9.
+
 struct Segments {
-    // 0: a segment starts where `seg_heads[i]` (a flag) is set; 1: where `seg_heads` (keys)
-    // changes.
-    mode: u32,
-    // 0: each element's result into `seg_out`; 1: each run's key and result at its index.
-    runs: u32,
     // The operation's identity, as bits: an exclusive scan's value at a head.
     identity: u32,
-    unused: u32,
+    unused0: u32,
+    unused1: u32,
+    unused2: u32,
 }
 
 @group(0) @binding(8) var<uniform> segments: Segments;
@@ -44,7 +47,7 @@ var<private> keys_after: vec4<u32>;
 // Whether element i, of flag (or key) h, starts a segment: flags only need h; keys need the key
 // before, from the previous slot where there is one.
 fn starts(i: u32, h: u32, slot: u32) -> bool {
-    if segments.mode == 0u {
+    if !BY_KEYS {
         return i == 0u || h != 0u;
     }
     var before: u32;
@@ -61,7 +64,7 @@ fn element(i: u32, slot: u32) -> T {
     let head = starts(i, h, slot);
     if slot < PER {
         slot_heads[slot] = h;
-    } else if segments.runs != 0u {
+    } else if RUNS {
         chunk_keys[i & 3u] = h;
         keys_after[i & 3u] = seg_heads[min(i + 1u, params.n - 1u)];
     }
@@ -76,14 +79,14 @@ fn element4(q: u32) -> array<T, 4> {
     let v = seg_values4[q];
     let i = 4u * q;
     var head: vec4<bool>;
-    if segments.mode == 0u {
+    if !BY_KEYS {
         head = h != vec4(0u);
     } else {
         let before = seg_heads[max(i, 1u) - 1u];
         head = vec4(h.x != before, h.y != h.x, h.z != h.y, h.w != h.z);
     }
     head.x = head.x || i == 0u;
-    if segments.runs != 0u {
+    if RUNS {
         chunk_keys = h;
         keys_after = vec4(h.yzw, seg_heads[min(i + 4u, params.n - 1u)]);
     }
@@ -92,7 +95,7 @@ fn element4(q: u32) -> array<T, 4> {
 }
 
 fn emit(i: u32, slot: u32, v: T, x: T) {
-    if segments.runs == 0u {
+    if !RUNS {
         // Exclusive: `v` is the result up to i - 1, which a head does not continue.
         seg_out[i] = select(v.y, segments.identity, params.inclusive == 0u && x.x != 0u);
         return;
@@ -122,7 +125,7 @@ fn emit(i: u32, slot: u32, v: T, x: T) {
 
 // The number of runs, once.
 fn finish(total: T) {
-    if segments.runs != 0u {
+    if RUNS {
         seg_count[0] = total.x;
     }
 }

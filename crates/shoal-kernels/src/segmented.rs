@@ -72,10 +72,16 @@ fn segmented_operator(wgsl: &str, op: Op) -> Option<Operator> {
     })
 }
 
-/// Where segments start (`Segments::mode` in the WGSL): head flags, or keys whose runs are the
-/// segments.
-const BY_FLAGS: u32 = 0;
-const BY_KEYS: u32 = 1;
+/// The constants the `io` block is compiled with (`BY_KEYS`, `RUNS` in the WGSL), one scan each:
+/// a segmented scan's segments start at head flags and it stores every element's result;
+/// reduce-by-key's start where keys change, and it stores each run's key and result.
+const SCAN_IO: &str = "const BY_KEYS = false;\nconst RUNS = false;";
+const RUNS_IO: &str = "const BY_KEYS = true;\nconst RUNS = true;";
+
+/// The `io` block with its constants before it.
+fn io(path: &str, constants: &str) -> shoal::Source {
+    shoal::Source::new(path, format!("{constants}\n{IO}"))
+}
 
 /// Run-length encoding's kernels, compiled on first use: a scan of `u32` run ends (scalars,
 /// loaded four at a time, where the pairs of the segmented scan load one by one), the kernel
@@ -114,7 +120,9 @@ struct RunKernels {
 pub struct Segmented<T: Scalar> {
     gpu: Gpu,
     tiling: Tiling,
+    /// The segmented scan's kernels, and reduce-by-key's.
     scan: Scan<UVec2>,
+    by_key: Scan<UVec2>,
     runs: Mutex<Option<Arc<RunKernels>>>,
     uniforms: Uniforms,
     scratch: Scratch,
@@ -135,7 +143,8 @@ impl<T: Scalar> Segmented<T> {
         Ok(Self {
             gpu: gpu.clone(),
             tiling,
-            scan: Scan::with_io(gpu, tiling, shoal::Source::new("<segmented io>", IO))?,
+            scan: Scan::with_io(gpu, tiling, io("<segmented scan io>", SCAN_IO))?,
+            by_key: Scan::with_io(gpu, tiling, io("<reduce by key io>", RUNS_IO))?,
             runs: Mutex::new(None),
             uniforms: Uniforms::default(),
             scratch: Scratch::default(),
@@ -176,7 +185,7 @@ impl<T: Scalar> Segmented<T> {
             heads,
             out: (&output, &keys, &count),
         };
-        self.record_segments(commands, io, (BY_FLAGS, false), op, inclusive, n)
+        self.record_segments(commands, io, &self.scan, op, inclusive, n)
     }
 
     /// Segmented scan, submitted.
@@ -224,7 +233,7 @@ impl<T: Scalar> Segmented<T> {
         let (values, reduced) = (values.view_as::<u32>(), reduced.view_as::<u32>());
         self.reduce_runs(
             commands,
-            (&values, keys, BY_KEYS),
+            (&values, keys),
             (unique_keys, &reduced),
             count,
             op,
@@ -258,7 +267,7 @@ impl<T: Scalar> Segmented<T> {
     fn reduce_runs(
         &self,
         commands: &mut Commands,
-        (values, keys, mode): (&Buffer<u32>, &Buffer<u32>, u32),
+        (values, keys): (&Buffer<u32>, &Buffer<u32>),
         (unique_keys, reduced): (&Buffer<u32>, &Buffer<u32>),
         count: &CompactCount,
         op: Op,
@@ -274,15 +283,16 @@ impl<T: Scalar> Segmented<T> {
             heads: keys,
             out: (reduced, unique_keys, &count.buffer),
         };
-        self.record_segments(commands, io, (mode, true), op, true, n)
+        self.record_segments(commands, io, &self.by_key, op, true, n)
     }
 
-    /// Records the one scan: the `io` block's bindings and its `Segments` uniform.
+    /// Records the one scan, `scan` (`self.scan` or `self.by_key`): the `io` block's bindings
+    /// and its `Segments` uniform.
     fn record_segments(
         &self,
         commands: &mut Commands,
         io: Io<'_>,
-        (mode, runs): (u32, bool),
+        scan: &Scan<UVec2>,
         op: Op,
         inclusive: bool,
         n: u32,
@@ -294,9 +304,7 @@ impl<T: Scalar> Segmented<T> {
             });
         };
         let identity = op.identity::<T>().bits();
-        let segments = self
-            .uniforms
-            .get(&self.gpu, [mode, runs as u32, identity, 0])?;
+        let segments = self.uniforms.get(&self.gpu, [identity, 0, 0, 0])?;
         let (out, keys, count) = io.out;
         let values4 = self.scratch.vec4s(&self.gpu, io.values)?;
         let heads4 = self.scratch.vec4s(&self.gpu, io.heads)?;
@@ -315,7 +323,7 @@ impl<T: Scalar> Segmented<T> {
         } else {
             ScanSpec::exclusive(operator)
         };
-        self.scan.record_hooked(commands, n, spec, &hooks)
+        scan.record_hooked(commands, n, spec, &hooks)
     }
 
     /// A one-element buffer for an `io` binding a run does not write.
