@@ -1,8 +1,11 @@
 // The `io` block of scan.wgsl for run-length encoding (segmented.rs): an inclusive sum scan of
 // run ends (element i ends its run where it is the last or the key after it differs), tested
 // four keys at a time. Where a run ends, the index after it is stored at the run's index (ends
-// so far - 1): one store per run, behind a branch. (Storing every element, the others past the
-// count, with no branch, measured slower on lavapipe and llvmpipe's GL: 2^22, 19 ms against 14.)
+// so far - 1), and every other element's at the back, past the count (n - 1 - i + ends so far,
+// its own place): a store per element and no branch, which a software adapter runs in every lane
+// taken or not. GPU ms of this scan, A/B: SwiftShader natively 2^20 7.5-7.8 -> 5.0-5.1, lavapipe
+// 2^22 7.4-7.7 -> 5.9, llvmpipe's GL 2^20 2.06-2.07 -> 1.65-1.69. (On an earlier machine and
+// earlier tiles, lavapipe and GL measured the branch faster: 2^22, 14 ms against 19.)
 // run_lengths.wgsl, dispatched over the runs by the arguments `finish` writes, turns the ends
 // into lengths and reads each run's key.
 
@@ -37,9 +40,7 @@ fn element4(q: u32) -> vec4<T> {
 
 // `v` is the number of runs ended up to and including element i, `x` whether i ends one.
 fn emit(i: u32, slot: u32, v: T, x: T) {
-    if x != 0u {
-        run_after[v - 1u] = i + 1u;
-    }
+    run_after[select(params.n - 1u - i + v, v - 1u, x != 0u)] = i + 1u;
 }
 
 fn finish(total: T) {
