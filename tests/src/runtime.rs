@@ -156,6 +156,48 @@ fn a_read_behind_a_long_kernel_is_a_timeout_and_the_gpu_stays_usable() {
     );
 }
 
+/// A readback while another thread holds the turn it needs (`Gpu::with_turn`: on GL the
+/// context's, as another thread's long llvmpipe submission holds it; elsewhere the polling
+/// lock) ends at its deadline with a timeout instead of waiting for the turn, and reads once
+/// the turn is free (docs/errors.md, `Timeout`).
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn a_read_while_another_thread_holds_the_turn_is_a_timeout() {
+    use std::sync::mpsc::channel;
+    let gpu = Gpu::blocking().expect("device");
+    let small = gpu.buffer_from(&[1u32, 2]).expect("small");
+    let (held, turn_held) = channel();
+    let (release, released) = channel::<()>();
+    let holder = {
+        let gpu = gpu.clone();
+        std::thread::spawn(move || {
+            gpu.with_turn(|| {
+                held.send(()).expect("tell");
+                // Until the read is over; bounded, so that a read that waits cannot hang.
+                let _ = released.recv_timeout(std::time::Duration::from_secs(120));
+            })
+        })
+    };
+    turn_held.recv().expect("the turn is held");
+    gpu.set_timeout(std::time::Duration::from_millis(50));
+    let read = small.read_blocking();
+    release.send(()).expect("release");
+    holder.join().expect("holder");
+    gpu.set_timeout(shoal::DEFAULT_TIMEOUT);
+    match read {
+        Err(Error::Timeout {
+            what,
+            waited,
+            limit,
+        }) => {
+            assert_eq!(what, "readback");
+            assert!(waited >= limit, "waited {waited:?} of {limit:?}");
+        }
+        other => panic!("a read behind a held turn: {other:?}"),
+    }
+    assert_eq!(small.read_blocking().expect("read again"), [1, 2]);
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 #[test]
 fn a_wait_and_a_read_awaited_together_on_one_thread_do_not_block_it() {

@@ -213,6 +213,25 @@ impl Gpu {
         self.turn()
     }
 
+    /// The GL turn if free now (on other backends, no turn: always free).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn try_turn(&self) -> Option<Turn> {
+        match &self.health().turn {
+            Some(lock) => TurnLock::try_take(lock),
+            None => Some(Turn::none()),
+        }
+    }
+
+    /// Destroys `buffer` under the GL turn without waiting for it: now if it is free, else by
+    /// the thread holding it as it passes the turn on (on other backends, now).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn bury(&self, buffer: wgpu::Buffer) {
+        match &self.health().turn {
+            Some(lock) => TurnLock::bury(lock, buffer),
+            None => drop(buffer),
+        }
+    }
+
     /// The turn to poll the device, if free now: the GL turn on GL, the polling lock elsewhere.
     #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn try_poll_turn(&self) -> Option<Turn> {

@@ -76,6 +76,9 @@ pub(crate) async fn read_staged(
     }
     #[cfg(target_arch = "wasm32")]
     let (sender, receiver) = oneshot_channel();
+    // The turn `scoped` takes, taken first within the deadline (`scoped` takes it again at once).
+    #[cfg(not(target_arch = "wasm32"))]
+    let turn = wait::turn_by(gpu, || gpu.try_poll_turn(), "readback", started).await?;
     let (staging, number, index) = gpu.scoped("readback", || {
         let staging = gpu.staging().take(device, size);
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
@@ -93,14 +96,15 @@ pub(crate) async fn read_staged(
             });
         (staging, number, index)
     })?;
+    #[cfg(not(target_arch = "wasm32"))]
+    drop(turn);
     gpu.submitted(number, &index);
     #[cfg(not(target_arch = "wasm32"))]
     {
         let mapped = || answer.lock().map(|a| a.is_some()).unwrap_or(true);
         let waited = wait::until_done(gpu, &index, "readback", mapped, started).await;
         if let Err(e) = waited {
-            let _turn = gpu.turn();
-            drop(staging);
+            gpu.bury(staging);
             return Err(e);
         }
     }
@@ -118,14 +122,27 @@ pub(crate) async fn read_staged(
             )),
         }
     });
-    if let Err(e) = mapped {
-        // Destroying the staging buffer takes wgpu's GL context lock: under the turn.
-        let _turn = gpu.turn();
-        drop(staging);
-        return Err(e);
-    }
+    // Destroying or unmapping the staging buffer takes wgpu's GL context lock: under the turn,
+    // natively within the deadline (a buffer given up is destroyed by the turn's holder).
+    #[cfg(not(target_arch = "wasm32"))]
+    let turn = match mapped {
+        Ok(()) => wait::turn_by(gpu, || gpu.try_turn(), "readback", started).await,
+        Err(e) => Err(e),
+    };
+    #[cfg(target_arch = "wasm32")]
+    let turn = mapped.map(|()| gpu.turn());
+    let turn = match turn {
+        Ok(turn) => turn,
+        Err(e) => {
+            #[cfg(not(target_arch = "wasm32"))]
+            gpu.bury(staging);
+            #[cfg(target_arch = "wasm32")]
+            drop(staging);
+            return Err(e);
+        }
+    };
     let bytes = {
-        let _turn = gpu.turn();
+        let _turn = turn;
         let bytes = staging
             .slice(..size)
             .get_mapped_range()

@@ -51,6 +51,10 @@ const SLICE: Duration = Duration::from_micros(250);
 pub(crate) struct TurnLock {
     held: Mutex<Holder>,
     free: Condvar,
+    /// Buffers to destroy under the turn that a call could not wait for (a readback past its
+    /// deadline): the thread holding the turn destroys them as it passes the turn on.
+    #[cfg(not(target_arch = "wasm32"))]
+    graveyard: Mutex<Vec<wgpu::Buffer>>,
 }
 
 /// Who holds a [`TurnLock`], and how many times.
@@ -74,6 +78,20 @@ impl TurnLock {
         held.thread = Some(me);
         held.depth += 1;
         Turn(Some(Arc::clone(lock)))
+    }
+
+    /// Destroys `buffer` under the turn: now if nobody else holds it, else when its holder
+    /// passes it on. Never waits.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn bury(lock: &Arc<TurnLock>, buffer: wgpu::Buffer) {
+        match Self::try_take(lock) {
+            Some(_turn) => drop(buffer),
+            None => lock
+                .graveyard
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(buffer),
+        }
     }
 
     /// The turn if nobody else holds it now.
@@ -110,6 +128,17 @@ impl std::fmt::Debug for Turn {
 impl Drop for Turn {
     fn drop(&mut self) {
         if let Some(lock) = self.0.take() {
+            // The last release of the turn destroys what was buried meanwhile, still holding it.
+            #[cfg(not(target_arch = "wasm32"))]
+            {
+                let last = lock.held.lock().unwrap_or_else(|e| e.into_inner()).depth == 1;
+                if last {
+                    let buried = std::mem::take(
+                        &mut *lock.graveyard.lock().unwrap_or_else(|e| e.into_inner()),
+                    );
+                    drop(buried);
+                }
+            }
             let mut held = lock.held.lock().unwrap_or_else(|e| e.into_inner());
             held.depth = held.depth.saturating_sub(1);
             if held.depth == 0 {
@@ -166,6 +195,35 @@ pub(crate) async fn until_done(
                     });
                 }
             }
+        }
+        let waited = started.elapsed();
+        if waited >= limit {
+            return Err(Error::Timeout {
+                what: what.to_string(),
+                waited,
+                limit,
+            });
+        }
+        later().await;
+    }
+}
+
+/// Natively: a turn, tried with `try_take` (`Gpu::try_poll_turn` for a call that may submit,
+/// `Gpu::try_turn` for one that only reaches wgpu's GL context) between yields to the executor,
+/// so that behind another thread's long llvmpipe submission a readback ends with
+/// [`Error::Timeout`] at its deadline (the `Gpu`'s timeout since `started`) instead of waiting
+/// for it. The turn is the calling thread's: use it before the next `.await`.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) async fn turn_by(
+    gpu: &Gpu,
+    try_take: impl Fn() -> Option<Turn>,
+    what: &str,
+    started: std::time::Instant,
+) -> Result<Turn> {
+    let limit = gpu.timeout();
+    loop {
+        if let Some(turn) = try_take() {
+            return Ok(turn);
         }
         let waited = started.elapsed();
         if waited >= limit {
