@@ -42,7 +42,7 @@ fn element4(q: u32) -> vec4<T> {
 // first (n - 1 - rejected so far): a software adapter pays for a branch in every lane whether
 // it is taken or not.
 fn emit(i: u32, slot: u32, v: T, x: T) {
-    kept[select(params.n - 1u - i + v, v - 1u, x != 0u)] = component(loaded, i & 3u);
+    kept[select(params.n - 1u - i + v, v - 1u, x != 0u)] = shoal_component(loaded, i & 3u);
 }
 
 // The count, and the next kernel's arguments.

@@ -28,8 +28,9 @@ override MAX_X: u32 = 65535u;
 // low words `low_words[index]` within the runs of `high_words` (sorted, ordered), rather than the
 // keys in `words`. The branches on it fold away when the pipeline is built.
 override INDEXED: bool = false;
-// Keys per work group of the fallback's gather (sort_keys.wgsl's WG × PER; an argsort's only).
-override GATHER_GROUP_KEYS: u32 = 512u;
+// Keys per work group of the fallback's gather (sort_keys.wgsl's WG × PER beside the 8-bit sort,
+// which radix_sort/passes.rs sets here; an argsort's only).
+override GATHER_GROUP_KEYS: u32 = 4096u;
 // The longest run of equal high words fix_runs sorts; a longer one sends the sort to the fallback.
 const RUN_LIMIT: u32 = 32u;
 // Keys choose samples, and how far apart their high words must spread, per key, to take the

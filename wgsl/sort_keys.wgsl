@@ -16,12 +16,15 @@ const GATHER: u32 = 4u;   // element i of out = element b[i] of a, elements of p
 // Key maps (`params.map`): radix_sort::key_map.
 #import radix_sort::key_map
 
-// Invocations per work group, elements per invocation (strided by the work group): a gather's
-// units (below). SwiftShader pays for every invocation a fixed cost that 8 elements did not
-// spread: 2^20, GPU ms, the gather of 16-byte values 49 -> 28.5 with 64 (128: 29.3), the U64
-// argsort's split and gather 22.0 -> 5.6; llvmpipe's GL 12.5 -> 11.2, lavapipe alike.
+// Invocations per work group, and elements per invocation (strided by the work group; a
+// gather's units, below): 64 beside the 8-bit sort of software adapters, 8 beside the 4-bit
+// sorts of GPUs (radix_sort/passes.rs), since SwiftShader pays for every invocation a fixed
+// cost that 8 did not spread. GPU ms at 2^20, 8 -> 64: the gather of 16-byte values SwiftShader
+// natively 49 -> 31 (128: 29 in an early run), llvmpipe's GL 12.5 -> 10.8-11.2, lavapipe
+// (2^22) 79-81 either way; the U64 argsort's split and gather SwiftShader 22.0 -> 7.3, lavapipe
+// 15.5 -> 12.5.
 const WG: u32 = 64u;
-const PER: u32 = 64u;
+override PER: u32 = 8u;
 
 struct Params {
     n: u32,
@@ -74,7 +77,7 @@ fn sort_keys(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg
             }
         }
         case GATHER: {
-            gather(base, lid);
+            gather(base);
         }
         default: {}
     }
@@ -115,8 +118,10 @@ fn split(block: u32, lid: u32) {
 // element's words are a multiple of 4 (`a4`, `out4`), a word otherwise (`a`, `out`); unit u of
 // the output is unit u % per of element u / per. Units, not elements, are what an invocation
 // takes, so its loop trips are PER whatever the width (llvmpipe ends an invocation's loops past
-// 65,535 trips) and wide values spread over as many invocations as their units need.
-fn gather(base: u32, lid: u32) {
+// 65,535 trips) and wide values spread over as many invocations as their units need. (Units, and
+// the group's first unit times its work group, stay below 2^32: RadixSort refuses values whose
+// words pass u32 indexing, and a vec4 unit is four words.)
+fn gather(base: u32) {
     let w = params.words;
     let wide = w % 4u == 0u;
     let per = select(w, w / 4u, wide);

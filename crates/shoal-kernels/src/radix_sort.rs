@@ -236,7 +236,7 @@ impl<K: SortKey> RadixSort<K> {
             bits: 0..32 * K::WORDS,
             narrow: Vec::new(),
             scan: Scan::new(gpu)?,
-            passes: passes::kernel(gpu)?,
+            passes: passes::kernel(gpu, ranking)?,
             high_first: match (K::WORDS, ranking) {
                 (2, Ranking::Lanes) => Some(HighFirst::build(gpu)?),
                 _ => None,

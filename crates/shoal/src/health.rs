@@ -227,7 +227,7 @@ impl Gpu {
     #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn bury(&self, buffer: wgpu::Buffer) {
         match &self.health().turn {
-            Some(lock) => TurnLock::bury(lock, buffer),
+            Some(lock) => TurnLock::bury(lock, Box::new(buffer)),
             None => drop(buffer),
         }
     }

@@ -21,7 +21,9 @@
 //!   panics when a thread waits more than 6 s for it; on llvmpipe a submission runs the
 //!   kernels inside `submit`, holding that lock the whole time. So on GL every Shoal call that
 //!   reaches wgpu takes the `Gpu`'s [`TurnLock`] first (a plain lock with no time limit), and
-//!   waits take it only for each short poll. On other backends a lighter lock serialises the
+//!   waits take it only for each short poll; a readback tries it between yields within its
+//!   deadline ([`turn_by`]), and what it gives up past the deadline is buried
+//!   ([`TurnLock::bury`]) for the turn's holder to destroy. On other backends a lighter lock serialises the
 //!   calls that may poll the device (submits and polls), because wgpu-core 30 panics on an
 //!   assertion when two threads poll one device at once.
 
@@ -51,10 +53,6 @@ const SLICE: Duration = Duration::from_micros(250);
 pub(crate) struct TurnLock {
     held: Mutex<Holder>,
     free: Condvar,
-    /// Buffers to destroy under the turn that a call could not wait for (a readback past its
-    /// deadline): the thread holding the turn destroys them as it passes the turn on.
-    #[cfg(not(target_arch = "wasm32"))]
-    graveyard: Mutex<Vec<wgpu::Buffer>>,
 }
 
 /// Who holds a [`TurnLock`], and how many times.
@@ -62,6 +60,11 @@ pub(crate) struct TurnLock {
 struct Holder {
     thread: Option<std::thread::ThreadId>,
     depth: usize,
+    /// What to destroy under the turn that a call could not wait for (a readback's staging
+    /// buffer past its deadline): the holder destroys it as it passes the turn on. Under the
+    /// same lock as `depth`, so nothing is buried after the holder last looked.
+    #[cfg(not(target_arch = "wasm32"))]
+    graveyard: Vec<Box<dyn Send>>,
 }
 
 /// Holding the turn; it passes on when dropped.
@@ -80,18 +83,22 @@ impl TurnLock {
         Turn(Some(Arc::clone(lock)))
     }
 
-    /// Destroys `buffer` under the turn: now if nobody else holds it, else when its holder
+    /// Destroys `item` under the turn: now if nobody else holds it, else when its holder
     /// passes it on. Never waits.
     #[cfg(not(target_arch = "wasm32"))]
-    pub(crate) fn bury(lock: &Arc<TurnLock>, buffer: wgpu::Buffer) {
-        match Self::try_take(lock) {
-            Some(_turn) => drop(buffer),
-            None => lock
-                .graveyard
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(buffer),
+    pub(crate) fn bury(lock: &Arc<TurnLock>, item: Box<dyn Send>) {
+        let me = std::thread::current().id();
+        let mut held = lock.held.lock().unwrap_or_else(|e| e.into_inner());
+        if held.depth > 0 && held.thread != Some(me) {
+            held.graveyard.push(item);
+            return;
         }
+        held.thread = Some(me);
+        held.depth += 1;
+        drop(held);
+        let turn = Turn(Some(Arc::clone(lock)));
+        drop(item);
+        drop(turn);
     }
 
     /// The turn if nobody else holds it now.
@@ -128,18 +135,16 @@ impl std::fmt::Debug for Turn {
 impl Drop for Turn {
     fn drop(&mut self) {
         if let Some(lock) = self.0.take() {
-            // The last release of the turn destroys what was buried meanwhile, still holding it.
-            #[cfg(not(target_arch = "wasm32"))]
-            {
-                let last = lock.held.lock().unwrap_or_else(|e| e.into_inner()).depth == 1;
-                if last {
-                    let buried = std::mem::take(
-                        &mut *lock.graveyard.lock().unwrap_or_else(|e| e.into_inner()),
-                    );
-                    drop(buried);
-                }
-            }
             let mut held = lock.held.lock().unwrap_or_else(|e| e.into_inner());
+            // The last release destroys what was buried meanwhile, still holding the turn, until
+            // nothing is left when it lets go.
+            #[cfg(not(target_arch = "wasm32"))]
+            while held.depth == 1 && !held.graveyard.is_empty() {
+                let buried = std::mem::take(&mut held.graveyard);
+                drop(held);
+                drop(buried);
+                held = lock.held.lock().unwrap_or_else(|e| e.into_inner());
+            }
             held.depth = held.depth.saturating_sub(1);
             if held.depth == 0 {
                 held.thread = None;
@@ -222,6 +227,7 @@ pub(crate) async fn turn_by(
 ) -> Result<Turn> {
     let limit = gpu.timeout();
     loop {
+        gpu.check_alive(what)?;
         if let Some(turn) = try_take() {
             return Ok(turn);
         }
@@ -317,5 +323,84 @@ mod timer {
                 waker.wake();
             }
         }
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use std::sync::mpsc::channel;
+    use std::thread::ThreadId;
+
+    /// Who destroyed it, and whether that thread held the turn then.
+    type Destroyed = Arc<Mutex<Option<(ThreadId, bool)>>>;
+
+    /// Records, when dropped, the dropping thread and whether it held `lock`'s turn.
+    struct Marker(Arc<TurnLock>, Destroyed);
+
+    impl Drop for Marker {
+        fn drop(&mut self) {
+            let me = std::thread::current().id();
+            let held = self.0.held.lock().expect("held");
+            let holding = held.depth > 0 && held.thread == Some(me);
+            *self.1.lock().expect("destroyed") = Some((me, holding));
+        }
+    }
+
+    fn destroyed(d: &Destroyed) -> Option<(ThreadId, bool)> {
+        *d.lock().expect("destroyed")
+    }
+
+    /// A buried item is destroyed under the turn: at once by the burying thread where the turn
+    /// is free, else by the thread holding it as it lets go of its last hold, not before.
+    #[test]
+    fn buried_items_are_destroyed_under_the_turn_by_its_holder() {
+        let lock = Arc::new(TurnLock::default());
+        let me = std::thread::current().id();
+        let now: Destroyed = Arc::default();
+        TurnLock::bury(&lock, Box::new(Marker(Arc::clone(&lock), Arc::clone(&now))));
+        assert_eq!(destroyed(&now), Some((me, true)), "a free turn: at once");
+        assert_eq!(
+            lock.held.lock().expect("held").depth,
+            0,
+            "and the turn let go"
+        );
+
+        let later: Destroyed = Arc::default();
+        let (held, turn_held) = channel();
+        let (go_on, told) = channel::<()>();
+        let (nested, nested_done) = channel();
+        let holder = {
+            let lock = Arc::clone(&lock);
+            let later = Arc::clone(&later);
+            std::thread::spawn(move || {
+                let turn = TurnLock::take(&lock);
+                held.send(std::thread::current().id()).expect("tell");
+                told.recv().expect("go on");
+                // A nested hold let go: the turn is still held, the item still kept.
+                drop(TurnLock::take(&lock));
+                nested.send(destroyed(&later)).expect("tell");
+                drop(turn);
+            })
+        };
+        let holder_id = turn_held.recv().expect("held");
+        TurnLock::bury(
+            &lock,
+            Box::new(Marker(Arc::clone(&lock), Arc::clone(&later))),
+        );
+        assert_eq!(
+            destroyed(&later),
+            None,
+            "kept while another thread holds the turn"
+        );
+        go_on.send(()).expect("go on");
+        assert_eq!(
+            nested_done.recv().expect("nested"),
+            None,
+            "not at a nested release"
+        );
+        holder.join().expect("holder");
+        assert_eq!(destroyed(&later), Some((holder_id, true)));
+        assert_eq!(lock.held.lock().expect("held").depth, 0);
     }
 }

@@ -15,8 +15,8 @@ use shoal::{Buffer, Commands, Gpu, Kernel, Result};
 
 use super::RadixSort;
 use super::keys::SortKey;
-use super::passes::{GROUP_ELEMENTS, Pass};
-use super::ranking::{Plan, Side, Values, route};
+use super::passes::{Pass, group_elements};
+use super::ranking::{Plan, Ranking, Side, Values, route};
 use crate::wgsl;
 
 const SOURCE: shoal::Source = shoal::wgsl!("../../wgsl/radix_sort_high_first.wgsl");
@@ -50,7 +50,7 @@ impl HighFirst {
                 .constant("WG", WG)
                 .constant("MAX_X", max_x)
                 .constant("INDEXED", u32::from(indexed))
-                .constant("GATHER_GROUP_KEYS", GROUP_ELEMENTS)
+                .constant("GATHER_GROUP_KEYS", group_elements(Ranking::Lanes))
                 .build()
         };
         Ok(Self {

@@ -224,14 +224,16 @@ async fn check_key_type<K: TestKey>(gpu: &Gpu, seed: u64) {
 }
 
 /// Keys with heavy duplicates carrying values of `V` built from their index by `value`: the
-/// values come out in the argsort's order, in both orders.
+/// values come out in the argsort's order, in both orders, with every sort of [`sorts`].
 async fn check_wide_values<K: TestKey, V: shoal::Element + Clone + PartialEq + std::fmt::Debug>(
     gpu: &Gpu,
     n: u64,
     value: impl Fn(u32) -> V,
 ) {
-    for order in [SortOrder::Ascending, SortOrder::Descending] {
-        let sort = RadixSort::<K>::new(gpu).expect("sort").with_order(order);
+    for (order, (name, sort)) in [SortOrder::Ascending, SortOrder::Descending]
+        .into_iter()
+        .flat_map(|o| sorts::<K>(gpu, o).into_iter().map(move |s| (o, s)))
+    {
         let keys: Vec<K> = random_u32(n, n, 7)
             .into_iter()
             .map(|x| K::from_bits(K::SPECIALS[x as usize % K::SPECIALS.len()]))
@@ -243,7 +245,10 @@ async fn check_wide_values<K: TestKey, V: shoal::Element + Clone + PartialEq + s
             gpu.buffer_from(&values).expect("v"),
         );
         sort.run_pairs(&kb, &vb).expect("pairs");
-        let label = format!("{} {order:?} n = {n}", std::any::type_name::<(K, V)>());
+        let label = format!(
+            "{} {order:?} n = {n}, {name}",
+            std::any::type_name::<(K, V)>()
+        );
         let got_k = kb.read().await.expect("k");
         assert_eq!(bits(&got_k), bits(&gather(&keys, &want)), "{label}: keys");
         let got_v = vb.read().await.expect("v");

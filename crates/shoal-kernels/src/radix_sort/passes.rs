@@ -7,14 +7,29 @@
 use shoal::{Buffer, Commands, Element, Error, Gpu, Kernel, Result};
 
 use super::keys::{SortKey, SortOrder};
-use super::ranking::Values;
+use super::ranking::{Ranking, Values};
 use super::{RadixSort, wgsl};
 
 const SOURCE: shoal::Source = shoal::wgsl!("../../wgsl/sort_keys.wgsl");
-/// Elements (a gather's units) per invocation (`PER` in the WGSL).
-const PER: u32 = 64;
-/// Elements per work group (`WG` × `PER` in the WGSL).
-pub(super) const GROUP_ELEMENTS: u32 = 64 * PER;
+/// Invocations per work group (`WG` in the WGSL).
+const WG: u32 = 64;
+
+/// Elements (a gather's units) per invocation (`PER` in the WGSL) beside the sort of `ranking`:
+/// 64 beside the 8-bit sort of software adapters (`Ranking::Lanes`), where SwiftShader pays a
+/// fixed cost per invocation (`wgsl/sort_keys.wgsl` has the figures); 8 beside the 4-bit sorts a
+/// GPU takes, where nothing measured says otherwise (and which the tests force on software
+/// adapters too, so both are tested).
+pub(super) fn per_invocation(ranking: Ranking) -> u32 {
+    match ranking {
+        Ranking::Lanes => 64,
+        _ => 8,
+    }
+}
+
+/// Elements per work group beside the sort of `ranking` (`WG` × `PER` in the WGSL).
+pub(super) fn group_elements(ranking: Ranking) -> u32 {
+    WG * per_invocation(ranking)
+}
 
 /// The operations of `sort_keys.wgsl` (`params.op`).
 #[derive(Debug, Clone, Copy)]
@@ -31,9 +46,12 @@ pub(super) enum Pass {
     Gather = 4,
 }
 
-/// The kernel of the passes.
-pub(super) fn kernel(gpu: &Gpu) -> Result<Kernel> {
-    wgsl::builder(gpu, SOURCE).entry("sort_keys").build()
+/// The kernel of the passes beside the sort of `ranking`.
+pub(super) fn kernel(gpu: &Gpu, ranking: Ranking) -> Result<Kernel> {
+    wgsl::builder(gpu, SOURCE)
+        .entry("sort_keys")
+        .constant("PER", per_invocation(ranking))
+        .build()
 }
 
 /// The `u32` words of one `V`: its stride over 4, or an error for a stride the kernels cannot
@@ -77,7 +95,7 @@ impl<K: SortKey> RadixSort<K> {
     /// a pass does not use is bound to one-word stand-ins it never touches. A gather of whole
     /// vec4s reads and writes through the vec4 views `a4` and `out4` instead of `a` and `out`, a
     /// split reads `a4` (and `a`) and writes `out4` and `out_b4`. The work groups come from
-    /// `indirect` if given (one per [`GROUP_ELEMENTS`]).
+    /// `indirect` if given (one per [`group_elements`]).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn pass(
         &self,
@@ -135,7 +153,7 @@ impl<K: SortKey> RadixSort<K> {
                     Pass::Gather => gather_units(n, words),
                     _ => u64::from(n),
                 };
-                dispatch.invocations(units.div_ceil(u64::from(PER)))
+                dispatch.invocations(units.div_ceil(u64::from(per_invocation(self.ranking))))
             }
         }
         .record(commands)
