@@ -201,16 +201,23 @@ pub(crate) async fn until_done(
                 }
             }
         }
-        let waited = started.elapsed();
-        if waited >= limit {
-            return Err(Error::Timeout {
-                what: what.to_string(),
-                waited,
-                limit,
-            });
-        }
+        within(what, started, limit)?;
         later().await;
     }
+}
+
+/// [`Error::Timeout`] once `limit` has passed since `started`.
+#[cfg(not(target_arch = "wasm32"))]
+fn within(what: &str, started: std::time::Instant, limit: Duration) -> Result<()> {
+    let waited = started.elapsed();
+    if waited >= limit {
+        return Err(Error::Timeout {
+            what: what.to_string(),
+            waited,
+            limit,
+        });
+    }
+    Ok(())
 }
 
 /// Natively: a turn, tried with `try_take` (`Gpu::try_poll_turn` for a call that may submit,
@@ -231,14 +238,7 @@ pub(crate) async fn turn_by(
         if let Some(turn) = try_take() {
             return Ok(turn);
         }
-        let waited = started.elapsed();
-        if waited >= limit {
-            return Err(Error::Timeout {
-                what: what.to_string(),
-                waited,
-                limit,
-            });
-        }
+        within(what, started, limit)?;
         later().await;
     }
 }
