@@ -67,5 +67,44 @@ pub(crate) fn check_apart(gpu: &Gpu, kernel: &str, buffers: &[Named<'_>], why: &
     Ok(())
 }
 
+/// [`check_owners`], then an [`Error::BindingKind`] naming `kernel` when two of `buffers` share
+/// memory: slices of one wgpu buffer that do not overlap pass, for buffers that no one dispatch
+/// binds together (a partition's two sides, one after the other); `why` says why they must not
+/// overlap.
+pub(crate) fn check_disjoint(
+    gpu: &Gpu,
+    kernel: &str,
+    buffers: &[Named<'_>],
+    why: &str,
+) -> Result<()> {
+    check_owners(gpu, kernel, buffers)?;
+    let overlap = |a: &Named<'_>, b: &Named<'_>| {
+        a.raw == b.raw && a.range.0 < b.range.0 + b.range.1 && b.range.0 < a.range.0 + a.range.1
+    };
+    for (i, first) in buffers.iter().enumerate() {
+        if let Some(second) = buffers[i + 1..].iter().find(|b| overlap(first, b)) {
+            let got = if second.range == first.range {
+                format!("the {} buffer itself", first.name)
+            } else {
+                format!(
+                    "bytes {}..{} of the {}'s wgpu buffer, which overlap its bytes {}..{}",
+                    second.range.0,
+                    second.range.0 + second.range.1,
+                    first.name,
+                    first.range.0,
+                    first.range.0 + first.range.1
+                )
+            };
+            return Err(Error::BindingKind {
+                kernel: kernel.into(),
+                binding: second.name.into(),
+                expected: format!("memory apart from the {} ({why})", first.name),
+                got,
+            });
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests;

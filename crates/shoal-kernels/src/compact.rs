@@ -9,7 +9,7 @@
 
 use shoal::{Buffer, Commands, DispatchArgs, Gpu, Result, Usage};
 
-use crate::buffers::{check_apart, named};
+use crate::buffers::{check_apart, check_disjoint, named};
 use crate::scan::{Scan, ScanSpec, Tiling};
 use crate::wgsl::{self, Op, Scratch, Uniforms};
 
@@ -257,17 +257,21 @@ impl Compact {
         (kept_count, rejected_count): (&CompactCount, &CompactCount),
         next_workgroup: u32,
     ) -> Result<()> {
-        // The second compaction clears its count and writes its output after the first wrote
-        // its own and before it reads the values again: five buffers, no two alike.
-        let buffers = [
-            named("values", values),
-            named("kept", kept),
-            named("rejected", rejected),
+        // Each side is one compaction: the values, its output and its count in one dispatch, so
+        // three wgpu buffers. The second clears its count and writes its output after the first
+        // wrote its own: the two sides' outputs and counts may be slices of one wgpu buffer (the
+        // kept values in one half, the rejected in the other), not the same memory.
+        let values_ = named("values", values);
+        let (k, r) = (named("kept", kept), named("rejected", rejected));
+        let (kc, rc) = (
             named("kept count", &kept_count.buffer),
             named("rejected count", &rejected_count.buffer),
-        ];
-        let why = "each side has its own output and count, and neither may overwrite the values";
-        check_apart(&self.gpu, "partition", &buffers, why)?;
+        );
+        let why = "a side's compaction reads the values while writing its output and count";
+        check_apart(&self.gpu, "partition", &[values_, k, kc], why)?;
+        check_apart(&self.gpu, "partition", &[values_, r, rc], why)?;
+        let why = "the second side writes its output and count after the first wrote its own";
+        check_disjoint(&self.gpu, "partition", &[k, r, kc, rc], why)?;
         kept_count.check("partition: kept")?;
         rejected_count.check("partition: rejected")?;
         // Both outputs checked before either side is recorded: an error leaves the batch as it was.

@@ -124,6 +124,39 @@ shoal_conformance::gpu_test! {
         assert!(matches!(compact.partition("x +* 1u"), Err(shoal::Error::Wgsl { .. })));
     }
 
+    /// The two sides of a partition run one after the other, so their outputs may be the two
+    /// halves of one buffer and their counts two slices of another (the second side's count
+    /// driving an indirect dispatch from its slice's offset); overlapping slices are refused,
+    /// naming the binding.
+    async fn partition_into_the_halves_of_one_buffer(gpu) {
+        let compact = Compact::new(&gpu).expect("compact");
+        let split = compact.partition("x % 3u == 0u").expect("partition");
+        // Slices start at multiples of 256 bytes (`Limits::slice_alignment`): 70,016 values.
+        let n = 70_016u64;
+        let values = random_u32(9, n, u32::MAX);
+        let vb = gpu.buffer_from(&values).expect("values");
+        let out = gpu.buffer_zeroed::<u32>(2 * n).expect("out");
+        let counts = gpu.buffer_zeroed_with::<u32>(68, Usage::STORAGE | Usage::INDIRECT | Usage::COPY_SRC).expect("counts");
+        let (ca, cb) = (CompactCount { buffer: counts.slice(..4).expect("slice") }, CompactCount { buffer: counts.slice(64..).expect("slice") });
+        let (kept_half, rejected_half) = (out.slice(..n).expect("slice"), out.slice(n..).expect("slice"));
+        let mut commands = gpu.commands();
+        compact.record_partition(&mut commands, &vb, &split, (&kept_half, &rejected_half), (&ca, &cb), 64).expect("partition");
+        commands.submit().expect("submit");
+        let kept = compact_cpu(&values, |x, _| x % 3 == 0);
+        let rejected = compact_cpu(&values, |x, _| x % 3 != 0);
+        let got = out.read().await.expect("read");
+        assert_eq!(first_difference(&got[..kept.len()], &kept), None, "kept");
+        assert_eq!(first_difference(&got[n as usize..n as usize + rejected.len()], &rejected), None, "rejected");
+        assert_eq!((ca.read().await.expect("count") as usize, cb.read().await.expect("count") as usize), (kept.len(), rejected.len()));
+        assert_eq!(cb.read_args().await.expect("args").x, rejected.len().div_ceil(64) as u32);
+        let overlapping = out.slice(n - 64..2 * n - 64).expect("slice");
+        let mut commands = gpu.commands();
+        let e = compact.record_partition(&mut commands, &vb, &split, (&kept_half, &overlapping), (&ca, &cb), 0).expect_err("overlap");
+        assert!(matches!(&e, shoal::Error::BindingKind { kernel, binding, .. } if kernel == "partition" && binding == "rejected"), "{e}");
+        let e = compact.record_partition(&mut commands, &vb, &split, (&kept_half, &rejected_half), (&ca, &ca), 0).expect_err("one count");
+        assert!(matches!(&e, shoal::Error::BindingKind { binding, .. } if binding == "rejected count"), "{e}");
+    }
+
     /// Forced tilings the compaction's scan cannot run are typed errors; every other tiling
     /// compacts: one-subgroup tiles where the adapter has subgroups, and shared-memory tiles of
     /// 1 to 512 elements per invocation (unrolled up to 64, rolled above, odd counts through the
