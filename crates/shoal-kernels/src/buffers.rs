@@ -39,32 +39,7 @@ pub(crate) fn check_owners(gpu: &Gpu, kernel: &str, buffers: &[Named<'_>]) -> Re
 /// wgpu buffer (the same buffer, views or slices of one, even slices that do not overlap: a
 /// dispatch uses a wgpu buffer whole); `why` says why they must differ.
 pub(crate) fn check_apart(gpu: &Gpu, kernel: &str, buffers: &[Named<'_>], why: &str) -> Result<()> {
-    check_owners(gpu, kernel, buffers)?;
-    for (i, first) in buffers.iter().enumerate() {
-        if let Some(second) = buffers[i + 1..].iter().find(|b| b.raw == first.raw) {
-            let got = if second.range == first.range {
-                format!("the {} buffer itself", first.name)
-            } else {
-                format!(
-                    "another part of the {}'s wgpu buffer (bytes {}..{} and {}..{}; a \
-                     dispatch uses a wgpu buffer whole, so even slices that do not overlap \
-                     are one buffer)",
-                    first.name,
-                    first.range.0,
-                    first.range.0 + first.range.1,
-                    second.range.0,
-                    second.range.0 + second.range.1
-                )
-            };
-            return Err(Error::BindingKind {
-                kernel: kernel.into(),
-                binding: second.name.into(),
-                expected: format!("a buffer other than the {} ({why})", first.name),
-                got,
-            });
-        }
-    }
-    Ok(())
+    refuse_shared(gpu, kernel, buffers, why, Shared::Buffer)
 }
 
 /// [`check_owners`], then an [`Error::BindingKind`] naming `kernel` when two of `buffers` share
@@ -77,31 +52,66 @@ pub(crate) fn check_disjoint(
     buffers: &[Named<'_>],
     why: &str,
 ) -> Result<()> {
+    refuse_shared(gpu, kernel, buffers, why, Shared::Memory)
+}
+
+/// What two buffers may not share: a wgpu buffer ([`check_apart`]) or bytes ([`check_disjoint`]).
+#[derive(Clone, Copy, PartialEq)]
+enum Shared {
+    Buffer,
+    Memory,
+}
+
+/// The check of [`check_apart`] and [`check_disjoint`]: the first two of `buffers` that share
+/// what `shared` says, as an error.
+fn refuse_shared(
+    gpu: &Gpu,
+    kernel: &str,
+    buffers: &[Named<'_>],
+    why: &str,
+    shared: Shared,
+) -> Result<()> {
     check_owners(gpu, kernel, buffers)?;
-    let overlap = |a: &Named<'_>, b: &Named<'_>| {
-        a.raw == b.raw && a.range.0 < b.range.0 + b.range.1 && b.range.0 < a.range.0 + a.range.1
+    let conflict = |a: &Named<'_>, b: &Named<'_>| {
+        a.raw == b.raw
+            && (shared == Shared::Buffer
+                || a.range.0 < b.range.0 + b.range.1 && b.range.0 < a.range.0 + a.range.1)
     };
     for (i, first) in buffers.iter().enumerate() {
-        if let Some(second) = buffers[i + 1..].iter().find(|b| overlap(first, b)) {
-            let got = if second.range == first.range {
-                format!("the {} buffer itself", first.name)
-            } else {
-                format!(
-                    "bytes {}..{} of the {}'s wgpu buffer, which overlap its bytes {}..{}",
-                    second.range.0,
-                    second.range.0 + second.range.1,
-                    first.name,
-                    first.range.0,
-                    first.range.0 + first.range.1
-                )
-            };
-            return Err(Error::BindingKind {
-                kernel: kernel.into(),
-                binding: second.name.into(),
-                expected: format!("memory apart from the {} ({why})", first.name),
-                got,
-            });
-        }
+        let Some(second) = buffers[i + 1..].iter().find(|b| conflict(first, b)) else {
+            continue;
+        };
+        let (f, s) = (first.range, second.range);
+        let got = match shared {
+            _ if s == f => format!("the {} buffer itself", first.name),
+            Shared::Buffer => format!(
+                "another part of the {}'s wgpu buffer (bytes {}..{} and {}..{}; a dispatch uses \
+                 a wgpu buffer whole, so even slices that do not overlap are one buffer)",
+                first.name,
+                f.0,
+                f.0 + f.1,
+                s.0,
+                s.0 + s.1
+            ),
+            Shared::Memory => format!(
+                "bytes {}..{} of the {}'s wgpu buffer, which overlap its bytes {}..{}",
+                s.0,
+                s.0 + s.1,
+                first.name,
+                f.0,
+                f.0 + f.1
+            ),
+        };
+        let expected = match shared {
+            Shared::Buffer => format!("a buffer other than the {} ({why})", first.name),
+            Shared::Memory => format!("memory apart from the {} ({why})", first.name),
+        };
+        return Err(Error::BindingKind {
+            kernel: kernel.into(),
+            binding: second.name.into(),
+            expected,
+            got,
+        });
     }
     Ok(())
 }
