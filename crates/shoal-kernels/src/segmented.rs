@@ -7,7 +7,7 @@
 //! the input, like the scan. Run lengths are a scan of `u32` run ends (`wgsl/run_ends.wgsl`) and
 //! a pass over the runs.
 
-use shoal::glam::UVec2;
+use shoal::glam::{UVec2, UVec4};
 use std::sync::{Arc, Mutex};
 
 use shoal::{Buffer, Commands, Gpu, Kernel, Result, Submission};
@@ -84,12 +84,15 @@ fn io(path: &str, constants: &str) -> shoal::Source {
 }
 
 /// Run-length encoding's kernels, compiled on first use: a scan of `u32` run ends (scalars,
-/// loaded four at a time, where the pairs of the segmented scan load one by one), the kernel
-/// that turns the index after each run into its length, and the arguments it is dispatched by.
+/// loaded four at a time, where the pairs of the segmented scan load one by one), the kernels
+/// that turn the index after each run into its length, and the arguments they are dispatched by.
 #[derive(Debug)]
 struct RunKernels {
     ends: Scan<u32>,
+    /// Four runs per invocation, over the runs' whole fours.
     lengths: Kernel,
+    /// The runs past the last whole four, in one invocation.
+    tail: Kernel,
     workgroup: u32,
     args: CompactCount,
 }
@@ -409,9 +412,10 @@ impl Segmented<u32> {
         let after = self.scratch.get(&self.gpu, "run ends", n as u64)?;
         let keys4 = self.scratch.vec4s(&self.gpu, keys)?;
         let max_x = self.gpu.limits().max_compute_work_group_count[0];
+        // `run_lengths` takes four runs per invocation.
         let params = self
             .uniforms
-            .get(&self.gpu, [runs.workgroup, max_x, 0, 0])?;
+            .get(&self.gpu, [runs.workgroup * 4, max_x, 0, 0])?;
         let hooks: [(&'static str, &dyn shoal::Bindable); 6] = [
             ("run_ends", &params),
             ("run_keys", keys),
@@ -422,13 +426,26 @@ impl Segmented<u32> {
         ];
         runs.ends
             .record_hooked(commands, n, ScanSpec::inclusive(Op::Sum), &hooks)?;
-        runs.lengths
+        // Four runs per invocation (none where n < 4, whose runs the tail takes; the vec4
+        // views then hold nothing), then the last runs' remainder of four.
+        if n >= 4 {
+            runs.lengths
+                .bind("run_args", &runs.args.buffer)
+                .bind("run_after", &after)
+                .bind("run_after4", &after.view_as::<UVec4>())
+                .bind("keys", keys)
+                .bind("lengths4", &lengths.view_as::<UVec4>())
+                .bind("unique_keys4", &unique_keys.view_as::<UVec4>())
+                .indirect(&runs.args.buffer, CompactCount::ARGS_OFFSET)
+                .record(commands)?;
+        }
+        runs.tail
             .bind("run_args", &runs.args.buffer)
             .bind("run_after", &after)
-            .bind("lengths", lengths)
             .bind("keys", keys)
+            .bind("lengths", lengths)
             .bind("unique_keys", unique_keys)
-            .indirect(&runs.args.buffer, CompactCount::ARGS_OFFSET)
+            .groups([1, 1, 1])
             .record(commands)
     }
 
@@ -443,7 +460,11 @@ impl Segmented<u32> {
         let kernels = Arc::new(RunKernels {
             ends: Scan::with_io(&self.gpu, self.tiling, io)?,
             lengths: wgsl::builder(&self.gpu, RUN_LENGTHS)
+                .entry("run_lengths")
                 .constant("WG", workgroup)
+                .build()?,
+            tail: wgsl::builder(&self.gpu, RUN_LENGTHS)
+                .entry("run_tail")
                 .build()?,
             workgroup,
             args: CompactCount::new(&self.gpu)?,

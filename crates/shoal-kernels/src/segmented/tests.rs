@@ -86,30 +86,42 @@ async fn check_reduce_by_key<T: Scalar>(
     );
 }
 
-/// Run-length encoding of `keys` against the CPU twin (reduce-by-key of ones), read back.
+/// Run-length encoding of `keys` against the CPU twin (reduce-by-key of ones), read back; the
+/// outputs hold `n + n % 3` elements (not always a multiple of four), and past the count they
+/// must keep what they held.
 async fn check_run_lengths(gpu: &Gpu, seg: &Segmented<u32>, keys: &[u32]) {
-    let n = keys.len() as u64;
+    const BEFORE: u32 = 0xdead_beef;
+    let n = keys.len();
     let k = gpu.buffer_from(keys).expect("keys");
-    let (unique, lengths) = (
-        gpu.buffer_zeroed::<u32>(n.max(1)).expect("unique"),
-        gpu.buffer_zeroed::<u32>(n.max(1)).expect("lengths"),
-    );
+    let held = vec![BEFORE; (n + n % 3).max(1)];
+    let unique = gpu.buffer_from(&held).expect("unique");
+    let lengths = gpu.buffer_from(&held).expect("lengths");
     let count = CompactCount::new(gpu).expect("count");
     seg.run_run_lengths(&k, &unique, &lengths, &count)
         .expect("run lengths");
-    let (want_keys, want_lengths) = reduce_by_key_cpu(keys, &vec![1u32; keys.len()], Op::Sum);
+    let (want_keys, want_lengths) = reduce_by_key_cpu(keys, &vec![1u32; n], Op::Sum);
     let runs = count.read().await.expect("count") as usize;
     assert_eq!(runs, want_keys.len(), "runs, n = {n}");
-    assert_eq!(
-        first_difference(&unique.read().await.expect("read")[..runs], &want_keys),
-        None,
-        "run keys, n = {n}"
-    );
-    assert_eq!(
-        first_difference(&lengths.read().await.expect("read")[..runs], &want_lengths),
-        None,
-        "run lengths, n = {n}"
-    );
+    for (what, got, want) in [
+        ("run keys", unique.read().await.expect("read"), want_keys),
+        (
+            "run lengths",
+            lengths.read().await.expect("read"),
+            want_lengths,
+        ),
+    ] {
+        assert_eq!(
+            first_difference(&got[..runs], &want),
+            None,
+            "{what}, n = {n}"
+        );
+        let past = got[runs..].iter().position(|&x| x != BEFORE);
+        assert_eq!(
+            past.map(|i| runs + i),
+            None,
+            "{what} past the count, n = {n}"
+        );
+    }
 }
 
 shoal_conformance::gpu_test! {
