@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 
 use crate::binding::Resource;
-use crate::wait::{Turn, TurnLock};
+use crate::turn::{Turn, TurnLock};
 
 /// Bind groups kept per kernel, keyed by the identities of the bound resources.
 const BIND_CACHE: usize = 64;

@@ -9,7 +9,7 @@ use crate::gpu::Gpu;
 use crate::identity::ResourceId;
 use crate::readback;
 use crate::size;
-use crate::wait::Turn;
+use crate::turn::Turn;
 
 /// What a buffer may be used for, beyond copies (every Shoal buffer can be copied from and to).
 pub type Usage = wgpu::BufferUsages;

@@ -16,7 +16,7 @@ use crate::gpu::Gpu;
 use crate::image::Image;
 use crate::profile::{Timing, TimingSource};
 use crate::readback;
-use crate::wait::Turn;
+use crate::turn::Turn;
 
 /// Why a batch always has its encoder: only [`Commands::submit`] takes it, consuming the batch.
 const ENCODER_TAKEN: &str = "only `submit` takes the encoder, and it consumes the batch";

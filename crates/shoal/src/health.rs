@@ -8,7 +8,10 @@ use std::time::Duration;
 
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
-use crate::wait::{DEFAULT_TIMEOUT, Turn, TurnLock};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::turn::Waiting;
+use crate::turn::{Turn, TurnLock};
+use crate::wait::DEFAULT_TIMEOUT;
 
 /// The application's handler of errors no error scope captured, given to
 /// [`Gpu::from_wgpu_chained`]; Shoal calls it for every error it does not report itself.
@@ -213,11 +216,12 @@ impl Gpu {
         self.turn()
     }
 
-    /// The GL turn if free now (on other backends, no turn: always free).
+    /// The GL turn if free now, else in line for it (`waiting`, kept between tries); on other
+    /// backends, no turn: always free.
     #[cfg(not(target_arch = "wasm32"))]
-    pub(crate) fn try_turn(&self) -> Option<Turn> {
+    pub(crate) fn try_turn(&self, waiting: &mut Option<Waiting>) -> Option<Turn> {
         match &self.health().turn {
-            Some(lock) => TurnLock::try_take(lock),
+            Some(lock) => TurnLock::try_take(lock, waiting),
             None => Some(Turn::none()),
         }
     }
@@ -232,11 +236,12 @@ impl Gpu {
         }
     }
 
-    /// The turn to poll the device, if free now: the GL turn on GL, the polling lock elsewhere.
+    /// The turn to poll the device, if free now, else in line for it (`waiting`, kept between
+    /// tries): the GL turn on GL, the polling lock elsewhere.
     #[cfg(not(target_arch = "wasm32"))]
-    pub(crate) fn try_poll_turn(&self) -> Option<Turn> {
+    pub(crate) fn try_poll_turn(&self, waiting: &mut Option<Waiting>) -> Option<Turn> {
         let health = self.health();
-        TurnLock::try_take(health.turn.as_ref().unwrap_or(&health.polling))
+        TurnLock::try_take(health.turn.as_ref().unwrap_or(&health.polling), waiting)
     }
 
     /// The number of a submit about to be made: taken inside the call that submits (in its

@@ -125,7 +125,7 @@ pub struct Image {
     read_depth: Arc<OnceLock<Kernel>>,
     /// Held while the fields above drop: on GL, deleting a texture takes wgpu's context lock,
     /// so it waits for the GL turn like every other call (`wait.rs`). Declared last.
-    dropping: Option<crate::wait::Turn>,
+    dropping: Option<crate::turn::Turn>,
 }
 
 impl Drop for Image {

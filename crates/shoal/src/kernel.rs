@@ -66,7 +66,7 @@ pub(crate) struct KernelInner {
     /// Held while the fields above drop: on GL, destroying a pipeline takes wgpu's context
     /// lock, so it waits for the GL turn like every other call (`wait.rs`). Declared last, so
     /// it is released last.
-    dropping: Option<crate::wait::Turn>,
+    dropping: Option<crate::turn::Turn>,
 }
 
 impl Drop for KernelInner {

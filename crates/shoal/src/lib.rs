@@ -58,6 +58,7 @@ mod sampler;
 mod size;
 mod source;
 mod staging;
+mod turn;
 mod wait;
 mod zero_init;
 

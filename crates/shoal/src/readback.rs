@@ -78,7 +78,7 @@ pub(crate) async fn read_staged(
     let (sender, receiver) = oneshot_channel();
     // The turn `scoped` takes, taken first within the deadline (`scoped` takes it again at once).
     #[cfg(not(target_arch = "wasm32"))]
-    let turn = wait::turn_by(gpu, || gpu.try_poll_turn(), "readback", started).await?;
+    let turn = wait::turn_by(gpu, |w| gpu.try_poll_turn(w), "readback", started).await?;
     let (staging, number, index) = gpu.scoped("readback", || {
         let staging = gpu.staging().take(device, size);
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
@@ -126,7 +126,7 @@ pub(crate) async fn read_staged(
     // natively within the deadline (a buffer given up is destroyed by the turn's holder).
     #[cfg(not(target_arch = "wasm32"))]
     let turn = match mapped {
-        Ok(()) => wait::turn_by(gpu, || gpu.try_turn(), "readback", started).await,
+        Ok(()) => wait::turn_by(gpu, |w| gpu.try_turn(w), "readback", started).await,
         Err(e) => Err(e),
     };
     #[cfg(target_arch = "wasm32")]

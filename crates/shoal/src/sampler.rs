@@ -19,7 +19,7 @@ pub struct Sampler {
     comparison: bool,
     /// Held while the fields above drop: on GL, deleting a sampler takes wgpu's context lock,
     /// so it waits for the GL turn like every other call (`wait.rs`). Declared last.
-    dropping: Option<crate::wait::Turn>,
+    dropping: Option<crate::turn::Turn>,
 }
 
 impl Drop for Sampler {

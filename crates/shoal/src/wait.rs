@@ -20,20 +20,24 @@
 //! - **One GL caller at a time.** wgpu's GL backend holds one context lock for every call and
 //!   panics when a thread waits more than 6 s for it; on llvmpipe a submission runs the
 //!   kernels inside `submit`, holding that lock the whole time. So on GL every Shoal call that
-//!   reaches wgpu takes the `Gpu`'s [`TurnLock`] first (a plain lock with no time limit), and
-//!   waits take it only for each short poll; a readback tries it between yields within its
-//!   deadline ([`turn_by`]), and what it gives up past the deadline is buried
-//!   ([`TurnLock::bury`]) for the turn's holder to destroy. On other backends a lighter lock serialises the
-//!   calls that may poll the device (submits and polls), because wgpu-core 30 panics on an
-//!   assertion when two threads poll one device at once.
+//!   reaches wgpu takes the `Gpu`'s turn first ([`TurnLock`], a plain lock with no time limit),
+//!   and waits take it only for each short poll; a readback tries it between yields within its
+//!   deadline ([`turn_by`]), standing in line so that a thread taking the turn over and over
+//!   does not win every time, and what it gives up past the deadline is buried
+//!   ([`TurnLock::bury`]) for the turn's holder to destroy (`turn.rs`). On other backends a
+//!   lighter lock serialises the calls that may poll the device (submits and polls), because
+//!   wgpu-core 30 panics on an assertion when two threads poll one device at once.
 
-use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 #[cfg(not(target_arch = "wasm32"))]
 use crate::error::{Error, Result};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::gpu::Gpu;
+#[cfg(doc)]
+use crate::turn::TurnLock;
+#[cfg(not(target_arch = "wasm32"))]
+use crate::turn::{Turn, Waiting};
 
 /// The default deadline of waits and readbacks: 60 s. Measured on llvmpipe in the kernels'
 /// suite (`SHOAL_BACKEND=gl cargo test -p shoal-kernels`, test threads sharing one `Gpu`, two
@@ -45,115 +49,6 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long a native wait sleeps between two polls of the device.
 #[cfg(not(target_arch = "wasm32"))]
 const SLICE: Duration = Duration::from_micros(250);
-
-/// The lock GL calls take turns on (see the module's documentation). Re-entrant: a thread
-/// that holds the turn takes it again at once, so a resource dropped inside a call that holds
-/// the turn (a kernel released while recording, say) does not wait for itself.
-#[derive(Default)]
-pub(crate) struct TurnLock {
-    held: Mutex<Holder>,
-    free: Condvar,
-}
-
-/// Who holds a [`TurnLock`], and how many times.
-#[derive(Default)]
-struct Holder {
-    thread: Option<std::thread::ThreadId>,
-    depth: usize,
-    /// What to destroy under the turn that a call could not wait for (a readback's staging
-    /// buffer past its deadline): the holder destroys it as it passes the turn on. Under the
-    /// same lock as `depth`, so nothing is buried after the holder last looked.
-    #[cfg(not(target_arch = "wasm32"))]
-    graveyard: Vec<Box<dyn Send>>,
-}
-
-/// Holding the turn; it passes on when dropped.
-pub(crate) struct Turn(Option<Arc<TurnLock>>);
-
-impl TurnLock {
-    /// Waits for the turn.
-    pub(crate) fn take(lock: &Arc<TurnLock>) -> Turn {
-        let me = std::thread::current().id();
-        let mut held = lock.held.lock().unwrap_or_else(|e| e.into_inner());
-        while held.depth > 0 && held.thread != Some(me) {
-            held = lock.free.wait(held).unwrap_or_else(|e| e.into_inner());
-        }
-        held.thread = Some(me);
-        held.depth += 1;
-        Turn(Some(Arc::clone(lock)))
-    }
-
-    /// Destroys `item` under the turn: now if nobody else holds it, else when its holder
-    /// passes it on. Never waits.
-    #[cfg(not(target_arch = "wasm32"))]
-    pub(crate) fn bury(lock: &Arc<TurnLock>, item: Box<dyn Send>) {
-        let me = std::thread::current().id();
-        let mut held = lock.held.lock().unwrap_or_else(|e| e.into_inner());
-        if held.depth > 0 && held.thread != Some(me) {
-            held.graveyard.push(item);
-            return;
-        }
-        held.thread = Some(me);
-        held.depth += 1;
-        drop(held);
-        let turn = Turn(Some(Arc::clone(lock)));
-        drop(item);
-        drop(turn);
-    }
-
-    /// The turn if nobody else holds it now.
-    #[cfg(not(target_arch = "wasm32"))]
-    pub(crate) fn try_take(lock: &Arc<TurnLock>) -> Option<Turn> {
-        let me = std::thread::current().id();
-        let mut held = lock.held.lock().unwrap_or_else(|e| e.into_inner());
-        if held.depth > 0 && held.thread != Some(me) {
-            return None;
-        }
-        held.thread = Some(me);
-        held.depth += 1;
-        Some(Turn(Some(Arc::clone(lock))))
-    }
-}
-
-impl Turn {
-    /// No turn to hold (backends other than GL).
-    pub(crate) fn none() -> Self {
-        Turn(None)
-    }
-}
-
-impl std::fmt::Debug for Turn {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(if self.0.is_some() {
-            "Turn(held)"
-        } else {
-            "Turn"
-        })
-    }
-}
-
-impl Drop for Turn {
-    fn drop(&mut self) {
-        if let Some(lock) = self.0.take() {
-            let mut held = lock.held.lock().unwrap_or_else(|e| e.into_inner());
-            // The last release destroys what was buried meanwhile, still holding the turn, until
-            // nothing is left when it lets go.
-            #[cfg(not(target_arch = "wasm32"))]
-            while held.depth == 1 && !held.graveyard.is_empty() {
-                let buried = std::mem::take(&mut held.graveyard);
-                drop(held);
-                drop(buried);
-                held = lock.held.lock().unwrap_or_else(|e| e.into_inner());
-            }
-            held.depth = held.depth.saturating_sub(1);
-            if held.depth == 0 {
-                held.thread = None;
-                drop(held);
-                lock.free.notify_one();
-            }
-        }
-    }
-}
 
 /// Natively: polls the device until submission `index` has finished and `done()` holds (a map
 /// callback has run, say), yielding to the executor between polls; fails with
@@ -169,10 +64,12 @@ pub(crate) async fn until_done(
     started: std::time::Instant,
 ) -> Result<()> {
     let limit = gpu.timeout();
+    let mut waiting = None;
     loop {
         gpu.check_alive(what)?;
-        // Another thread's GL call may hold the turn (a long llvmpipe submit): poll later.
-        if let Some(_turn) = gpu.try_poll_turn() {
+        // Another thread's GL call may hold the turn (a long llvmpipe submit): poll later, in
+        // line for it.
+        if let Some(_turn) = gpu.try_poll_turn(&mut waiting) {
             let poll = || {
                 gpu.device().poll(wgpu::PollType::Wait {
                     submission_index: Some(index.clone()),
@@ -228,14 +125,15 @@ fn within(what: &str, started: std::time::Instant, limit: Duration) -> Result<()
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) async fn turn_by(
     gpu: &Gpu,
-    try_take: impl Fn() -> Option<Turn>,
+    try_take: impl Fn(&mut Option<Waiting>) -> Option<Turn>,
     what: &str,
     started: std::time::Instant,
 ) -> Result<Turn> {
     let limit = gpu.timeout();
+    let mut waiting = None;
     loop {
         gpu.check_alive(what)?;
-        if let Some(turn) = try_take() {
+        if let Some(turn) = try_take(&mut waiting) {
             return Ok(turn);
         }
         within(what, started, limit)?;
@@ -323,84 +221,5 @@ mod timer {
                 waker.wake();
             }
         }
-    }
-}
-
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod tests {
-    use super::*;
-    use std::sync::mpsc::channel;
-    use std::thread::ThreadId;
-
-    /// Who destroyed it, and whether that thread held the turn then.
-    type Destroyed = Arc<Mutex<Option<(ThreadId, bool)>>>;
-
-    /// Records, when dropped, the dropping thread and whether it held `lock`'s turn.
-    struct Marker(Arc<TurnLock>, Destroyed);
-
-    impl Drop for Marker {
-        fn drop(&mut self) {
-            let me = std::thread::current().id();
-            let held = self.0.held.lock().expect("held");
-            let holding = held.depth > 0 && held.thread == Some(me);
-            *self.1.lock().expect("destroyed") = Some((me, holding));
-        }
-    }
-
-    fn destroyed(d: &Destroyed) -> Option<(ThreadId, bool)> {
-        *d.lock().expect("destroyed")
-    }
-
-    /// A buried item is destroyed under the turn: at once by the burying thread where the turn
-    /// is free, else by the thread holding it as it lets go of its last hold, not before.
-    #[test]
-    fn buried_items_are_destroyed_under_the_turn_by_its_holder() {
-        let lock = Arc::new(TurnLock::default());
-        let me = std::thread::current().id();
-        let now: Destroyed = Arc::default();
-        TurnLock::bury(&lock, Box::new(Marker(Arc::clone(&lock), Arc::clone(&now))));
-        assert_eq!(destroyed(&now), Some((me, true)), "a free turn: at once");
-        assert_eq!(
-            lock.held.lock().expect("held").depth,
-            0,
-            "and the turn let go"
-        );
-
-        let later: Destroyed = Arc::default();
-        let (held, turn_held) = channel();
-        let (go_on, told) = channel::<()>();
-        let (nested, nested_done) = channel();
-        let holder = {
-            let lock = Arc::clone(&lock);
-            let later = Arc::clone(&later);
-            std::thread::spawn(move || {
-                let turn = TurnLock::take(&lock);
-                held.send(std::thread::current().id()).expect("tell");
-                told.recv().expect("go on");
-                // A nested hold let go: the turn is still held, the item still kept.
-                drop(TurnLock::take(&lock));
-                nested.send(destroyed(&later)).expect("tell");
-                drop(turn);
-            })
-        };
-        let holder_id = turn_held.recv().expect("held");
-        TurnLock::bury(
-            &lock,
-            Box::new(Marker(Arc::clone(&lock), Arc::clone(&later))),
-        );
-        assert_eq!(
-            destroyed(&later),
-            None,
-            "kept while another thread holds the turn"
-        );
-        go_on.send(()).expect("go on");
-        assert_eq!(
-            nested_done.recv().expect("nested"),
-            None,
-            "not at a nested release"
-        );
-        holder.join().expect("holder");
-        assert_eq!(destroyed(&later), Some((holder_id, true)));
-        assert_eq!(lock.held.lock().expect("held").depth, 0);
     }
 }
