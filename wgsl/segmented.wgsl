@@ -5,7 +5,7 @@
 // associative whenever op is: a head cuts the running value off from everything before it, and
 // the first component counts the heads. Results are stored as values (a segmented scan), or
 // where a run of equal keys ends, at the run's index (heads so far - 1), every other element
-// behind the runs: reduce-by-key and run lengths, in the scan's one pass.
+// behind the runs: reduce-by-key, in the scan's one pass (run lengths are run_ends.wgsl's).
 
 // segmented.rs puts two constants before this file, one kernel per use: `BY_KEYS` (a segment
 // starts where `seg_heads` changes, keys; or where `seg_heads[i]`, a flag, is set) and `RUNS`

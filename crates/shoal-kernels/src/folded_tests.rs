@@ -66,7 +66,7 @@ shoal_conformance::gpu_test! {
         assert_eq!(runs, want_keys.len());
         assert_eq!(first_difference(&unique.read().await.expect("read")[..runs], &want_keys), None);
         assert_eq!(first_difference(&reduced.read().await.expect("read")[..runs], &want_sums), None);
-        // Run lengths: a scan of u32 run ends over the same tiles, then one invocation per run.
+        // Run lengths: a scan of u32 run ends over the same tiles, then four runs per invocation.
         let lengths = gpu.buffer_zeroed::<u32>(FOLDED).expect("lengths");
         seg.run_run_lengths(&kb, &unique, &lengths, &count).expect("run lengths");
         let (want_keys, want_lengths) = reduce_by_key_cpu(&keys, &vec![1u32; keys.len()], Op::Sum);

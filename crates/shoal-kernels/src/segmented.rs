@@ -84,7 +84,7 @@ fn io(path: &str, constants: &str) -> shoal::Source {
 }
 
 /// Run-length encoding's kernels, compiled on first use: a scan of `u32` run ends (scalars,
-/// loaded four at a time, where the pairs of the segmented scan load one by one), the kernels
+/// loaded four at a time), the kernels
 /// that turn the index after each run into its length, and the arguments they are dispatched by.
 #[derive(Debug)]
 struct RunKernels {
@@ -368,7 +368,8 @@ impl Segmented<u32> {
     /// word; the dispatch arguments after it are zero). Both outputs hold at least one element
     /// per key; past the count they are left as they were.
     /// Two passes: a scan of `u32` run ends (keys loaded four at a time) that stores where each
-    /// run ends, then one invocation per run turning ends into lengths and reading its key.
+    /// run ends, then four runs per invocation turning ends into lengths and reading their keys
+    /// (and one invocation for the last runs' remainder of four).
     ///
     /// ```
     /// # fn main() -> Result<(), shoal::Error> {
