@@ -17,5 +17,6 @@ struct NextKernel {
 fn dispatch_args(total: u32, next: NextKernel) -> vec3<u32> {
     let groups = total / next.workgroup + select(0u, 1u, total % next.workgroup != 0u);
     let x = min(groups, next.max_groups_x);
-    return vec3(x, select(1u, (groups + x - 1u) / x, x > 0u), 1u);
+    let y = select(1u, groups / max(x, 1u) + select(0u, 1u, groups % max(x, 1u) != 0u), x > 0u);
+    return vec3(x, y, 1u);
 }

@@ -3,6 +3,9 @@
 //! that no two are one buffer where one dispatch would overwrite what another reads or wrote
 //! ([`Error::BindingKind`]). The owner comes first: wgpu numbers buffers per device, so buffers
 //! of two `Gpu`s can compare equal as `wgpu::Buffer`s and would pass for "the same buffer".
+//! Then where each starts ([`Error::InvalidParameter`] for a slice the device cannot bind),
+//! which a dispatch checks too, but only as it is recorded: a call of several dispatches would
+//! otherwise leave the first of them in the caller's batch.
 
 use shoal::{Buffer, Element, Error, Gpu, Result};
 
@@ -35,14 +38,33 @@ pub(crate) fn check_owners(gpu: &Gpu, kernel: &str, buffers: &[Named<'_>]) -> Re
     Ok(())
 }
 
-/// [`check_owners`], then an [`Error::BindingKind`] naming `kernel` when two of `buffers` are one
+/// Fails with [`Error::InvalidParameter`] (naming `kernel`, the buffer and the alignment) unless
+/// every buffer of `buffers` starts at a byte offset the device binds storage buffers at
+/// ([`shoal::Limits::slice_alignment`]), as each dispatch that binds it will check.
+fn check_offsets(gpu: &Gpu, kernel: &str, buffers: &[Named<'_>]) -> Result<()> {
+    let align = u64::from(gpu.limits().slice_alignment(false).max(1));
+    match buffers.iter().find(|b| !b.range.0.is_multiple_of(align)) {
+        None => Ok(()),
+        Some(b) => Err(Error::InvalidParameter {
+            kernel: kernel.into(),
+            parameter: format!("the {} buffer", b.name),
+            value: format!("a slice starting at byte {}", b.range.0),
+            rule: format!(
+                "buffers are bound at byte offsets that are multiples of {align} \
+                 (Limits::slice_alignment): slice at an element whose byte offset is one"
+            ),
+        }),
+    }
+}
+
+/// [`check_owners`] and `check_offsets`, then an [`Error::BindingKind`] naming `kernel` when two of `buffers` are one
 /// wgpu buffer (the same buffer, views or slices of one, even slices that do not overlap: a
 /// dispatch uses a wgpu buffer whole); `why` says why they must differ.
 pub(crate) fn check_apart(gpu: &Gpu, kernel: &str, buffers: &[Named<'_>], why: &str) -> Result<()> {
     refuse_shared(gpu, kernel, buffers, why, Shared::Buffer)
 }
 
-/// [`check_owners`], then an [`Error::BindingKind`] naming `kernel` when two of `buffers` share
+/// [`check_owners`] and `check_offsets`, then an [`Error::BindingKind`] naming `kernel` when two of `buffers` share
 /// memory: slices of one wgpu buffer that do not overlap pass, for buffers that no one dispatch
 /// binds together (a partition's two sides, one after the other); `why` says why they must not
 /// overlap.
@@ -72,6 +94,7 @@ fn refuse_shared(
     shared: Shared,
 ) -> Result<()> {
     check_owners(gpu, kernel, buffers)?;
+    check_offsets(gpu, kernel, buffers)?;
     let conflict = |a: &Named<'_>, b: &Named<'_>| {
         a.raw == b.raw
             && (shared == Shared::Buffer

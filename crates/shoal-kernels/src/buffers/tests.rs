@@ -155,3 +155,46 @@ shoal_conformance::async_test! {
         assert_eq!(buffer.read().await.expect("read"), want);
     }
 }
+
+shoal_conformance::async_test! {
+    /// A slice the device cannot bind (a byte offset that is not a multiple of
+    /// `Limits::slice_alignment`) given to a call of several dispatches is `InvalidParameter`
+    /// naming the call and the buffer, before anything is recorded: a partition into the halves
+    /// of a buffer whose second half starts at byte 4,000 once recorded the kept side and its
+    /// count's clear, then failed at the rejected side's dispatch; run lengths, the histogram and
+    /// a compaction likewise cleared their counts first.
+    async fn slices_the_device_cannot_bind_are_refused_before_anything_is_recorded() {
+        let gpu = Gpu::new().await.expect("device");
+        let n = 1000u64;
+        let values = gpu.buffer_from(&random_u32(3, n, 20)).expect("values");
+        let out = gpu.buffer_zeroed::<u32>(2 * n).expect("out");
+        let sentinel = [7u32; 8];
+        let counts = gpu.buffer_from(&sentinel).expect("counts");
+        let count = |range: std::ops::Range<u64>| CompactCount { buffer: counts.slice(range).expect("count slice") };
+        let refused = |result: shoal::Result<()>, kernel: &str, buffer: &str| {
+            let e = result.expect_err(kernel);
+            let text = e.to_string();
+            assert!(matches!(e, Error::InvalidParameter { .. }), "{kernel}: {e}");
+            assert!(text.contains(kernel) && text.contains(buffer) && text.contains("slice_alignment"), "`{text}` should name {kernel} and {buffer}");
+        };
+        let mut commands = gpu.commands();
+        let compact = Compact::new(&gpu).expect("compact");
+        let below = compact.partition("x < 10u").expect("predicate");
+        let halves = (&out.slice(..n).expect("kept"), &out.slice(n..).expect("rejected"));
+        let (whole, other) = (CompactCount::new(&gpu).expect("count"), CompactCount::new(&gpu).expect("count"));
+        refused(compact.record_partition(&mut commands, &values, &below, halves, (&count(0..4), &other), 0), "partition", "rejected");
+        let rejected = gpu.buffer_zeroed::<u32>(n).expect("rejected");
+        let (kept, separate) = (&out.slice(..n).expect("kept"), &rejected);
+        refused(compact.record_partition(&mut commands, &values, &below, (kept, separate), (&count(0..4), &count(4..8)), 0), "partition", "rejected count");
+        let seg = Segmented::<u32>::new(&gpu).expect("segmented");
+        let lengths = out.slice(1..n + 1).expect("lengths");
+        refused(seg.record_run_lengths(&mut commands, &values, (&gpu.buffer_zeroed::<u32>(n).expect("unique"), &lengths), &count(0..4)), "run lengths", "lengths");
+        let hist = Histogram::new(&gpu).expect("histogram");
+        refused(hist.record(&mut commands, &values, &out.slice(1..257).expect("bins")), "histogram", "counts");
+        refused(compact.record(&mut commands, &values.slice(1..).expect("input"), Keep::Flags(&values), &out, &whole, 0), "compact", "values");
+        // Nothing was recorded: the counts keep their sentinel, the output its zeros.
+        commands.submit().expect("submit").wait().await.expect("wait");
+        assert_eq!(counts.read().await.expect("counts"), sentinel);
+        assert!(out.read().await.expect("out").iter().all(|&x| x == 0), "an output was written");
+    }
+}

@@ -187,6 +187,8 @@ shoal_conformance::gpu_test! {
         // One run of n; n runs of 1; runs of 1 to 16 in forced tiles of 8 x 2 (1,250 tiles).
         check_run_lengths(&gpu, &seg, &same).await;
         check_run_lengths(&gpu, &seg, &different).await;
+        // n runs of 1 where n is not a multiple of four: the tail beside the vec4 stores.
+        check_run_lengths(&gpu, &seg, &(0..20_003).collect::<Vec<u32>>()).await;
         let small = Tiling { per_invocation: 2, one_subgroup: false, workgroup: Some(8) };
         let forced = Segmented::<u32>::with_tiling(&gpu, small).expect("small tiles");
         check_run_lengths(&gpu, &forced, &runs(8, n, 16)).await;
@@ -217,6 +219,28 @@ shoal_conformance::gpu_test! {
         }
         let single = Tiling { per_invocation: 1, one_subgroup: false, workgroup: Some(1) };
         assert!(matches!(Segmented::<u32>::with_tiling(&gpu, single), Err(shoal::Error::Override { .. })));
+    }
+
+    /// Run lengths into slices of larger buffers, 64 words (256 bytes) in: the vec4 views of the
+    /// outputs start at the slices' offsets, and the words around each slice keep what they held.
+    async fn run_lengths_into_slices(gpu) {
+        const BEFORE: u32 = 0xdead_beef;
+        let seg = Segmented::<u32>::new(&gpu).expect("segmented");
+        for n in [5u64, 4097, 20_003] {
+            let keys = runs(n + 11, n, 9);
+            let k = gpu.buffer_from(&keys).expect("keys");
+            let (unique, lengths) = (gpu.buffer_from(&vec![BEFORE; n as usize + 128]).expect("unique"), gpu.buffer_from(&vec![BEFORE; n as usize + 128]).expect("lengths"));
+            let count = CompactCount::new(&gpu).expect("count");
+            let (us, ls) = (unique.slice(64..64 + n).expect("slice"), lengths.slice(64..64 + n).expect("slice"));
+            seg.run_run_lengths(&k, &us, &ls, &count).expect("run lengths");
+            let (want_keys, want_lengths) = reduce_by_key_cpu(&keys, &vec![1u32; keys.len()], Op::Sum);
+            let runs = count.read().await.expect("count") as usize;
+            assert_eq!(runs, want_keys.len(), "runs, n = {n}");
+            for (what, got, want) in [("keys", unique.read().await.expect("read"), want_keys), ("lengths", lengths.read().await.expect("read"), want_lengths)] {
+                assert_eq!(first_difference(&got[64..64 + runs], &want), None, "{what}, n = {n}");
+                assert!(got[..64].iter().chain(&got[64 + runs..]).all(|&x| x == BEFORE), "{what} outside the runs, n = {n}");
+            }
+        }
     }
 
     /// Run lengths write the count in the scan and the outputs in the pass after it: an output
