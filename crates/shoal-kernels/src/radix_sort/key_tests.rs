@@ -329,13 +329,15 @@ shoal_conformance::gpu_test! {
         check_key_type::<I64>(&gpu, 500).await;
     }
 
-    /// 16-byte values (gathered by the permutation), 32-byte values (two vec4s each), 8-byte
-    /// values, values of 40,001 words (one word at a time, past the 65,535 loop trips llvmpipe
-    /// allows an invocation if an invocation gathered whole values), and 4-byte values of
-    /// another type, with 32- and 64-bit keys.
+    /// 16-byte values (gathered by the permutation), 32-, 64- and 80-byte values (two, four and
+    /// five vec4s each), 8-byte values, values of 40,001 words (one word at a time, past the 65,535 loop trips
+    /// llvmpipe allows an invocation if an invocation gathered whole values), and 4-byte values
+    /// of another type, with 32- and 64-bit keys.
     async fn sort_pairs_of_wide_values(gpu) {
         check_wide_values::<u32, [u32; 4]>(&gpu, 70_001, |i| [i, !i, i * 3, 7]).await;
         check_wide_values::<u32, [u32; 8]>(&gpu, 1_025, |i| std::array::from_fn(|j| i * 8 + j as u32)).await;
+        check_wide_values::<u32, [u32; 16]>(&gpu, 16_385, |i| std::array::from_fn(|j| i ^ (j as u32) << 20)).await;
+        check_wide_values::<i32, [u32; 20]>(&gpu, 2_049, |i| std::array::from_fn(|j| i + j as u32)).await;
         check_wide_values::<u32, Box<[u32; 40_001]>>(&gpu, 9, |i| Box::new(std::array::from_fn(|j| i ^ (j as u32) << 4))).await;
         check_wide_values::<f32, shoal::glam::Vec4>(&gpu, 4_099, |i| shoal::glam::Vec4::splat(i as f32)).await;
         check_wide_values::<I64, [u32; 2]>(&gpu, 4_099, |i| [i, i ^ 0xffff]).await;
