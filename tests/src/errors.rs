@@ -547,10 +547,15 @@ crate::async_test! {
         usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::STORAGE,
         mapped_at_creation: false,
     });
+    // A submit in between is not the error's: the queue takes the batch, and the submit says
+    // so (it once returned the error, for a batch that then ran).
+    let mut commands = gpu.commands();
+    commands.copy(&gpu.buffer_from(&[5u32, 6]).expect("source"), &values).expect("copy");
+    commands.submit().expect("a batch the queue takes is submitted");
     let e = values.read().await.expect_err("the next read reports wgpu's error");
     assert!(matches!(e, Error::Wgpu { .. }), "{e}");
     assert_names(&e, &["readback", "wgpu reported"]);
-    assert_eq!(values.read().await.expect("reported once, then reads work"), [1, 2]);
+    assert_eq!(values.read().await.expect("reported once, then reads work"), [5, 6]);
     }
 }
 

@@ -524,3 +524,25 @@ gpu_test! {
     }
     }
 }
+
+gpu_test! {
+    /// A sampler descriptor wgpu refuses is `Error::Wgpu` from `Gpu::sampler`, which creates it
+    /// inside error scopes: it once returned a sampler and left wgpu's error to fail an
+    /// unrelated later call. A valid descriptor makes a sampler, and the next read is clean.
+    async fn a_sampler_wgpu_refuses_is_an_error_of_its_own(gpu) {
+        let bad = shoal::wgpu::SamplerDescriptor { lod_min_clamp: -1.0, ..Default::default() };
+        let b = gpu.buffer_from(&[9u32]).expect("buffer");
+        // Natively the call returns it; in the browser a scope answers later, and the next
+        // read returns it, naming the call.
+        let e = match gpu.sampler(&bad) {
+            Err(e) => e,
+            Ok(_) if cfg!(target_arch = "wasm32") => b.read().await.expect_err("the scope's answer"),
+            Ok(_) => panic!("a negative lod_min_clamp made a sampler"),
+        };
+        assert!(matches!(e, Error::Wgpu { .. }), "{e}");
+        assert!(e.to_string().contains("creating a sampler"), "{e}");
+        let good = shoal::wgpu::SamplerDescriptor { mag_filter: shoal::wgpu::FilterMode::Linear, ..Default::default() };
+        assert!(gpu.sampler(&good).expect("a valid descriptor").is_filtering());
+        assert_eq!(b.read().await.expect("the next read is clean"), [9]);
+    }
+}

@@ -199,3 +199,46 @@ shoal::pod_element!(Six);
 #[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 struct Half(u16);
 shoal::pod_element!(Half);
+
+/// A custom `Bindable` that binds one of two wgpu buffers under one identity (an application's
+/// buffer it re-allocates, say).
+struct Swapped {
+    id: shoal::ResourceId,
+    raws: [shoal::wgpu::Buffer; 2],
+    which: usize,
+}
+
+impl shoal::Bindable for Swapped {
+    fn resource(&self) -> shoal::Resource<'_> {
+        shoal::Resource::Buffer(shoal::BufferResource::new::<u32>(
+            &self.id,
+            &self.raws[self.which],
+            4,
+        ))
+    }
+}
+
+gpu_test! {
+    /// The bind-group cache keys on the wgpu object bound as well as the identity: a custom
+    /// `Bindable` that binds another buffer under the same identity gets a bind group of its
+    /// own, not the one cached for the first (which wrote the first buffer again).
+    async fn a_custom_bindable_rebound_to_another_buffer_is_not_served_from_the_cache(gpu) {
+        let src = "@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+            @compute @workgroup_size(1) fn mark() { out[0] += 1u; }";
+        let k = gpu.kernel(shoal::Source::new("mark.wgsl", src)).expect("kernel");
+        let raw = || gpu.device().create_buffer(&shoal::wgpu::BufferDescriptor {
+            label: Some("swapped"),
+            size: 4,
+            usage: shoal::wgpu::BufferUsages::STORAGE | shoal::wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let mut swapped = Swapped { id: gpu.resource_id(), raws: [raw(), raw()], which: 0 };
+        k.bind("out", &swapped).groups([1, 1, 1]).run().expect("first");
+        swapped.which = 1;
+        k.bind("out", &swapped).groups([1, 1, 1]).run().expect("second");
+        for (i, raw) in swapped.raws.iter().enumerate() {
+            let b = shoal::Buffer::<u32>::from_raw(&gpu, raw.clone(), 1).expect("wrap");
+            assert_eq!(b.read().await.expect("read"), [1], "buffer {i}");
+        }
+    }
+}

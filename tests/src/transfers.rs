@@ -196,6 +196,9 @@ gpu_test! {
     assert!(matches!(e, Error::InvalidParameter { .. }), "{e}");
     wrapped.write_at(0, &[Half(4), Half(5)]).expect("the first word");
     assert_eq!(wrapped.read().await.expect("read"), [Half(4), Half(5), Half(0)]);
+    // Reads of any range, a word's second half included (they were `Readback` errors).
+    assert_eq!(v.read_range(1..2).await.expect("the second half of a word"), [Half(20)]);
+    assert_eq!(v.read_range(1..3).await.expect("across a word"), [Half(20), Half(30)]);
     }
 
     /// A write at an element past the end says so, even with no data (it said only "expected 0

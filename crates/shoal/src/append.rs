@@ -303,7 +303,7 @@ impl<T: Element> AppendBuffer<T> {
                 kernel: "append_dispatch_args".into(),
                 groups: [
                     max[0],
-                    groups.div_ceil(max[0] as u64).min(u32::MAX as u64) as u32,
+                    groups.div_ceil(max[0].max(1) as u64).min(u32::MAX as u64) as u32,
                     1,
                 ],
                 dimension: 1,

@@ -442,10 +442,12 @@ impl Commands {
         let submitted = gpu.scoped("submitting commands", || {
             (gpu.submit_number(), gpu.queue().submit([encoder.finish()]))
         });
-        let checked = submitted.and_then(|(number, index)| {
+        // An error wgpu reported outside Shoal's scopes (the application's own calls) waits
+        // for the next wait or readback: returned here, it would say that a batch the queue
+        // took was not submitted.
+        let checked = submitted.map(|(number, index)| {
             gpu.submitted(number, &index);
-            gpu.check_uncaptured("submitting commands")?;
-            Ok(index)
+            index
         });
         let index = match checked {
             Ok(index) => index,
@@ -553,8 +555,11 @@ impl Submission {
             }]);
         };
         let bytes = readback::read_bytes(&self.gpu, resolve, 0, resolve.size()).await?;
-        let ticks: &[u64] =
-            bytemuck::try_cast_slice(&bytes).map_err(|e| Error::Readback(e.to_string()))?;
+        // Read word by word: a `Vec<u8>` promises no 8-byte alignment.
+        let ticks: Vec<u64> = bytes
+            .chunks_exact(8)
+            .map(|b| u64::from_le_bytes(b.try_into().unwrap_or_default()))
+            .collect();
         let period = self.gpu.queue().get_timestamp_period() as f64;
         Ok(std::mem::take(&mut self.labels)
             .into_iter()

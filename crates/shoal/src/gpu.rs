@@ -205,6 +205,12 @@ impl Gpu {
     /// and wgpu keeps one of each per device and cannot hand back the one it had: an
     /// application with its own handlers passes them to [`Gpu::from_wgpu_chained`] instead,
     /// which keeps them called.
+    ///
+    /// Wrap a device once and clone the `Gpu` to share it: each wrapper has its own lock for
+    /// the calls that poll the device, and wgpu-core 30 panics when two threads poll one
+    /// device at once (two wrappers of one device, used from two threads, could). The same
+    /// holds for the application's own polls of `device`: make them inside
+    /// [`Gpu::with_turn`].
     pub fn from_wgpu(adapter: &wgpu::Adapter, device: wgpu::Device, queue: wgpu::Queue) -> Self {
         Self::assemble(None, Some(adapter.clone()), device, queue, None, None)
     }

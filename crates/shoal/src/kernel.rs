@@ -354,11 +354,13 @@ impl Kernel {
         // On GL, a bind group the cache lets go of may hold the last handle of a buffer, whose
         // destruction takes wgpu's context lock: the whole lookup takes the turn (`wait.rs`).
         let _turn = self.inner.gpu.turn();
-        // A buffer's range is in the key too: a custom `Bindable` may bind other bytes under one
-        // identity (Shoal's slices have identities of their own).
-        let mut key: Vec<u64> = Vec::with_capacity(3 * resources.len() + 1);
+        // A buffer's range is in the key too, and the wgpu object bound (hashed): a custom
+        // `Bindable` may bind other bytes, another view of a texture or a buffer it replaced
+        // under one identity (Shoal's slices have identities of their own). A cached group
+        // holds its objects, so their hashes stay theirs while it is kept.
+        let mut key: Vec<u64> = Vec::with_capacity(4 * resources.len() + 1);
         for resource in resources {
-            key.push(resource.id());
+            key.extend([resource.id(), resource.handle_hash()]);
             if let Resource::Buffer(b) = resource {
                 key.extend([b.offset, b.bytes]);
             }

@@ -22,10 +22,14 @@ pub(crate) async fn read_bytes(
     if size == 0 {
         return Ok(Vec::new());
     }
-    let padded = size.next_multiple_of(4);
-    if !offset.is_multiple_of(4) || offset + padded > src.size() {
+    // wgpu copies whole words: the words around the range (2-byte elements may start inside
+    // one), read and cut.
+    let skip = offset % 4;
+    let start = offset - skip;
+    let padded = (skip + size).next_multiple_of(4);
+    if start + padded > src.size() {
         return Err(Error::Readback(format!(
-            "range {offset}..{} is not 4-byte aligned or past the end of a {}-byte buffer",
+            "range {offset}..{} ends inside a word past the end of a {}-byte buffer",
             offset + size,
             src.size()
         )));
@@ -37,10 +41,11 @@ pub(crate) async fn read_bytes(
         )));
     }
     let mut bytes = read_staged(gpu, padded, |encoder, staging| {
-        encoder.copy_buffer_to_buffer(src, offset, staging, 0, padded);
+        encoder.copy_buffer_to_buffer(src, start, staging, 0, padded);
     })
     .await?;
-    bytes.truncate(size as usize);
+    bytes.truncate((skip + size) as usize);
+    bytes.drain(..skip as usize);
     Ok(bytes)
 }
 

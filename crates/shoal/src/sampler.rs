@@ -53,7 +53,7 @@ impl std::fmt::Debug for Sampler {
 impl Gpu {
     /// Bilinear filtering, coordinates clamped to the edge.
     pub fn sampler_linear(&self) -> Sampler {
-        self.sampler(&wgpu::SamplerDescriptor {
+        self.make_sampler(&wgpu::SamplerDescriptor {
             label: Some("shoal linear"),
             mag_filter: wgpu::FilterMode::Linear,
             min_filter: wgpu::FilterMode::Linear,
@@ -63,14 +63,23 @@ impl Gpu {
 
     /// Nearest texel, coordinates clamped to the edge (samples every float format).
     pub fn sampler_nearest(&self) -> Sampler {
-        self.sampler(&wgpu::SamplerDescriptor {
+        self.make_sampler(&wgpu::SamplerDescriptor {
             label: Some("shoal nearest"),
             ..Default::default()
         })
     }
 
-    /// A sampler as `desc` says; it filters when any of its filters is linear.
-    pub fn sampler(&self, desc: &wgpu::SamplerDescriptor<'_>) -> Sampler {
+    /// A sampler as `desc` says; it filters when any of its filters is linear. A descriptor
+    /// wgpu refuses (a negative `lod_min_clamp`, anisotropy without linear filters) is
+    /// [`Error::Wgpu`](crate::Error::Wgpu), as is a lost device
+    /// ([`Error::DeviceLost`](crate::Error::DeviceLost)).
+    pub fn sampler(&self, desc: &wgpu::SamplerDescriptor<'_>) -> crate::Result<Sampler> {
+        self.scoped("creating a sampler", || self.make_sampler(desc))
+    }
+
+    /// The sampler of `desc`, which wgpu accepts (the fixed descriptors above; `sampler`
+    /// calls it inside error scopes).
+    fn make_sampler(&self, desc: &wgpu::SamplerDescriptor<'_>) -> Sampler {
         let filtering = desc.mag_filter == wgpu::FilterMode::Linear
             || desc.min_filter == wgpu::FilterMode::Linear
             || desc.mipmap_filter == wgpu::MipmapFilterMode::Linear;

@@ -14,9 +14,10 @@
 //!   while the other call sleeps between tries: a read beside it took about a second (measured
 //!   on lavapipe, the other thread holding the turn 2 ms at a time). So a call that tried and
 //!   failed stands in line ([`Waiting`]), and a waiting call lets a free turn be for up to
-//!   [`DEFER`] while one stands in line on another thread. Only up to `DEFER`: a call in line
-//!   whose future is not polled (dropped without being dropped, or awaited by a thread that is
-//!   itself waiting for the turn) delays others, never stops them.
+//!   [`DEFER`] while one stands in line on another thread and tried within the last [`FRESH`].
+//!   Only up to `DEFER`, and only to calls that keep trying: a call in line whose future is no
+//!   longer polled (forgotten, or awaited by a thread busy elsewhere) delays nobody once its last
+//!   try is older than `FRESH`.
 
 use std::sync::{Arc, Condvar, Mutex};
 #[cfg(not(target_arch = "wasm32"))]
@@ -29,13 +30,20 @@ use std::time::{Duration, Instant};
 #[cfg(not(target_arch = "wasm32"))]
 const DEFER: Duration = Duration::from_millis(2);
 
+/// How recently a call in line must have tried the turn for others to defer to it: a call that
+/// keeps trying does so every quarter of a millisecond or so.
+#[cfg(not(target_arch = "wasm32"))]
+const FRESH: Duration = Duration::from_millis(2);
+
 /// The lock calls take turns on (see the module's documentation).
 pub(crate) struct TurnLock {
     held: Mutex<Holder>,
     free: Condvar,
-    /// [`DEFER`], but in tests.
+    /// [`DEFER`] and [`FRESH`], but in tests.
     #[cfg(not(target_arch = "wasm32"))]
     defer: Duration,
+    #[cfg(not(target_arch = "wasm32"))]
+    fresh: Duration,
 }
 
 impl Default for TurnLock {
@@ -45,6 +53,8 @@ impl Default for TurnLock {
             free: Condvar::new(),
             #[cfg(not(target_arch = "wasm32"))]
             defer: DEFER,
+            #[cfg(not(target_arch = "wasm32"))]
+            fresh: FRESH,
         }
     }
 }
@@ -59,9 +69,9 @@ struct Holder {
     /// same lock as `depth`, so nothing is buried after the holder last looked.
     #[cfg(not(target_arch = "wasm32"))]
     graveyard: Vec<Box<dyn Send>>,
-    /// The calls in line: each one's number and the thread it last tried from.
+    /// The calls in line: each one's number, and the thread it last tried from and when.
     #[cfg(not(target_arch = "wasm32"))]
-    line: Vec<(u64, ThreadId)>,
+    line: Vec<(u64, ThreadId, Instant)>,
     /// The number of the next call to stand in line.
     #[cfg(not(target_arch = "wasm32"))]
     next: u64,
@@ -92,7 +102,10 @@ impl TurnLock {
                 continue;
             }
             #[cfg(not(target_arch = "wasm32"))]
-            if held.depth == 0 && held.line.iter().any(|&(_, thread)| thread != me) {
+            if held.depth == 0
+                && (held.line.iter())
+                    .any(|&(_, thread, tried)| thread != me && tried.elapsed() < lock.fresh)
+            {
                 let left = lock
                     .defer
                     .saturating_sub(deferring.get_or_insert_with(Instant::now).elapsed());
@@ -139,14 +152,14 @@ impl TurnLock {
         if held.depth > 0 && held.thread != Some(me) {
             match waiting {
                 Some(w) => {
-                    if let Some(place) = held.line.iter_mut().find(|(n, _)| *n == w.number) {
-                        place.1 = me;
+                    if let Some(place) = held.line.iter_mut().find(|(n, ..)| *n == w.number) {
+                        (place.1, place.2) = (me, Instant::now());
                     }
                 }
                 None => {
                     let number = held.next;
                     held.next += 1;
-                    held.line.push((number, me));
+                    held.line.push((number, me, Instant::now()));
                     *waiting = Some(Waiting {
                         lock: Arc::clone(lock),
                         number,
@@ -168,7 +181,7 @@ impl TurnLock {
 impl Drop for Waiting {
     fn drop(&mut self) {
         let mut held = self.lock.held.lock().unwrap_or_else(|e| e.into_inner());
-        held.line.retain(|&(n, _)| n != self.number);
+        held.line.retain(|&(n, ..)| n != self.number);
         drop(held);
         // A call deferring to this one need not wait out `DEFER`.
         self.lock.free.notify_all();
@@ -298,6 +311,7 @@ mod tests {
     fn patient() -> Arc<TurnLock> {
         Arc::new(TurnLock {
             defer: Duration::from_secs(60),
+            fresh: Duration::from_secs(60),
             ..TurnLock::default()
         })
     }
@@ -381,6 +395,36 @@ mod tests {
         assert!(
             started.elapsed() < Duration::from_secs(30),
             "waited for its own place in line"
+        );
+        drop(waiting);
+    }
+
+    /// A place in line whose call stopped trying (its future no longer polled) delays nobody
+    /// once its last try is older than the lock's freshness.
+    #[test]
+    fn a_stale_place_in_line_is_not_waited_for() {
+        let lock = Arc::new(TurnLock {
+            defer: Duration::from_secs(60),
+            fresh: Duration::from_millis(20),
+            ..TurnLock::default()
+        });
+        let (release, holder) = held_elsewhere(&lock);
+        let mut waiting = None;
+        assert!(
+            TurnLock::try_take(&lock, &mut waiting).is_none(),
+            "held elsewhere"
+        );
+        release.send(()).expect("release");
+        holder.join().expect("holder");
+        std::thread::sleep(Duration::from_millis(50));
+        let started = Instant::now();
+        let lock_elsewhere = Arc::clone(&lock);
+        std::thread::spawn(move || drop(TurnLock::take(&lock_elsewhere)))
+            .join()
+            .expect("taker");
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "waited for a stale place in line"
         );
         drop(waiting);
     }

@@ -161,6 +161,20 @@ impl Resource<'_> {
         }
     }
 
+    /// A hash of the wgpu object bound (the buffer, the texture view, the sampler), for the
+    /// bind-group caches: a custom [`Bindable`] may bind several views of one texture, or a
+    /// buffer it has replaced, under one identity.
+    pub(crate) fn handle_hash(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        match self {
+            Self::Buffer(b) => b.raw.hash(&mut hasher),
+            Self::Texture(t) => t.view.hash(&mut hasher),
+            Self::Sampler(s) => s.raw.hash(&mut hasher),
+        }
+        hasher.finish()
+    }
+
     /// The key of this resource in the bind-group caches.
     pub(crate) fn id(&self) -> u64 {
         self.identity().serial()
