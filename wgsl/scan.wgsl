@@ -86,7 +86,11 @@ fn fold4(i: u32) -> T {
 // then dropped), and may use `finish`. `emit` gets the result `v` and the element `x` itself,
 // and is called for an element right after `element` or `element4` loaded it (no other element
 // is loaded in between), so a family may keep what it loaded for the store (compaction's values,
-// reduce-by-key's keys).
+// reduce-by-key's keys). A family of other elements whose `element4(q)` returns `array<T, 4>`
+// (the segmented family) also defines `element4_first(q)`: the rolled tiles call it before each
+// loop over an invocation's whole chunks with the loop's first, and then call `element4` for
+// the chunks in order, so it may carry from one chunk to the next what it would otherwise load
+// (the key before the chunk).
 fn element(i: u32, slot: u32) -> T { return input[i]; }
 fn emit(i: u32, slot: u32, v: T, x: T) { output[i] = v; }
 // Called once, after the last element's `emit`, with the combination of all n elements.

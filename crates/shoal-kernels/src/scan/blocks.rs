@@ -21,7 +21,10 @@ pub(super) const UNROLLED: u32 = 64;
 /// through `output4` only when `wide_store` (then `n` is a multiple of 4) and through `output`
 /// or the `io` block's `emit` otherwise, never both: WebGPU refuses one buffer bound writable
 /// twice in a dispatch. The invocation holding the last element ends with the `io` block's
-/// `finish`.
+/// `finish`. An `io` block whose `element4` returns `array<T, 4>` (`four`) also defines
+/// `element4_first(q)`, which the rolled block calls before each of its loops over whole chunks
+/// with the loop's first chunk, so that `element4` may carry what a chunk needs from the one
+/// before (a key) instead of loading it.
 pub(super) fn own_block(per: u32, shape: Shape, wide_store: bool, four: bool) -> String {
     const LANES: [&str; 4] = ["x", "y", "z", "w"];
     let wide = shape == Shape::Scalar && per.is_multiple_of(4);
@@ -148,9 +151,13 @@ const CHUNK: &str = "fn chunk(q: u32, n4: u32, tail: vec4<T>) -> vec4<T> {
 /// way.
 fn rolled_own_block(per: u32, shape: Shape, wide: bool, wide_store: bool, four: bool) -> String {
     let mut lines = load_own_start(per, false);
+    let prime = "    element4_first(start / 4u);";
     // The elements of chunk k, or of element j, folded into `acc` (load_own) or stored
     // (store_own): the same loads in both.
     if wide || four {
+        if four {
+            lines.push(prime.into());
+        }
         lines.extend(chunk_loops(
             chunks_per_iteration(wide, CHUNKS_PER_ITERATION),
             |k| {
@@ -198,6 +205,9 @@ fn rolled_own_block(per: u32, shape: Shape, wide: bool, wide_store: bool, four: 
             // Whole chunks of four through `element4`, with no test per element; the rest one
             // by one.
             let first = if wide || four {
+                if four {
+                    lines.push(prime.into());
+                }
                 let per_iteration = chunks_per_iteration(wide, EMIT_CHUNKS_PER_ITERATION);
                 lines.extend(chunk_loops(per_iteration, |k| {
                     let mut body = vec![format!("let v = element4(start / 4u + {k});")];
