@@ -333,6 +333,21 @@ mod tests {
         (release, holder)
     }
 
+    /// This thread's place in line for `lock`, taken while another thread held it, which has
+    /// let go since.
+    fn in_line_then_free(lock: &Arc<TurnLock>) -> Option<Waiting> {
+        let (release, holder) = held_elsewhere(lock);
+        let mut waiting = None;
+        assert!(
+            TurnLock::try_take(lock, &mut waiting).is_none(),
+            "held elsewhere"
+        );
+        assert!(waiting.is_some(), "in line");
+        release.send(()).expect("release");
+        holder.join().expect("holder");
+        waiting
+    }
+
     /// A call that tried the turn stands in line: a thread waiting for the turn lets it go by
     /// when the holder lets go, and takes the turn once the call in line had it; a call that
     /// leaves the line (dropped) lets the waiting thread go on at once.
@@ -382,14 +397,7 @@ mod tests {
     #[test]
     fn a_thread_does_not_defer_to_itself() {
         let lock = patient();
-        let (release, holder) = held_elsewhere(&lock);
-        let mut waiting = None;
-        assert!(
-            TurnLock::try_take(&lock, &mut waiting).is_none(),
-            "held elsewhere"
-        );
-        release.send(()).expect("release");
-        holder.join().expect("holder");
+        let waiting = in_line_then_free(&lock);
         let started = Instant::now();
         drop(TurnLock::take(&lock));
         assert!(
@@ -408,14 +416,7 @@ mod tests {
             fresh: Duration::from_millis(20),
             ..TurnLock::default()
         });
-        let (release, holder) = held_elsewhere(&lock);
-        let mut waiting = None;
-        assert!(
-            TurnLock::try_take(&lock, &mut waiting).is_none(),
-            "held elsewhere"
-        );
-        release.send(()).expect("release");
-        holder.join().expect("holder");
+        let waiting = in_line_then_free(&lock);
         std::thread::sleep(Duration::from_millis(50));
         let started = Instant::now();
         let lock_elsewhere = Arc::clone(&lock);
