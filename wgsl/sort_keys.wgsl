@@ -45,6 +45,8 @@ struct Params {
 @group(0) @binding(4) var<storage, read_write> out_b4: array<vec4<u32>>;
 @group(0) @binding(5) var<storage, read> a4: array<vec4<u32>>;
 @group(0) @binding(6) var<storage, read_write> out4: array<vec4<u32>>;
+// `b` as vec4s: a gather's indices, four at a time.
+@group(0) @binding(7) var<storage, read> b4: array<vec4<u32>>;
 
 // The map of a 64-bit key's low word: unsigned, in the key's order.
 fn low_map() -> u32 {
@@ -77,7 +79,7 @@ fn sort_keys(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg
             }
         }
         case GATHER: {
-            gather(base);
+            gather(base, lid);
         }
         default: {}
     }
@@ -121,28 +123,37 @@ fn split(block: u32, lid: u32) {
 // 65,535 trips) and wide values spread over as many invocations as their units need. (Units, and
 // the group's first unit times its work group, stay below 2^32: RadixSort refuses values whose
 // words pass u32 indexing, and a vec4 unit is four words.)
-fn gather(base: u32) {
+fn gather(base: u32, lid: u32) {
     let w = params.words;
     let wide = w % 4u == 0u;
     let per = select(w, w / 4u, wide);
     let end = min(params.n * per, base + PER * WG);
     if per == 1u && wide {
-        // Four elements' loads before their stores, so their misses overlap: the gather of
-        // 16-byte values by a random permutation, llvmpipe's GL at 2^20, 20.7 -> 16.3 ms (eight
-        // at a time: 17.2).
-        var i = base;
-        for (; i + 3u * WG < end; i += 4u * WG) {
-            let x0 = a4[b[i]];
-            let x1 = a4[b[i + WG]];
-            let x2 = a4[b[i + 2u * WG]];
-            let x3 = a4[b[i + 3u * WG]];
-            out4[i] = x0;
-            out4[i + WG] = x1;
-            out4[i + 2u * WG] = x2;
-            out4[i + 3u * WG] = x3;
+        // Four consecutive elements per trip, their indices loaded as one vec4 and their four
+        // loads before their stores, so their misses overlap: the gather of 16-byte values by a
+        // random permutation, llvmpipe's GL at 2^20, 20.7 -> 16.3 ms with four loads before
+        // their stores (eight at a time: 17.2); a scalar index per element cost SwiftShader
+        // more than its vec4 (see docs/primitives.md).
+        let block = base - lid;
+        let whole = params.n / 4u;
+        let last = min(whole, (block + PER * WG) / 4u);
+        for (var q = block / 4u + lid; q < last; q += WG) {
+            let at = b4[q];
+            let x0 = a4[at.x];
+            let x1 = a4[at.y];
+            let x2 = a4[at.z];
+            let x3 = a4[at.w];
+            out4[4u * q] = x0;
+            out4[4u * q + 1u] = x1;
+            out4[4u * q + 2u] = x2;
+            out4[4u * q + 3u] = x3;
         }
-        for (; i < end; i += WG) {
-            out4[i] = a4[b[i]];
+        // The last n % 4 elements, by the first invocation of the block that holds them.
+        let ragged = 4u * whole;
+        if lid == 0u && ragged < params.n && ragged >= block && ragged < block + PER * WG {
+            for (var i = ragged; i < params.n; i++) {
+                out4[i] = a4[b[i]];
+            }
         }
     } else if per == 1u {
         for (var i = base; i < end; i += WG) {

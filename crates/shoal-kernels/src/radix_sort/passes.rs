@@ -4,6 +4,7 @@
 //! the operation chosen by a uniform: one pipeline for every key type and order. (The sort itself
 //! maps 32-bit keys as it loads and stores them.)
 
+use shoal::glam::UVec4;
 use shoal::{Buffer, Commands, Element, Error, Gpu, Kernel, Result};
 
 use super::keys::{SortKey, SortOrder};
@@ -134,6 +135,11 @@ impl<K: SortKey> RadixSort<K> {
                 no_vec4s("sort: no out_b4")?,
             ),
         };
+        // `b` as vec4s (a gather's indices), or a stand-in no pass writes.
+        let b4 = match b.view_as::<UVec4>() {
+            v if v.is_empty() => no_vec4s("sort: no b4")?,
+            v => v,
+        };
         let params = self
             .uniforms
             .get(&self.gpu, [n, pass as u32, self.map(), words])?;
@@ -145,7 +151,8 @@ impl<K: SortKey> RadixSort<K> {
             .bind("out", &out)
             .bind("a4", &a4)
             .bind("out4", &out4)
-            .bind("out_b4", &out_b4);
+            .bind("out_b4", &out_b4)
+            .bind("b4", &b4);
         match indirect {
             Some((args, at)) => dispatch.indirect(args, at),
             None => {
