@@ -134,6 +134,7 @@ fn gather(base: u32, lid: u32) {
         // random permutation, llvmpipe's GL at 2^20, 20.7 -> 16.3 ms with four loads before
         // their stores (eight at a time: 17.2); a scalar index per element cost SwiftShader
         // more than its vec4 (see docs/primitives.md).
+        // (PER is a multiple of 4, radix_sort/passes.rs: a block holds whole fours.)
         let block = base - lid;
         let whole = params.n / 4u;
         let last = min(whole, (block + PER * WG) / 4u);

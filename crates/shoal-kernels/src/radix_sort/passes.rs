@@ -311,6 +311,15 @@ mod tests {
         assert_eq!(gather_units(u32::MAX, u32::MAX), u64::from(u32::MAX).pow(2));
     }
 
+    /// The gather of one-vec4 values takes four consecutive units per trip (their indices as
+    /// one vec4 of `b4`), so a block of `PER` x `WG` units must hold whole fours.
+    #[test]
+    fn gathers_take_whole_fours_per_invocation() {
+        for ranking in [Ranking::Subgroup, Ranking::Shared, Ranking::Lanes] {
+            assert_eq!(per_invocation(ranking) % 4, 0, "{ranking:?}");
+        }
+    }
+
     #[repr(C)]
     #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
     struct Half(u16);
