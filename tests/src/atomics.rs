@@ -353,6 +353,50 @@ gpu_test! {
     }
 }
 
+/// Reading a ring while another thread dispatches into it loses no record: the read copies the
+/// ring and clears its cursor in one submission, so each dispatch's records land wholly before
+/// the read (and are in it) or wholly after (and are in the next). The reset used to be a queued
+/// write after the read, which wiped records written between the two without counting them.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn printf_reads_beside_dispatches_lose_no_record() {
+    let gpu = Gpu::blocking().expect("device");
+    let src = "
+        #import shoal::printf
+        @compute @workgroup_size(4)
+        fn chatty(@builtin(global_invocation_id) gid: vec3<u32>) { shoal_print_u32(gid, gid.x); }";
+    let k = gpu
+        .kernel_builder(shoal::Source::new("chatty.wgsl", src))
+        .printf_capacity(1 << 16)
+        .build()
+        .expect("kernel");
+    let dispatches = 300u64;
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let mut logs = Vec::new();
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            for _ in 0..dispatches {
+                k.dispatch().groups([1, 1, 1]).run().expect("run");
+            }
+            done.store(true, std::sync::atomic::Ordering::Release);
+        });
+        while !done.load(std::sync::atomic::Ordering::Acquire) {
+            logs.push(pollster::block_on(k.printed()).expect("printed"));
+        }
+    });
+    logs.push(pollster::block_on(k.printed()).expect("printed"));
+    assert!(logs.len() > 1, "the reads ran beside the dispatches");
+    let mut per_gid = [0u64; 4];
+    for log in &logs {
+        assert_eq!(log.dropped(), 0, "{log}");
+        for r in &log.records {
+            assert_eq!(r.value, PrintValue::U32(vec![r.gid[0]]));
+            per_gid[r.gid[0] as usize] += 1;
+        }
+    }
+    assert_eq!(per_gid, [dispatches; 4], "over {} reads", logs.len());
+}
+
 gpu_test! {
     /// An append buffer's items start after its 16-byte header: bound to a struct whose array
     /// starts elsewhere, or to a plain array, it is a typed error naming both offsets (it was

@@ -203,6 +203,10 @@ impl Kernel {
     /// What the kernel's invocations printed (`#import shoal::printf`) since the last call, in
     /// the order they wrote it; the ring is emptied. Waits for the work submitted so far. A
     /// kernel that does not print returns an empty log.
+    ///
+    /// The read and the emptying are one submission: a dispatch that another thread submits
+    /// meanwhile has its records in this log or in the next, never lost. Each call copies the
+    /// whole ring (16 + 32 bytes per record of `printf_capacity`).
     pub async fn printed(&self) -> Result<PrintLog> {
         let mut log = PrintLog {
             kernel: self.name().to_string(),
@@ -213,22 +217,29 @@ impl Kernel {
         let Some(ring) = &self.inner.printf else {
             return Ok(log);
         };
-        let gpu = self.gpu();
+        // The whole ring is copied and its cursor cleared in one submission: a dispatch another
+        // thread submits meanwhile runs wholly before (its records are read) or wholly after
+        // (they start the emptied ring), never between a read and the reset.
         let raw = ring.buffer.raw();
-        let cursor = readback::read_bytes(gpu, raw, 0, 4).await?;
-        log.attempted = u32::from_le_bytes([cursor[0], cursor[1], cursor[2], cursor[3]]) as u64;
-        log.capacity = ring.capacity as u64;
-        let kept = log.attempted.min(log.capacity);
-        let bytes = readback::read_bytes(gpu, raw, HEADER, kept * RECORD).await?;
+        let size = raw.size();
+        let bytes = readback::read_staged(self.gpu(), size, |encoder, staging| {
+            encoder.copy_buffer_to_buffer(raw, 0, staging, 0, size);
+            encoder.clear_buffer(raw, 0, Some(4));
+        })
+        .await?;
         let words: Vec<u32> = bytes
             .chunks_exact(4)
             .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
             .collect();
-        log.records = words
-            .chunks_exact((RECORD / 4) as usize)
+        log.attempted = words[0] as u64;
+        log.capacity = ring.capacity as u64;
+        let kept = log.attempted.min(log.capacity) as usize;
+        let per = (RECORD / 4) as usize;
+        let start = (HEADER / 4) as usize;
+        log.records = words[start..start + kept * per]
+            .chunks_exact(per)
             .filter_map(|record| decode(record, &self.inner.print_sites))
             .collect();
-        ring.buffer.write_at(0, &[0])?;
         if log.dropped() > 0 {
             log::warn!("{}", log.to_string().lines().last().unwrap_or_default());
         }
