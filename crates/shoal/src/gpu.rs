@@ -208,9 +208,11 @@ impl Gpu {
     ///
     /// Wrap a device once and clone the `Gpu` to share it: each wrapper has its own lock for
     /// the calls that poll the device, and wgpu-core 30 panics when two threads poll one
-    /// device at once (two wrappers of one device, used from two threads, could). The same
-    /// holds for the application's own polls of `device`: make them inside
-    /// [`Gpu::with_turn`].
+    /// device at once (two wrappers of one device, used from two threads, could); and the
+    /// second wrapper's handlers replace the first's, so the first would not see the device
+    /// lost. (Shoal cannot recognise a device wrapped twice: wgpu 30 compares devices by an
+    /// id that devices of two instances share.) The same holds for the application's own
+    /// polls of `device`: make them inside [`Gpu::with_turn`].
     pub fn from_wgpu(adapter: &wgpu::Adapter, device: wgpu::Device, queue: wgpu::Queue) -> Self {
         Self::assemble(None, Some(adapter.clone()), device, queue, None, None)
     }
