@@ -11,7 +11,7 @@ use crate::{I64, SortKey, SortOrder, U64, argsort_cpu, radix_sort::cpu::gather};
 fn key_sizes(seed: u64) -> Vec<u64> {
     // Around one work group, the older tiles, and the software adapters' 8 × 2,048 tiles.
     let mut sizes = vec![
-        0, 1, 7, 8, 9, 255, 256, 257, 511, 512, 513, 8193, 16_383, 16_385, 65_537,
+        0, 1, 7, 8, 9, 255, 256, 257, 511, 512, 513, 8192, 8193, 16_383, 16_384, 16_385, 65_537,
     ];
     sizes.extend(random_sizes(seed, 2, 1 << 17));
     sizes
@@ -160,7 +160,7 @@ pub(super) fn sorts<K: TestKey>(gpu: &Gpu, order: SortOrder) -> Vec<(&'static st
         .collect()
 }
 
-/// Every size of [`key_sizes`]: keys alone; at four sizes pairs with their indices as values
+/// Every size of [`key_sizes`]: keys alone; at seven sizes pairs with their indices as values
 /// (stability) and the argsort; with every sort of [`sorts`], in both orders.
 async fn check_key_type<K: TestKey>(gpu: &Gpu, seed: u64) {
     for (order, (name, sort)) in [SortOrder::Ascending, SortOrder::Descending]
@@ -180,7 +180,7 @@ async fn check_key_type<K: TestKey>(gpu: &Gpu, seed: u64) {
                 None,
                 "{label}: keys"
             );
-            if ![1, 9, 513].contains(&n) && s + 2 < sizes.len() {
+            if ![0, 1, 9, 513, 16_384].contains(&n) && s + 2 < sizes.len() {
                 continue;
             }
             // Pairs: values are the input indices, so they must come out as the argsort.
@@ -221,6 +221,47 @@ async fn check_key_type<K: TestKey>(gpu: &Gpu, seed: u64) {
             );
         }
     }
+}
+
+/// The words the GPU sorts (`SortKey::ordered`, which the bit-window twin ranks by) order keys
+/// as the comparison the twins sort with, and that comparison is the type's own order (for
+/// `f32`, `total_cmp`), on every pair of specials and of seeded random keys.
+fn check_ordered_words<K: TestKey>(reference: impl Fn(u64, u64) -> std::cmp::Ordering) {
+    let mut all: Vec<K> = K::SPECIALS.iter().map(|&b| K::from_bits(b)).collect();
+    all.extend(keys::<K>(5, 64));
+    for a in &all {
+        for b in &all {
+            let want = reference(a.bits(), b.bits());
+            assert_eq!(a.sort_cmp(b), want, "{a:?} against {b:?}: sort_cmp");
+            assert_eq!(
+                a.ordered().cmp(&b.ordered()),
+                want,
+                "{a:?} against {b:?}: ordered"
+            );
+        }
+    }
+}
+
+#[test]
+fn ordered_words_sort_as_the_keys_do() {
+    check_ordered_words::<u32>(|a, b| a.cmp(&b));
+    check_ordered_words::<i32>(|a, b| (a as u32 as i32).cmp(&(b as u32 as i32)));
+    check_ordered_words::<U64>(|a, b| a.cmp(&b));
+    check_ordered_words::<I64>(|a, b| (a as i64).cmp(&(b as i64)));
+    // IEEE 754 totalOrder written out: by sign (negatives first), then by magnitude bits,
+    // reversed for negatives; NaNs sit past the infinities on their sign's side.
+    check_ordered_words::<f32>(|a, b| {
+        let key = |bits: u64| {
+            let bits = bits as u32;
+            let magnitude = (bits & 0x7fff_ffff) as i64;
+            if bits >> 31 == 1 {
+                -magnitude - 1
+            } else {
+                magnitude
+            }
+        };
+        key(a).cmp(&key(b))
+    });
 }
 
 /// Keys with heavy duplicates carrying values of `V` built from their index by `value`: the
