@@ -8,7 +8,68 @@ use crate::test_image::test_image;
 
 const BILATERAL: &str = include_str!("../../wgsl/bilateral.wgsl");
 
+/// The filter from its definition (002, exercise 4; `wgsl/bilateral.wgsl`), in f64 and from the
+/// sigmas alone: w(p, q) = exp(−|p − q|²/2σs²) · exp(−|Δrgb|²/2σr²) over the window of radius
+/// ⌈2σs⌉, borders clamped, out(p) = Σ w·in(q) / Σ w.
+fn bilateral_from_definition(
+    src: &[Vec4],
+    w: u32,
+    h: u32,
+    sigma_s: f32,
+    sigma_r: f32,
+) -> Vec<Vec4> {
+    let (w, h) = (w as i64, h as i64);
+    let (ss, sr) = (sigma_s as f64, sigma_r as f64);
+    let r = (2.0 * ss).ceil() as i64;
+    let at = |x: i64, y: i64| src[(y.clamp(0, h - 1) * w + x.clamp(0, w - 1)) as usize].as_dvec4();
+    let mut out = Vec::with_capacity(src.len());
+    for y in 0..h {
+        for x in 0..w {
+            let center = at(x, y);
+            let (mut sum, mut total) = (glam::DVec4::ZERO, 0.0f64);
+            for dy in -r..=r {
+                for dx in -r..=r {
+                    let c = at(x + dx, y + dy);
+                    let d = (c - center).truncate();
+                    let weight = (-((dx * dx + dy * dy) as f64) / (2.0 * ss * ss)).exp()
+                        * (-d.length_squared() / (2.0 * sr * sr)).exp();
+                    sum += weight * c;
+                    total += weight;
+                }
+            }
+            out.push((sum / total).as_vec4());
+        }
+    }
+    out
+}
+
 gpu_test! {
+    /// `radius()` and `coefficients()`, which the kernel's uniform and the CPU twin both take,
+    /// against their formulas ⌈2σs⌉, 1/(2σs²) and 1/(2σr²) for sigmas ≠ 1 (where σ² ≠ σ, so a
+    /// `1/(2σ)` shows); and the GPU filter against the filter written from its definition.
+    async fn coefficients_and_radius_follow_their_formulas(gpu) {
+        let (w, h) = (23u32, 17u32);
+        let src = test_image(w, h);
+        for (spatial_sigma, range_sigma, radius) in [(0.7f32, 0.05f32, 2u32), (2.5, 0.3, 5), (4.2, 1.7, 9)] {
+            let params = BilateralParams { spatial_sigma, range_sigma };
+            assert_eq!(params.radius(), radius, "{params:?}: ceil(2 sigma_s)");
+            let (spatial, range) = params.coefficients();
+            let inv = |s: f32| 1.0 / (2.0 * (s as f64).powi(2));
+            for (what, got, want) in [("spatial", spatial, inv(spatial_sigma)), ("range", range, inv(range_sigma))] {
+                assert!((got as f64 - want).abs() <= 1e-6 * want, "{params:?}: {what} coefficient {got}, want {want}");
+            }
+            let filter = Bilateral::new(&gpu, params).expect("bilateral");
+            let image = gpu.image_from(w, h, TextureFormat::Rgba32Float, &src).expect("image");
+            let out = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image");
+            filter.run(&image, &out).expect("run");
+            let got: Vec<Vec4> = out.read().await.expect("read");
+            for (i, (g, c)) in got.iter().zip(&bilateral_from_definition(&src, w, h, spatial_sigma, range_sigma)).enumerate() {
+                let e = (*g - *c).abs().max_element();
+                assert!(e <= 2e-5, "{params:?}: texel ({}, {}): gpu {g} definition {c} (error {e})", i as u32 % w, i as u32 / w);
+            }
+        }
+    }
+
     /// The bilateral filter of the test picture against the CPU, for a narrow and a wide window.
     async fn bilateral_matches_cpu(gpu) {
         for (size, spatial_sigma, range_sigma) in [([28u32, 14u32], 1.0f32, 0.1f32), ([97, 61], 3.0, 0.25), ([1, 1], 1.0, 0.1), ([5, 40], 0.5, 1.0)] {

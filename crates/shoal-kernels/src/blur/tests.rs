@@ -52,6 +52,18 @@ async fn check(
     got
 }
 
+/// The document's weights (002 §13.7) in closed form, in f64: R = ⌈2σ⌉ taps either side,
+/// G(x) = exp(−x²/2σ²) for x in −R..=R, each divided by their sum.
+fn closed_form_weights(sigma: f32) -> Vec<f32> {
+    let sigma = sigma as f64;
+    let r = (2.0 * sigma).ceil() as i32;
+    let g: Vec<f64> = (-r..=r)
+        .map(|x| (-(x as f64).powi(2) / (2.0 * sigma.powi(2))).exp())
+        .collect();
+    let sum: f64 = g.iter().sum();
+    g.iter().map(|g| (g / sum) as f32).collect()
+}
+
 /// Fewer cases on GL, where every test takes its turn on one context: each family is still
 /// checked there, at every size.
 fn is_gl(gpu: &Gpu) -> bool {
@@ -67,6 +79,29 @@ gpu_test! {
             for &r in &radii {
                 check(&gpu, &mut blur, size, r, 1).await;
             }
+        }
+    }
+
+    /// The weights of σ ≠ 1 (where σ² ≠ σ, so a `2σ` for `2σ²` shows) equal the closed-form
+    /// normalised Gaussian, and the GPU blurs with them: the twin is given the closed-form
+    /// weights, not the blur's own.
+    async fn weights_are_the_closed_form_gaussian(gpu) {
+        let mut blur = GaussianBlur::new(&gpu, BlurParams::default()).expect("blur");
+        let (w, h) = (40u32, 24u32);
+        let src = test_image(w, h);
+        for (sigma, r) in [(0.3f32, 1u32), (2.5, 5), (7.5, 15)] {
+            let want = closed_form_weights(sigma);
+            assert_eq!(want.len() as u32, 2 * r + 1, "sigma {sigma}: R = ceil(2 sigma)");
+            blur.set_sigma(sigma).expect("sigma");
+            assert_eq!(blur.radius(), r, "sigma {sigma}");
+            for (i, (got, want)) in blur.weights().iter().zip(&want).enumerate() {
+                assert!((got - want).abs() <= 1e-6, "sigma {sigma}: tap {}: {got} vs {want}", i as i32 - r as i32);
+            }
+            let image = gpu.image_from(w, h, TextureFormat::Rgba32Float, &src).expect("image");
+            blur.run(&image, 1).expect("blur");
+            let got: Vec<Vec4> = image.read().await.expect("read");
+            let (e, i) = worst(&got, &gaussian_blur_cpu(&src, w, h, &want, 1));
+            assert!(e <= TOLERANCE, "sigma {sigma}: texel ({}, {}) (error {e})", i as u32 % w, i as u32 / w);
         }
     }
 

@@ -21,6 +21,8 @@ fn assert_product(what: &str, got: &[f32], a: &[f32], b: &[f32], [m, k, n]: [usi
 }
 
 shoal_conformance::gpu_test! {
+    /// Ragged shapes in every tiling against the CPU, each kernel into a fresh C of garbage; an
+    /// inner dimension of 0 clears C and no rows do nothing.
     async fn matmul_ragged_shapes(gpu) {
         // The adapter's own shape, the other adapters' one, and an uneven one (4 x 12 outputs
         // per invocation, panels 3 deep), so every shape runs on every adapter.
@@ -39,8 +41,10 @@ shoal_conformance::gpu_test! {
             let kernels: &[MatmulKernel] = if shape == planned { &[MatmulKernel::Tiled, MatmulKernel::Naive] } else { &[MatmulKernel::Tiled] };
             for (&[m, k, n], (a, b)) in cases.iter().zip(&inputs) {
                 let (ab, bb) = (gpu.buffer_from(a).expect("a"), gpu.buffer_from(b).expect("b"));
-                let c = gpu.buffer_zeroed::<f32>((m * n) as u64).expect("c");
                 for &kernel in kernels {
+                    // A fresh C of garbage per kernel: the naive kernel is not read from the
+                    // matrix the tiled one already filled.
+                    let c = gpu.buffer_from(&vec![9.0f32; (m * n) as usize]).expect("c");
                     mm.run(&ab, &bb, &c, [m, k, n], kernel).expect("run");
                     let got = c.read().await.expect("c");
                     assert_product(&format!("{kernel:?} {shape:?}"), &got, a, b, [m as usize, k as usize, n as usize]);
@@ -48,14 +52,39 @@ shoal_conformance::gpu_test! {
             }
         }
         let mm = Matmul::new(&gpu).expect("matmul");
-        let a = gpu.buffer_zeroed::<f32>(6).expect("a");
-        let c = gpu.buffer_zeroed::<f32>(4).expect("c");
-        assert!(matches!(mm.run(&a, &a, &c, [2, 2, 2], MatmulKernel::Tiled), Err(shoal::Error::Length { .. })));
         // k = 0: C is cleared; m = 0: nothing to do.
         let (e, c) = (gpu.buffer_zeroed::<f32>(0).expect("empty"), gpu.buffer_from(&[7.0f32; 6]).expect("c"));
         mm.run(&e, &e, &c, [2, 0, 3], MatmulKernel::Tiled).expect("k = 0");
         assert_eq!(c.read().await.expect("c"), [0.0; 6]);
         mm.run(&e, &gpu.buffer_zeroed::<f32>(12).expect("b"), &e, [0, 4, 3], MatmulKernel::Tiled).expect("m = 0");
+    }
+
+    /// A, B or C one element too long for a 2 x 3 by 3 x 4 product is `Error::Length` naming
+    /// that matrix and its shape, from either kernel, and nothing is written to C.
+    async fn matmul_wrong_lengths_are_typed_errors_naming_the_matrix(gpu) {
+        let mm = Matmul::new(&gpu).expect("matmul");
+        let [m, k, n] = [2u32, 3, 4];
+        let buffer = |len: u32| gpu.buffer_from(&vec![9.0f32; len as usize]).expect("buffer");
+        let (a, b, c) = (buffer(m * k), buffer(k * n), buffer(m * n));
+        let (long_a, long_b, long_c) = (buffer(m * k + 1), buffer(k * n + 1), buffer(m * n + 1));
+        for kernel in [MatmulKernel::Tiled, MatmulKernel::Naive] {
+            for (name, shape, a, b, c) in [
+                ("A", "2 x 3", &long_a, &b, &c),
+                ("B", "3 x 4", &a, &long_b, &c),
+                ("C", "2 x 4", &a, &b, &long_c),
+            ] {
+                match mm.run(a, b, c, [m, k, n], kernel) {
+                    Err(shoal::Error::Length { what, expected, got }) => {
+                        assert!(what.contains(&format!("{name} is {shape}")), "{kernel:?} {name}: {what}");
+                        assert_eq!(got, expected + 1, "{kernel:?} {name}");
+                    }
+                    other => panic!("{kernel:?}: {name} one element too long: expected Error::Length, got {:?}", other.map(|_| ())),
+                }
+            }
+        }
+        for (what, c) in [("C", &c), ("the long C", &long_c)] {
+            assert!(c.read().await.expect("c").iter().all(|&v| v == 9.0), "{what} was written");
+        }
     }
 
     /// An inner dimension longer than llvmpipe's loop limit (65,535 trips per invocation, every

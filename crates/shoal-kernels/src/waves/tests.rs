@@ -53,6 +53,31 @@ gpu_test! {
         assert!(got[..512].iter().all(|&h| h == 0.0), "the border stays at zero");
     }
 
+    /// Parameters other than the demo's (dx = 2.5, dt = 0.05, c = 20, μ = 0.6, so dx² ≠ dx ≠ 1):
+    /// the constants equal the book's formulas written out here, and 40 GPU steps equal the CPU
+    /// twin stepping with those constants (not the surface's own), every texel.
+    async fn constants_follow_the_formula_off_the_defaults(gpu) {
+        let params = WaveParams { spatial_step: 2.5, time_step: 0.05, speed: 20.0, damping: 0.6 };
+        let (dx, dt, c, mu) = (2.5f64, 0.05f64, 20.0f64, 0.6f64);
+        let d = mu * dt + 2.0;
+        let e = c * c * dt * dt / (dx * dx);
+        let want = [(mu * dt - 2.0) / d, (4.0 - 8.0 * e) / d, 2.0 * e / d].map(|k| k as f32);
+        let (w, h) = (64u32, 48u32);
+        let mut waves = Waves::new(&gpu, w, h, params).expect("waves (c dt / dx = 0.4)");
+        for (i, (got, want)) in waves.constants().iter().zip(want).enumerate() {
+            assert!((got - want).abs() <= 1e-6 * want.abs(), "k{}: {got}, want {want}", i + 1);
+        }
+        let mut cpu = WavesCpu::new(w, h, want);
+        waves.disturb(20, 30, 1.0).expect("disturb");
+        cpu.disturb(20, 30, 1.0);
+        steps(&mut waves, 40);
+        (0..40).for_each(|_| cpu.step());
+        let got = waves.read().await.expect("read");
+        let (e, i) = worst(&got, &cpu.curr);
+        assert!(e < TOLERANCE, "texel ({}, {}): gpu {} cpu {} (relative error {e})", i as u32 % w, i as u32 / w, got[i], cpu.curr[i]);
+        assert!(got.iter().any(|h| h.abs() > 1e-3), "the waves moved");
+    }
+
     /// With damping the energy falls; without, it stays (within the scheme's small drift).
     async fn energy_decays_with_damping(gpu) {
         let size = 96u32;
