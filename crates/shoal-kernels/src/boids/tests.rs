@@ -186,7 +186,15 @@ gpu_test! {
     /// given a neighbour within rule 1's distance among the flock's last 66 members, the trips
     /// an overrun loses first: in the document's flock alone a few hundred lost members move
     /// the sampled velocities by less than the tolerance.
+    ///
+    /// The limit is llvmpipe's compiler, the same under Vulkan and GL: the step (quadratic in
+    /// the flock, 12 s on lavapipe, 21 s on GL, longer on SwiftShader) runs on lavapipe alone.
     async fn largest_flock_steps_like_cpu(gpu) {
+        if !(crate::scan::is_llvmpipe(&gpu)
+            && gpu.adapter_details().backend == shoal::wgpu::Backend::Vulkan)
+        {
+            return;
+        }
         let n = 65_024;
         let mut start = document_flock(n);
         for (s, i) in (0..n).step_by(997).enumerate() {
