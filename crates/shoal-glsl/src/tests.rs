@@ -1,6 +1,23 @@
-//! Translation of the repository's GLSL kernels, the naming rule, and each refused construct.
+//! Translation of the repository's GLSL kernels, the naming rule, barriers, images and
+//! glslang's messages; `refused` has the refused constructs and inputs that must not panic.
 
 use super::*;
+
+mod names;
+mod refused;
+
+/// Parses and validates `wgsl` as naga does when Shoal builds the kernel.
+pub(super) fn valid_wgsl(name: &str, wgsl: &str) -> naga::Module {
+    let module = naga::front::wgsl::parse_str(wgsl)
+        .unwrap_or_else(|e| panic!("{name}: {}\n{wgsl}", e.emit_to_string(wgsl)));
+    naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::default(),
+    )
+    .validate(&module)
+    .unwrap_or_else(|e| panic!("{name}: {}\n{wgsl}", e.emit_to_string(wgsl)));
+    module
+}
 
 /// The repository's GLSL kernels (`wgsl/glsl/`), by file name.
 const KERNELS: &[(&str, &str)] = &[
@@ -22,14 +39,17 @@ const KERNELS: &[(&str, &str)] = &[
         "atomics.comp",
         include_str!("../../../wgsl/glsl/atomics.comp"),
     ),
+    (
+        "barriers.comp",
+        include_str!("../../../wgsl/glsl/barriers.comp"),
+    ),
 ];
 
 #[test]
-fn every_kernel_translates_and_the_wgsl_parses() {
+fn every_kernel_translates_and_the_wgsl_validates() {
     for (name, text) in KERNELS {
         let wgsl = to_wgsl(name, text).unwrap_or_else(|e| panic!("{name}: {e}"));
-        naga::front::wgsl::parse_str(&wgsl)
-            .unwrap_or_else(|e| panic!("{name}: {}\n{wgsl}", e.emit_to_string(&wgsl)));
+        valid_wgsl(name, &wgsl);
     }
 }
 
@@ -86,92 +106,29 @@ fn glslang_errors_name_file_and_line() {
     }
 }
 
-/// `(kernel text, construct the error names, line)` for each refused construct.
-const REFUSED: &[(&str, &str, usize)] = &[
-    (
-        "#version 450\nlayout(local_size_x_id = 0) in;\nlayout(std430, binding = 0) buffer B { uint v[]; };\nvoid main() { v[0] = 1u; }\n",
-        "local_size_x_id",
-        2,
-    ),
-    (
-        "#version 450\nlayout(local_size_x = 64) in;\nlayout(constant_id = 0) const uint N = 64;\nshared uint s[N];\nlayout(std430, binding = 0) buffer B { uint v[]; };\nvoid main() { s[0] = 1u; v[0] = s[0]; }\n",
-        "constant_id",
-        3,
-    ),
-    (
-        "#version 450\nlayout(local_size_x = 8) in;\nlayout(binding = 0) uniform sampler2D tex;\nlayout(binding = 1, rgba32f) uniform writeonly image2D img;\nvoid main() { imageStore(img, ivec2(0), textureLod(tex, vec2(0.5), 0.0)); }\n",
-        "combined image sampler",
-        3,
-    ),
-    (
-        "#version 450\nlayout(local_size_x = 8) in;\nlayout(binding = 0, r32ui) uniform uimageBuffer b;\nvoid main() { imageStore(b, 0, uvec4(1u)); }\n",
-        "texel buffer",
-        3,
-    ),
-    (
-        "#version 450\nlayout(local_size_x = 8) in;\nlayout(binding = 0, offset = 0) uniform atomic_uint c;\nvoid main() { atomicCounterIncrement(c); }\n",
-        "atomic counter",
-        3,
-    ),
-    (
-        "#version 450\n#extension GL_KHR_shader_subgroup_arithmetic : enable\nlayout(local_size_x = 64) in;\nlayout(std430, binding = 0) buffer B { uint v[]; };\nvoid main() { v[0] = subgroupAdd(v[0]); }\n",
-        "subgroup operations",
-        2,
-    ),
-    (
-        "#version 450\nlayout(local_size_x = 4) in;\nlayout(std140, binding = 0) uniform U { float k[4]; } u;\nlayout(std430, binding = 1) buffer B { float v[]; };\nvoid main() { v[0] = u.k[1]; }\n",
-        "std140 array",
-        3,
-    ),
-];
-
+/// Each GLSL barrier function alone, and the WGSL barriers it becomes (docs/porting.md).
 #[test]
-fn refused_constructs_are_typed_errors_with_their_wgsl() {
-    for (text, construct_word, line) in REFUSED {
-        match to_wgsl("k.comp", text) {
-            Err(Error::Unsupported {
-                construct,
-                wgsl,
-                location,
-            }) => {
-                assert!(construct.contains(construct_word), "{construct}");
-                assert_eq!(location, format!("k.comp:{line}"), "{construct}");
-                assert!(
-                    UNSUPPORTED.contains(&(construct, wgsl)),
-                    "{construct} is listed"
-                );
-            }
-            other => panic!("{construct_word}: {other:?}"),
-        }
-    }
-    assert_eq!(
-        REFUSED.len(),
-        UNSUPPORTED.len(),
-        "every listed construct is tested"
-    );
-}
-
-#[test]
-fn comments_do_not_trigger_refusals() {
-    let text = "#version 450\n// a sampler2D in a comment, /* atomic_uint */\nlayout(local_size_x = 1) in;\nlayout(std430, binding = 0) buffer B { uint v[]; };\nvoid main() { v[0] = 1u; }\n";
-    to_wgsl("c.comp", text).expect("translates");
-}
-
-#[test]
-fn every_barrier_function_translates_to_a_wgsl_barrier() {
-    for call in [
-        "barrier()",
-        "memoryBarrier()",
-        "memoryBarrierShared()",
-        "memoryBarrierBuffer()",
-        "memoryBarrierImage()",
-        "groupMemoryBarrier()",
+fn every_barrier_function_translates_to_its_wgsl_barriers() {
+    const WORKGROUP: &str = "workgroupBarrier()";
+    const STORAGE: &str = "storageBarrier()";
+    const TEXTURE: &str = "textureBarrier()";
+    for (call, expected) in [
+        ("barrier()", &[WORKGROUP][..]),
+        ("memoryBarrierShared()", &[WORKGROUP]),
+        ("memoryBarrierBuffer()", &[STORAGE]),
+        ("memoryBarrierImage()", &[TEXTURE]),
+        ("memoryBarrier()", &[STORAGE, WORKGROUP, TEXTURE]),
+        ("groupMemoryBarrier()", &[STORAGE, WORKGROUP, TEXTURE]),
     ] {
         let text = format!(
-            "#version 450\nlayout(local_size_x = 64) in;\nshared uint s[64];\nlayout(std430, binding = 0) buffer B {{ uint v[]; }};\nvoid main() {{\n    s[gl_LocalInvocationIndex] = v[gl_LocalInvocationIndex];\n    {call};\n    barrier();\n    v[gl_LocalInvocationIndex] = s[63u - gl_LocalInvocationIndex];\n}}\n"
+            "#version 450\nlayout(local_size_x = 64) in;\nshared uint s[64];\nlayout(std430, binding = 0) buffer B {{ uint v[]; }};\nvoid main() {{\n    s[gl_LocalInvocationIndex] = v[gl_LocalInvocationIndex];\n    {call};\n    v[gl_LocalInvocationIndex] = s[63u - gl_LocalInvocationIndex];\n}}\n"
         );
         let wgsl = to_wgsl("b.comp", &text).unwrap_or_else(|e| panic!("{call}: {e}"));
-        assert!(wgsl.contains("workgroupBarrier()"), "{call}: {wgsl}");
+        for barrier in [WORKGROUP, STORAGE, TEXTURE] {
+            let count = wgsl.matches(barrier).count();
+            let want = usize::from(expected.contains(&barrier));
+            assert_eq!(count, want, "{call}: {barrier} in {wgsl}");
+        }
         assert!(!wgsl.contains("subgroupBarrier"), "{call}: {wgsl}");
     }
 }
@@ -196,5 +153,36 @@ void main() {
         "both: texture_storage_2d<r32float,read_write>",
     ] {
         assert!(wgsl.contains(var), "{var} in {wgsl}");
+    }
+}
+
+#[test]
+fn messages_of_a_path_with_colons_show_the_source_line() {
+    let text =
+        "#version 450\nlayout(local_size_x = 1) in;\nvoid main() {\n    undefined_thing = 1;\n}\n";
+    for path in ["C:/kernels/broken.comp", "a:b:c.comp"] {
+        match to_wgsl(path, text) {
+            Err(Error::Compile { message }) => {
+                assert!(message.contains(&format!("{path}:4:")), "{message}");
+                assert!(
+                    message.contains("    |     undefined_thing = 1;"),
+                    "{message}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+/// Under `#line` glslang's line numbers are not the text's: no source line rather than a wrong one.
+#[test]
+fn messages_after_a_line_directive_show_no_source_line() {
+    let text = "#version 450\nlayout(local_size_x = 1) in;\n#line 1\nvoid main() {\n    undefined_thing = 1;\n}\n";
+    match to_wgsl("k.comp", text) {
+        Err(Error::Compile { message }) => {
+            assert!(message.contains("k.comp:2:"), "{message}");
+            assert!(!message.contains("    |"), "{message}");
+        }
+        other => panic!("{other:?}"),
     }
 }

@@ -4,49 +4,61 @@
 
 use crate::Error;
 
-/// Every construct [`to_wgsl`](crate::to_wgsl) refuses, with its WGSL equivalent.
+/// Every construct [`to_wgsl`](crate::to_wgsl) refuses, with its WGSL equivalent. An
+/// [`Error::Unsupported`]'s `construct` starts with one of these (followed, for some, by the
+/// block, member or name at fault in parentheses).
 pub const UNSUPPORTED: &[(&str, &str)] = &[
-    (LOCAL_SIZE_ID.0, LOCAL_SIZE_ID.1),
-    (SPEC_ARRAY.0, SPEC_ARRAY.1),
-    (COMBINED.0, COMBINED.1),
-    (TEXEL_BUFFER.0, TEXEL_BUFFER.1),
-    (COUNTER.0, COUNTER.1),
-    (SUBGROUP.0, SUBGROUP.1),
-    (STD140_ARRAY.0, STD140_ARRAY.1),
+    LOCAL_SIZE_ID,
+    SPEC_ARRAY,
+    COMBINED,
+    TEXEL_BUFFER,
+    COUNTER,
+    SUBGROUP,
+    IMAGE_ATOMIC,
+    STD140_ARRAY,
+    crate::layout::LAYOUT,
+    crate::layout::ROW_MAJOR,
+    crate::names::NAME,
 ];
 
-const LOCAL_SIZE_ID: (&str, &str) = (
+pub(crate) const LOCAL_SIZE_ID: (&str, &str) = (
     "`local_size_x_id` (a work-group size from a specialization constant)",
     "`override X: u32 = 64;` and `@workgroup_size(X)`, set with `KernelBuilder::constant`",
 );
-const SPEC_ARRAY: (&str, &str) = (
+pub(crate) const SPEC_ARRAY: (&str, &str) = (
     "an array sized by a `constant_id` constant",
     "`var<workgroup> a: array<T, N>;` with `override N: u32`",
 );
-const COMBINED: (&str, &str) = (
+pub(crate) const COMBINED: (&str, &str) = (
     "a combined image sampler (`sampler2D` and kin)",
     "`texture_2d<f32>` and `sampler` bindings with `textureSampleLevel` (in GLSL: a `texture2D` \
      and a `sampler`, joined as `sampler2D(tex, smp)` where sampled)",
 );
-const TEXEL_BUFFER: (&str, &str) = (
+pub(crate) const TEXEL_BUFFER: (&str, &str) = (
     "a texel buffer (`imageBuffer`, `uimageBuffer`, `samplerBuffer`)",
     "a storage buffer, `var<storage, read_write> a: array<u32>;` (WebGPU has no texel buffers)",
 );
-const COUNTER: (&str, &str) = (
+pub(crate) const COUNTER: (&str, &str) = (
     "an atomic counter (`atomic_uint`)",
     "`var<storage, read_write> counter: atomic<u32>;` with `atomicAdd(&counter, 1u)`",
 );
-const SUBGROUP: (&str, &str) = (
+pub(crate) const SUBGROUP: (&str, &str) = (
     "subgroup operations (`GL_KHR_shader_subgroup_*`)",
     "`subgroupAdd`, `subgroupBroadcast`, … in a WGSL kernel (Shoal adds `enable subgroups;`)",
 );
-const STD140_ARRAY: (&str, &str) = (
-    "a std140 array of scalars or 2-vectors in a uniform block (a stride of 16)",
+pub(crate) const IMAGE_ATOMIC: (&str, &str) = (
+    "an image atomic (`imageAtomicAdd` and kin)",
+    "`var<storage, read_write> counts: array<atomic<u32>>;` indexed by pixel, with `atomicAdd` \
+     (WebGPU has no image atomics)",
+);
+pub(crate) const STD140_ARRAY: (&str, &str) = (
+    "a std140 array of scalars or 2-vectors, or a matrix of 2-vectors (`mat2`, `mat3x2`, \
+     `mat4x2`), in a std140 block (a stride of 16)",
     "`array<vec4<f32>, N>` in the uniform (or a storage buffer, `var<storage, read>`)",
 );
 
 /// The GLSL text with comments blanked, line by line (line numbers kept).
-fn code_lines(text: &str) -> Vec<String> {
+pub(crate) fn code_lines(text: &str) -> Vec<String> {
     let mut in_block = false;
     text.lines()
         .map(|line| {
@@ -87,7 +99,11 @@ fn code_lines(text: &str) -> Vec<String> {
 }
 
 /// The 1-based line of the first word in `words` for which `accept(rest after the word)` holds.
-fn find_word(lines: &[String], words: &[&str], accept: impl Fn(&str) -> bool) -> Option<usize> {
+pub(crate) fn find_word(
+    lines: &[String],
+    words: &[&str],
+    accept: impl Fn(&str) -> bool,
+) -> Option<usize> {
     let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
     for (index, line) in lines.iter().enumerate() {
         for word in words {
@@ -110,13 +126,19 @@ fn find_word(lines: &[String], words: &[&str], accept: impl Fn(&str) -> bool) ->
     None
 }
 
-fn unsupported(
+/// The refusal of `construct` at `path:line`; `detail` (the block, member or name at fault) is
+/// added to the construct's description in parentheses.
+pub(crate) fn unsupported(
     path: &str,
     line: Option<usize>,
     (construct, wgsl): (&'static str, &'static str),
+    detail: Option<String>,
 ) -> Error {
     Error::Unsupported {
-        construct,
+        construct: match detail {
+            Some(detail) => format!("{construct} ({detail})"),
+            None => construct.to_string(),
+        },
         wgsl,
         location: match line {
             Some(n) => format!("{path}:{n}"),
@@ -136,7 +158,7 @@ type Check<'a> = (
 pub(crate) fn scan(path: &str, text: &str) -> Result<(), Error> {
     let lines = code_lines(text);
     let any = |_: &str| true;
-    let checks: [Check<'_>; 5] = [
+    let checks: [Check<'_>; 6] = [
         (
             &["local_size_x_id", "local_size_y_id", "local_size_z_id"],
             &any,
@@ -191,36 +213,121 @@ pub(crate) fn scan(path: &str, text: &str) -> Result<(), Error> {
             &any,
             SUBGROUP,
         ),
+        (
+            &[
+                "imageAtomicAdd",
+                "imageAtomicMin",
+                "imageAtomicMax",
+                "imageAtomicAnd",
+                "imageAtomicOr",
+                "imageAtomicXor",
+                "imageAtomicExchange",
+                "imageAtomicCompSwap",
+                "imageAtomicLoad",
+                "imageAtomicStore",
+            ],
+            &any,
+            IMAGE_ATOMIC,
+        ),
     ];
     for (words, accept, what) in checks {
         if let Some(line) = find_word(&lines, words, accept) {
-            return Err(unsupported(path, Some(line), what));
+            return Err(unsupported(path, Some(line), what, None));
         }
     }
     Ok(())
 }
 
-/// naga's SPIR-V front end refused glslang's output: the construct, where it is known.
-pub(crate) fn from_spirv(path: &str, text: &str, error: &naga::front::spv::Error) -> Error {
-    if matches!(error, naga::front::spv::Error::InvalidArraySize(_)) {
-        let lines = code_lines(text);
-        return unsupported(
+/// naga's SPIR-V front end refused glslang's output (`spirv`): the construct, where it is known.
+pub(crate) fn from_spirv(
+    path: &str,
+    text: &str,
+    spirv: &[u8],
+    error: &naga::front::spv::Error,
+) -> Error {
+    use naga::front::spv::Error as E;
+    let lines = code_lines(text);
+    match error {
+        E::InvalidArraySize(_) => {
+            let line =
+                spec_sized_array(&lines).or_else(|| find_word(&lines, &["constant_id"], |_| true));
+            unsupported(path, line, SPEC_ARRAY, None)
+        }
+        // A matrix whose columns are not WGSL's distance apart: a row-major one that is not
+        // square, or std140's 16-byte stride between 2-vectors.
+        E::UnsupportedMatrixStride { .. } if crate::layout::has_row_major(spirv) => unsupported(
             path,
-            find_word(&lines, &["constant_id"], |_| true),
-            SPEC_ARRAY,
-        );
-    }
-    Error::Translate {
-        message: format!("{path}: naga's SPIR-V front end rejected glslang's output: {error:?}"),
+            find_word(&lines, &["row_major"], |_| true),
+            crate::layout::ROW_MAJOR,
+            None,
+        ),
+        E::UnsupportedMatrixStride { rows: 2, .. } => {
+            let words = [
+                "mat2", "mat2x2", "mat3x2", "mat4x2", "dmat2", "dmat2x2", "dmat3x2", "dmat4x2",
+            ];
+            unsupported(
+                path,
+                find_word(&lines, &words, |_| true),
+                STD140_ARRAY,
+                None,
+            )
+        }
+        _ => Error::Translate {
+            message: format!(
+                "{path}: naga's SPIR-V front end rejected glslang's output: {error:?}"
+            ),
+        },
     }
 }
 
-/// naga's validator refused the module: the construct, where it is known.
-pub(crate) fn from_validation(
-    path: &str,
-    _text: &str,
-    error: &naga::valid::ValidationError,
-) -> Error {
+/// The 1-based line of the first declaration of an array sized by a `constant_id` constant
+/// (`shared uint s[N];`, `float w[N * 2];`).
+fn spec_sized_array(lines: &[String]) -> Option<usize> {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    // `layout(constant_id = 0) const uint N = 64;`: the word before the `=` after `)`.
+    let mut constants = Vec::new();
+    for line in lines {
+        let Some(at) = line.find("constant_id") else {
+            continue;
+        };
+        let rest = &line[at..];
+        let Some(close) = rest.find(')') else {
+            continue;
+        };
+        let declaration = rest[close + 1..].split('=').next().unwrap_or_default();
+        if let Some(name) = declaration
+            .split(|c: char| !is_ident(c))
+            .rfind(|w| !w.is_empty())
+        {
+            constants.push(name.to_string());
+        }
+    }
+    lines
+        .iter()
+        .position(|line| {
+            line.match_indices('[').any(|(open, _)| {
+                let Some(close) = line[open..].find(']') else {
+                    return false;
+                };
+                let size = &line[open + 1..open + close];
+                let uses = size
+                    .split(|c: char| !is_ident(c))
+                    .any(|w| constants.iter().any(|c| c == w));
+                // A declaration: `[qualifiers] type name[` (words only since the statement began).
+                let before = &line[..open];
+                let statement = before
+                    .rsplit([';', '{', '}', '(', ',', '='])
+                    .next()
+                    .unwrap_or(before);
+                let words = statement.split_whitespace().count();
+                uses && words >= 2 && statement.chars().all(|c| is_ident(c) || c.is_whitespace())
+            })
+        })
+        .map(|index| index + 1)
+}
+
+/// naga's validator refused the module.
+pub(crate) fn from_validation(path: &str, error: &naga::valid::ValidationError) -> Error {
     let mut message = format!("{path}: the translated module is invalid: {error}");
     let mut cause = std::error::Error::source(error);
     while let Some(c) = cause {
@@ -228,40 +335,4 @@ pub(crate) fn from_validation(
         cause = c.source();
     }
     Error::Translate { message }
-}
-
-/// Refuses what the module shows and WGSL cannot say: std140 scalar arrays (stride 16).
-pub(crate) fn check_module(path: &str, text: &str, module: &naga::Module) -> Result<(), Error> {
-    let mut layouter = naga::proc::Layouter::default();
-    if layouter.update(module.to_ctx()).is_err() {
-        return Ok(());
-    }
-    for (_, var) in module.global_variables.iter() {
-        if var.space != naga::AddressSpace::Uniform {
-            continue;
-        }
-        if narrow_array(module, &layouter, var.ty) {
-            let lines = code_lines(text);
-            let line = find_word(&lines, &["std140", "uniform"], |_| true);
-            return Err(unsupported(path, line, STD140_ARRAY));
-        }
-    }
-    Ok(())
-}
-
-/// Whether `ty` holds an array whose stride is larger than WGSL's for its element (std140 padding).
-fn narrow_array(
-    module: &naga::Module,
-    layouter: &naga::proc::Layouter,
-    ty: naga::Handle<naga::Type>,
-) -> bool {
-    match &module.types[ty].inner {
-        naga::TypeInner::Array { base, stride, .. } => {
-            layouter[*base].to_stride() < *stride || narrow_array(module, layouter, *base)
-        }
-        naga::TypeInner::Struct { members, .. } => {
-            members.iter().any(|m| narrow_array(module, layouter, m.ty))
-        }
-        _ => false,
-    }
 }
