@@ -2,8 +2,8 @@
 //! time by [`shoal_glsl::to_wgsl`], as a string literal. `shoal::glsl!` wraps it in a
 //! `shoal::Source` named after the GLSL file; use that, not this crate.
 //!
-//! The path is relative to the file invoking the macro, as with `include_str!`. A GLSL error is a
-//! compile error with the GLSL file and line.
+//! The path, a string literal (plain, with escapes, or raw), is relative to the file invoking the
+//! macro, as with `include_str!`. A GLSL error is a compile error with the GLSL file and line.
 
 use proc_macro::{Literal, Span, TokenStream, TokenTree};
 
@@ -29,13 +29,13 @@ pub fn glsl_wgsl(input: TokenStream) -> TokenStream {
         );
     };
     let span = literal.span();
-    let written = literal.to_string();
-    let Some(path) = written.strip_prefix('"').and_then(|p| p.strip_suffix('"')) else {
+    let Some(path) = string_value(&literal.to_string()) else {
         return error(
             span,
-            "expected a plain string literal: glsl!(\"kernel.comp\")",
+            "expected a string literal (plain or raw): glsl!(\"kernel.comp\")",
         );
     };
+    let path = path.as_str();
     let Some(base) = span
         .local_file()
         .and_then(|f| f.parent().map(|p| p.to_path_buf()))
@@ -67,6 +67,55 @@ pub fn glsl_wgsl(input: TokenStream) -> TokenStream {
     }
 }
 
+/// The value of the string literal written `written` (`"a\\b.comp"`, `r"a\b.comp"`,
+/// `r#"…"#`), or `None` for another literal (a byte or C string, a number, a suffix).
+fn string_value(written: &str) -> Option<String> {
+    if let Some(raw) = written.strip_prefix('r') {
+        let hashes = raw.len() - raw.trim_start_matches('#').len();
+        let fence = "#".repeat(hashes);
+        return raw
+            .strip_prefix(&format!("{fence}\""))
+            .and_then(|r| r.strip_suffix(&format!("\"{fence}")))
+            .map(str::to_string);
+    }
+    let body = written.strip_prefix('"')?.strip_suffix('"')?;
+    let mut out = String::with_capacity(body.len());
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next()? {
+            'n' => out.push('\n'),
+            'r' => out.push('\r'),
+            't' => out.push('\t'),
+            '0' => out.push('\0'),
+            '\\' => out.push('\\'),
+            '\'' => out.push('\''),
+            '"' => out.push('"'),
+            'x' => {
+                let hex: String = chars.by_ref().take(2).collect();
+                out.push(char::from(
+                    u8::from_str_radix(&hex, 16).ok().filter(|b| b.is_ascii())?,
+                ));
+            }
+            'u' => {
+                if chars.next()? != '{' {
+                    return None;
+                }
+                let hex: String = chars.by_ref().take_while(|&c| c != '}').collect();
+                let hex = hex.replace('_', "");
+                out.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
+            }
+            // A line continuation: the newline and the whitespace after it are skipped.
+            '\n' | '\r' => while chars.next_if(|c| c.is_whitespace()).is_some() {},
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
 /// `compile_error!(message)` at `span`.
 fn error(span: Span, message: &str) -> TokenStream {
     let mut lit = Literal::string(message);
@@ -82,4 +131,28 @@ fn error(span: Span, message: &str) -> TokenStream {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::string_value;
+
+    #[test]
+    fn string_literals_are_unescaped() {
+        for (written, value) in [
+            (r#""kernels/a.comp""#, Some("kernels/a.comp")),
+            (r#""dir\\a.comp""#, Some("dir\\a.comp")),
+            (r#""a\"b\x41\u{42}\t.comp""#, Some("a\"bAB\t.comp")),
+            ("\"a\\\n    b.comp\"", Some("ab.comp")),
+            (r#"r"dir\a.comp""#, Some("dir\\a.comp")),
+            (r###"r#"say "hi".comp"#"###, Some("say \"hi\".comp")),
+            (r#"b"a.comp""#, None),
+            (r#"c"a.comp""#, None),
+            (r#""a.comp"suffix"#, None),
+            ("42", None),
+            (r#""bad\q""#, None),
+        ] {
+            assert_eq!(string_value(written).as_deref(), value, "{written}");
+        }
+    }
 }
