@@ -8,6 +8,7 @@
 use std::path::Path;
 use std::process::Command;
 
+use crate::limits;
 use crate::stage::{Stages, cargo, cargo_output, command};
 
 /// The workspace's `[profile]` settings as `--config` flags. `cargo package` verifies each crate
@@ -368,19 +369,18 @@ pub(crate) fn stages(stages: &mut Stages, root: &Path, target: &Path, backends: 
         &format!("{GETTING_STARTED}'s code is the crate {OUTSIDE}"),
         || getting_started(root),
     );
-    stages.run(
+    stages.run_within(
         "package shoal-glsl, shoal-glsl-macro, shoal and shoal-kernels (cargo package, verified)",
+        limits::PACKAGE,
         || package(root),
     );
     for backend in backends {
-        stages.run(&format!("outside crate ({OUTSIDE}) on {backend}"), || {
-            outside(root, target, backend)
-        });
+        let name = format!("outside crate ({OUTSIDE}) on {backend}");
+        stages.run_within(&name, limits::SHORT, || outside(root, target, backend));
     }
     for backend in backends {
-        stages.run(&format!("examples on {backend}"), || {
-            examples(root, target, backend)
-        });
+        let name = format!("examples on {backend}");
+        stages.run_within(&name, limits::SHORT, || examples(root, target, backend));
     }
 }
 

@@ -28,6 +28,9 @@ pub(crate) fn run(args: &[String]) -> bool {
         }
     };
     let mut stages = Stages::new("cargo xtask fuzz");
+    if !stages.run(crate::ADAPTERS_STAGE, crate::setup::ensure_adapters) {
+        return stages.finish();
+    }
     // The test profile `cargo xtask test` builds (dependencies optimised): nothing new to build.
     let suite = |package| vec!["test", "-p", package, "--lib"];
     let mut build = vec!["test", "--lib", "--no-run"];

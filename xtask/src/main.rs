@@ -11,6 +11,7 @@
 mod bench_page;
 mod dependency;
 mod fuzz;
+mod limits;
 mod lines;
 mod links;
 mod pages;
@@ -21,6 +22,7 @@ mod stage;
 mod web;
 mod webdriver;
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -31,7 +33,8 @@ const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
   test          the whole test suite on Vulkan, on GL and in headless Chromium (WebGPU), then
-                `cargo check` for Windows (DX12) and macOS (Metal); first of all, `lines`
+                `cargo check` for Windows (DX12) and macOS (Metal); first of all, `lines` and
+                `links`, and `check-wgsl` after the build; each stage has a time limit
   test-browser  only the browser part of `test`: the suites and the web site's pages in
                 headless Chromium (WebGPU)
   test-dependency  only the dependency part of `test`: package shoal and shoal-kernels, build
@@ -57,7 +60,21 @@ commands:
 
 /// Runs the command the first argument names.
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    // Not for people: cargo's runner for wasm32 test binaries during `cargo xtask test`. Its
+    // arguments are a path (any bytes on Unix) and the harness's, handed on as they are.
+    if args.first().is_some_and(|a| a == "wasm-runner") {
+        return web::wasm_runner(&args[1..]);
+    }
+    // The commands' arguments are words and numbers: std::env::args would panic on one that is
+    // not UTF-8, so say which instead.
+    let args: Vec<String> = match args.into_iter().map(OsString::into_string).collect() {
+        Ok(args) => args,
+        Err(arg) => {
+            eprintln!("argument {arg:?} is not valid UTF-8\n\n{USAGE}");
+            return ExitCode::FAILURE;
+        }
+    };
     let Some(command) = args.first() else {
         eprintln!("{USAGE}");
         return ExitCode::FAILURE;
@@ -76,8 +93,6 @@ fn main() -> ExitCode {
         "soak" => soak::run(rest),
         "lines" => lines(),
         "links" => links(),
-        // Not for people: cargo's runner for wasm32 test binaries during `cargo xtask test`.
-        "wasm-runner" => return web::wasm_runner(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             true
@@ -107,23 +122,35 @@ fn test(extra: &[String]) -> bool {
     // after it still run, so that one run reports everything.
     stages.run(&lines_stage(), || lines::check(&workspace_root()));
     stages.run(LINKS_STAGE, || links::check(&workspace_root()));
-    if !stages.run(
-        "software adapters (lavapipe, llvmpipe), GLSL compiler (shaderc)",
-        setup::ensure_adapters,
-    ) {
+    if !stages.run_within(ADAPTERS_STAGE, limits::INSTALL, setup::ensure_adapters) {
         return stages.finish();
     }
-    stages.run("build the test suites", || {
+    stages.run_within("build the test suites", limits::BUILD, || {
         cargo(
             &["test", "--workspace", "--features", GLSL, "--no-run"],
             &[],
         )
     });
+    // The checker built with the suites' features (a build of its own would rebuild shoal and
+    // shoal-kernels without `glsl`): a link and well under a second of validation.
+    stages.run_within(CHECK_WGSL_STAGE, limits::SHORT, || {
+        let built = cargo(
+            &[&BUILD_EXAMPLES[..], &["--bin", "check-wgsl"]].concat(),
+            &[],
+        );
+        let checker = target_dir(&workspace_root())
+            .join("debug")
+            .join("check-wgsl");
+        built && stage::command(&mut std::process::Command::new(checker))
+    });
     for backend in BACKENDS {
-        stages.run(&format!("adapter for {backend}"), || adapter(backend));
-        let mut args = vec!["test", "--workspace", "--features", GLSL];
+        stages.run_within(&format!("adapter for {backend}"), limits::SHORT, || {
+            adapter(backend)
+        });
+        // Every test binary's result, not only the first failing one's.
+        let mut args = vec!["test", "--workspace", "--features", GLSL, "--no-fail-fast"];
         args.extend(extra.iter().map(String::as_str));
-        stages.run(&format!("tests on {backend}"), || {
+        stages.run_within(&format!("tests on {backend}"), limits::NATIVE_TESTS, || {
             cargo(&args, &[("SHOAL_BACKEND", backend)])
         });
     }
@@ -131,7 +158,8 @@ fn test(extra: &[String]) -> bool {
     dependency::stages(&mut stages, &root, &target_dir(&root), &BACKENDS);
     browser_tests(&mut stages, extra);
     for (target, what) in OTHER_TARGETS {
-        stages.run(&format!("cargo check for {target} ({what})"), || {
+        let name = format!("cargo check for {target} ({what})");
+        stages.run_within(&name, limits::OTHER_TARGET, || {
             let mut args = vec!["check", "--target", target];
             args.extend(CHECKED_ELSEWHERE.iter().flat_map(|p| ["-p", p]));
             setup::ensure_rust_target(target) && cargo(&args, &[])
@@ -139,6 +167,23 @@ fn test(extra: &[String]) -> bool {
     }
     stages.finish()
 }
+
+/// The name of the stage that finds or installs the software adapters and shaderc.
+pub(crate) const ADAPTERS_STAGE: &str =
+    "software adapters (lavapipe, llvmpipe), GLSL compiler (shaderc)";
+
+/// The name of the WGSL check's stage.
+const CHECK_WGSL_STAGE: &str = "validate wgsl/**/*.wgsl";
+
+/// Every example, built with the test suites' features: after the suites' build, fresh.
+const BUILD_EXAMPLES: [&str; 6] = [
+    "build",
+    "-q",
+    "--workspace",
+    "--features",
+    GLSL,
+    "--examples",
+];
 
 /// `cargo xtask test-browser [ARGS]`.
 fn test_browser(extra: &[String]) -> bool {
@@ -181,8 +226,9 @@ fn test_web() -> bool {
 fn browser_tools(stages: &mut Stages) -> Option<web::BrowserTools> {
     let root = workspace_root();
     let mut tools = None;
-    let found = stages.run(
+    let found = stages.run_within(
         "browser tools (chromium, chromedriver, wasm32 target, wasm-bindgen-cli)",
+        limits::INSTALL,
         || {
             tools = web::BrowserTools::ensure(&root);
             tools.is_some()
@@ -204,8 +250,8 @@ fn browser_tests(stages: &mut Stages, extra: &[String]) {
 /// The wasm-bindgen-test suites of [`BROWSER_SUITES`] in headless Chromium.
 fn browser_suites(stages: &mut Stages, tools: &web::BrowserTools, extra: &[String]) {
     let root = workspace_root();
-    let env = match tools.cargo_env(&target_dir(&root).join("shoal").join("web")) {
-        Ok(env) => env,
+    let (runner, env) = match tools.cargo_env(&target_dir(&root).join("shoal").join("web")) {
+        Ok(setup) => setup,
         Err(e) => {
             stages.run("tests in headless Chromium (WebGPU)", || {
                 eprintln!("{e}");
@@ -215,18 +261,29 @@ fn browser_suites(stages: &mut Stages, tools: &web::BrowserTools, extra: &[Strin
         }
     };
     let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    let mut suites = vec!["test", "--target", web::WASM_TARGET, "--tests"];
+    let mut suites = vec![
+        "test",
+        "--config",
+        &runner,
+        "--target",
+        web::WASM_TARGET,
+        "--tests",
+    ];
     suites.extend(BROWSER_SUITES.iter().flat_map(|p| ["-p", p]));
     // The GLSL kernels' tests: `glsl!` translated them at compile time, so they run here too.
     suites.extend(["--features", GLSL]);
     let mut build = suites.clone();
     build.push("--no-run");
-    if !stages.run("build the test suites for wasm32", || cargo(&build, &env)) {
+    if !stages.run_within(
+        "build the test suites for wasm32",
+        limits::WASM_BUILD,
+        || cargo(&build, &env),
+    ) {
         return;
     }
     // One test of the conformance suite with the console shown: the adapter and its limits.
-    stages.run("adapter for webgpu (headless Chromium)", || {
-        let args = ["test", "--target", web::WASM_TARGET, "-p", "shoal-conformance", "--lib", "--", "limits_meet", "--nocapture"];
+    stages.run_within("adapter for webgpu (headless Chromium)", limits::SHORT, || {
+        let args = ["test", "--config", &runner, "--target", web::WASM_TARGET, "-p", "shoal-conformance", "--lib", "--", "limits_meet", "--nocapture"];
         let shown = cargo_output(&args, &env).is_some_and(|out| out.contains("shoal tests on"));
         if !shown {
             eprintln!("the browser did not report its adapter (was the conformance test `limits_meet…` renamed?)");
@@ -236,9 +293,11 @@ fn browser_suites(stages: &mut Stages, tools: &web::BrowserTools, extra: &[Strin
     // Every suite's result, not only the first failing one's.
     suites.push("--no-fail-fast");
     suites.extend(extra.iter().map(String::as_str));
-    stages.run("tests on webgpu (headless Chromium, SwiftShader)", || {
-        cargo(&suites, &env)
-    });
+    stages.run_within(
+        "tests on webgpu (headless Chromium, SwiftShader)",
+        limits::BROWSER_TESTS,
+        || cargo(&suites, &env),
+    );
 }
 
 /// The web site built, then its pages checked in headless Chromium through WebDriver.
@@ -248,22 +307,27 @@ fn web_pages(stages: &mut Stages, tools: &web::BrowserTools) {
     let mut site = None;
     // The dev profile: its dependencies are the browser suites' (opt-level 2, as natively), so
     // this compiles the demos and a few wasm32 crates instead of everything again in release.
-    stages.run("build the web site (wasm32, dev profile)", || {
-        site = site::build(
-            &root,
-            &target,
-            &tools.wasm.wasm_bindgen,
-            false,
-            &[site::DEMOS],
-        )
-        .map_err(|e| eprintln!("{e}"))
-        .ok();
-        site.is_some()
-    });
+    stages.run_within(
+        "build the web site (wasm32, dev profile)",
+        limits::SITE,
+        || {
+            site = site::build(
+                &root,
+                &target,
+                &tools.wasm.wasm_bindgen,
+                false,
+                &[site::DEMOS],
+            )
+            .map_err(|e| eprintln!("{e}"))
+            .ok();
+            site.is_some()
+        },
+    );
     if let Some(site) = site {
         let shots = target.join("shoal").join("web");
-        stages.run(
+        stages.run_within(
             "web pages in headless Chromium (WebDriver: index, demo, kernels)",
+            limits::PAGES,
             || pages::check(tools, &site, &shots),
         );
     }
@@ -328,20 +392,25 @@ fn workspace_root() -> PathBuf {
     manifest.parent().unwrap_or(manifest).to_path_buf()
 }
 
-/// Cargo's target directory for this workspace.
+/// Cargo's target directory for this workspace, as `cargo metadata --no-deps` reports it (it
+/// knows `build.target-dir` in a config file too; no dependency is resolved), asked once; if
+/// that fails, `CARGO_TARGET_DIR` or `target/`.
 fn target_dir(root: &Path) -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("target"))
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        stage::metadata_target_dir(root).unwrap_or_else(|| {
+            std::env::var_os("CARGO_TARGET_DIR")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| root.join("target"))
+        })
+    })
+    .clone()
 }
 
 /// `cargo xtask run [ARGS]`: the showcase on each backend; `ARGS` go to the showcase.
 fn run(extra: &[String]) -> bool {
     let mut stages = Stages::new("cargo xtask run");
-    if !stages.run(
-        "software adapters (lavapipe, llvmpipe), GLSL compiler (shaderc)",
-        setup::ensure_adapters,
-    ) {
+    if !stages.run(ADAPTERS_STAGE, setup::ensure_adapters) {
         return stages.finish();
     }
     for backend in BACKENDS {
@@ -359,17 +428,7 @@ fn run(extra: &[String]) -> bool {
 /// features for `shoal` alone and rebuild naga and wgpu (two minutes on a cold target).
 fn adapter(backend: &str) -> bool {
     let root = workspace_root();
-    let built = cargo(
-        &[
-            "build",
-            "-q",
-            "--workspace",
-            "--features",
-            GLSL,
-            "--examples",
-        ],
-        &[],
-    );
+    let built = cargo(&BUILD_EXAMPLES, &[]);
     let example = target_dir(&root)
         .join("debug")
         .join("examples")
@@ -383,11 +442,12 @@ fn adapter(backend: &str) -> bool {
 /// leave the bench crate at opt-level 0; a profile of its own would build every dependency a
 /// third time).
 fn bench(extra: &[String]) -> bool {
+    // `cargo xtask bench -- scan` hands xtask the `--` too (cargo's alias passes everything after
+    // its own `--`); the bench would take it as a filter word that matches nothing.
+    let extra: Vec<String> = extra.iter().filter(|a| *a != "--").cloned().collect();
+    let extra = extra.as_slice();
     let mut stages = Stages::new("cargo xtask bench");
-    if !stages.run(
-        "software adapters (lavapipe, llvmpipe), GLSL compiler (shaderc)",
-        setup::ensure_adapters,
-    ) {
+    if !stages.run(ADAPTERS_STAGE, setup::ensure_adapters) {
         return stages.finish();
     }
     let commit = commit(&workspace_root());
@@ -486,7 +546,8 @@ fn links() -> bool {
 /// `cargo xtask check-wgsl`.
 fn check_wgsl() -> bool {
     let mut stages = Stages::new("cargo xtask check-wgsl");
-    stages.run("validate wgsl/**/*.wgsl", || {
+    // Its own build, without `glsl`: this needs no shaderc (`test` builds it as the suites are).
+    stages.run(CHECK_WGSL_STAGE, || {
         cargo(
             &["run", "-q", "-p", "shoal-demos", "--bin", "check-wgsl"],
             &[],

@@ -2,8 +2,9 @@
 //! (llvmpipe through EGL), and Rust targets. Installs on Debian as root, otherwise says exactly
 //! what to install.
 //!
-//! No crate does this part: a library is looked for with `ldconfig -p` and the ICD or driver
-//! file on disk, packages are installed with apt-get, targets with rustup. Whether we are root
+//! No crate does this part: a library is looked for with `ldconfig -p` (or as a file in the
+//! multiarch directory) and the ICD or driver file on disk, packages are installed with apt-get,
+//! targets with rustup. Whether we are root
 //! comes from `id -u`, not from libc's `geteuid`: that would be a dependency and an `unsafe`
 //! call for one number.
 
@@ -22,13 +23,21 @@ struct Component {
     packages: &'static [&'static str],
 }
 
-/// Whether the dynamic linker knows the library `name` (`ldconfig -p`).
+/// Whether the dynamic linker knows the library `name` (`ldconfig -p`), or the file is in
+/// Debian's multiarch library directory. `ldconfig` is in /sbin, which is on root's PATH but
+/// not on a Debian user's: without a fallback a user's check says Mesa is missing when it is not.
 fn has_library(name: &str) -> bool {
-    Command::new("ldconfig")
-        .arg("-p")
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).contains(name))
-        .unwrap_or(false)
+    let cache = ["ldconfig", "/sbin/ldconfig", "/usr/sbin/ldconfig"]
+        .iter()
+        .any(|ldconfig| {
+            Command::new(ldconfig).arg("-p").output().is_ok_and(|o| {
+                o.status.success() && String::from_utf8_lossy(&o.stdout).contains(name)
+            })
+        });
+    cache
+        || ["x86_64", "aarch64"]
+            .iter()
+            .any(|arch| Path::new(&format!("/usr/lib/{arch}-linux-gnu/{name}")).exists())
 }
 
 /// Whether any of `paths` exists.
@@ -88,6 +97,11 @@ fn is_root() -> bool {
         .unwrap_or(false)
 }
 
+/// apt-get's options for a machine that may be busy: wait up to five minutes for dpkg's lock
+/// (unattended-upgrades may hold it on a machine just booted, and apt-get would otherwise fail
+/// at once), and retry a failed download three times.
+const APT_OPTIONS: [&str; 4] = ["-o", "DPkg::Lock::Timeout=300", "-o", "Acquire::Retries=3"];
+
 /// Installs Debian `packages` when root with apt-get; otherwise prints the command and fails.
 pub(crate) fn apt_install(what: &str, packages: &[&str]) -> bool {
     let line = format!(
@@ -99,13 +113,17 @@ pub(crate) fn apt_install(what: &str, packages: &[&str]) -> bool {
         return false;
     }
     eprintln!("installing {what}: {line}");
-    command(Command::new("apt-get").args(["update", "-qq"]))
-        && command(
-            Command::new("apt-get")
-                .args(["install", "-y", "-qq", "--no-install-recommends"])
-                .args(packages)
-                .env("DEBIAN_FRONTEND", "noninteractive"),
-        )
+    command(
+        Command::new("apt-get")
+            .args(APT_OPTIONS)
+            .args(["update", "-qq"]),
+    ) && command(
+        Command::new("apt-get")
+            .args(APT_OPTIONS)
+            .args(["install", "-y", "-qq", "--no-install-recommends"])
+            .args(packages)
+            .env("DEBIAN_FRONTEND", "noninteractive"),
+    )
 }
 
 /// Makes sure both software adapters and the GLSL compiler libraries exist; a run that skips

@@ -3,8 +3,8 @@
 //! the version in Cargo.lock — installed when missing — and the runner that wasm-bindgen-test's
 //! suites run through.
 //!
-//! Cargo runs each wasm32 test binary through `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER`,
-//! which is this xtask binary's `wasm-runner` command: it writes a `webdriver.json` with the
+//! Cargo runs each wasm32 test binary through the target's runner (set with `--config`), which
+//! is this xtask binary's `wasm-runner` command: it writes a `webdriver.json` with the
 //! Chromium flags and a fresh user-data directory for that one browser, then hands over to
 //! `wasm-bindgen-test-runner`.
 //!
@@ -20,6 +20,7 @@
 //!   order as cargo documents it (less the `install.root` setting), in three lines; the `home`
 //!   crate would answer only the last two.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
@@ -49,7 +50,9 @@ const CHROMIUM_FLAGS: &[&str] = &[
 ];
 
 /// Seconds one test binary may take in the browser; wasm-bindgen-test-runner's default (20)
-/// is too short for the kernel suites on SwiftShader. `WASM_BINDGEN_TEST_TIMEOUT` overrides it.
+/// is too short for the kernel suites on SwiftShader: `shoal-kernels`' binary takes about 5 min
+/// in a whole `cargo xtask test` on two cores, and this is about four times that (the stage as a
+/// whole has its limit too, `limits::BROWSER_TESTS`). `WASM_BINDGEN_TEST_TIMEOUT` overrides it.
 const TEST_TIMEOUT_SECS: &str = "1200";
 
 /// Where the browser is on Debian: the browser itself before its launcher script, which only
@@ -198,11 +201,18 @@ fn ensure_wasm_bindgen_cli(version: &str) -> Option<PathBuf> {
         None => eprintln!("missing: wasm-bindgen-test-runner (wasm-bindgen-cli {version})"),
     }
     // Not `--locked`: one of wasm-bindgen-cli's locked dependencies is missing from the registry.
+    // So its dependencies resolve afresh: `fallback` makes cargo prefer the releases this rustc
+    // can build, so a dependency's new release that needs a newer rustc cannot break the install.
     eprintln!(
-        "installing: cargo install wasm-bindgen-cli --version {version} (a few minutes, once)"
+        "installing: CARGO_RESOLVER_INCOMPATIBLE_RUST_VERSIONS=fallback cargo install \
+         wasm-bindgen-cli --version {version} (a few minutes, once)"
     );
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    if !command(Command::new(cargo).args(["install", "wasm-bindgen-cli", "--version", version])) {
+    if !command(
+        Command::new(cargo)
+            .args(["install", "wasm-bindgen-cli", "--version", version])
+            .env("CARGO_RESOLVER_INCOMPATIBLE_RUST_VERSIONS", "fallback"),
+    ) {
         return None;
     }
     let now = matching();
@@ -257,9 +267,11 @@ impl BrowserTools {
         })
     }
 
-    /// The environment of a `cargo test --target wasm32-unknown-unknown` that runs every test
-    /// binary in headless Chromium through [`wasm_runner`].
-    pub(crate) fn cargo_env(&self, work: &Path) -> Result<Vec<(String, String)>, String> {
+    /// The `--config` value and the environment of a `cargo test --target
+    /// wasm32-unknown-unknown` that runs every test binary in headless Chromium through
+    /// [`wasm_runner`]. The runner is a `--config` list, not `CARGO_TARGET_<TRIPLE>_RUNNER`:
+    /// cargo splits that variable at spaces, so a workspace path with one would break it.
+    pub(crate) fn cargo_env(&self, work: &Path) -> Result<(String, Vec<(String, String)>), String> {
         let xtask =
             std::env::current_exe().map_err(|e| format!("cannot find the xtask binary: {e}"))?;
         std::fs::create_dir_all(work)
@@ -267,11 +279,12 @@ impl BrowserTools {
         let timeout =
             std::env::var("WASM_BINDGEN_TEST_TIMEOUT").unwrap_or_else(|_| TEST_TIMEOUT_SECS.into());
         let path = |p: &Path| p.display().to_string();
-        Ok(vec![
-            (
-                "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER".into(),
-                format!("{} wasm-runner", path(&xtask)),
-            ),
+        // A JSON string is a TOML basic string (the same quotes and escapes).
+        let runner = format!(
+            "target.{WASM_TARGET}.runner=[{}, \"wasm-runner\"]",
+            serde_json::Value::from(path(&xtask))
+        );
+        let env = vec![
             (
                 "SHOAL_WASM_TEST_RUNNER".into(),
                 path(&self.wasm.test_runner),
@@ -283,14 +296,15 @@ impl BrowserTools {
             // kernels') that do not say `wasm_bindgen_test_configure!(run_in_browser)`.
             ("WASM_BINDGEN_USE_BROWSER".into(), "1".into()),
             ("WASM_BINDGEN_TEST_TIMEOUT".into(), timeout),
-        ])
+        ];
+        Ok((runner, env))
     }
 }
 
 /// `xtask wasm-runner FILE.wasm [ARGS]`: what cargo runs for each wasm32 test binary. Gives the
 /// browser a fresh profile and the flags in a `webdriver.json`, runs wasm-bindgen-test-runner,
 /// and removes the profile again.
-pub(crate) fn wasm_runner(args: &[String]) -> ExitCode {
+pub(crate) fn wasm_runner(args: &[OsString]) -> ExitCode {
     let var = |name: &str| std::env::var_os(name).map(PathBuf::from);
     let (Some(runner), Some(chromium), Some(work)) = (
         var("SHOAL_WASM_TEST_RUNNER"),
