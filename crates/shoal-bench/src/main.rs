@@ -2,7 +2,8 @@
 //! optimised (`--release`).
 //!
 //! `cargo xtask bench -- <group>` runs only the groups (or primitives) whose names contain
-//! `<group>`: `overhead`, `kernels`, or a primitive such as `scan` or `sort`.
+//! `<group>`: `overhead`, `kernels`, or a primitive such as `scan` or `sort`. A word that
+//! selects nothing is an error listing the names.
 //! `SHOAL_BENCH_MAX_LOG2` (default 22) sets the largest size, 2^16 to 2^max.
 //! `SHOAL_BENCH_COMMIT` (set by xtask) is the commit the JSON names.
 //! `SHOAL_BENCH_WITHOUT_SUBGROUPS` withholds subgroup operations from the device, so that the
@@ -16,8 +17,53 @@ use std::path::PathBuf;
 
 use shoal_bench::{harness, primitives, report::Report};
 
+/// The groups a filter word can select besides the primitives (`primitives::ENTRIES`): the
+/// overhead and splat benchmarks and the simulations (each by its name, or all as `sims`).
+const GROUPS: [&str; 7] = [
+    "overhead",
+    "splat",
+    "blur",
+    "sobel",
+    "bilateral",
+    "waves",
+    "boids",
+];
+
+/// Whether the filter word `word` selects at least one benchmark (as `main` selects them).
+fn selects_something(word: &str) -> bool {
+    word == "sims"
+        || word == "kernels"
+        || GROUPS.iter().any(|g| g.contains(word))
+        || primitives::ENTRIES.iter().any(|e| e.name.contains(word))
+}
+
+/// The message for filter words that select nothing (a typo would otherwise run nothing and
+/// succeed): the words, and every name a word can match.
+fn unmatched(words: &[&String]) -> String {
+    let mut text = format!(
+        "no benchmark matches {}: a word selects the benchmarks whose names contain it\n\
+         benchmarks: {}, sims (all of {}), kernels (all the primitives)\nprimitives:",
+        words
+            .iter()
+            .map(|w| format!("`{w}`"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        GROUPS[..2].join(", "),
+        GROUPS[2..].join(", ")
+    );
+    for entry in primitives::ENTRIES {
+        text.push_str(&format!("\n  {}", entry.name));
+    }
+    text
+}
+
 fn main() -> std::process::ExitCode {
     let filter: Vec<String> = std::env::args().skip(1).collect();
+    let typos: Vec<&String> = filter.iter().filter(|w| !selects_something(w)).collect();
+    if !typos.is_empty() {
+        eprintln!("error: {}", unmatched(&typos));
+        return std::process::ExitCode::FAILURE;
+    }
     let wanted = |name: &str| filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str()));
     // SHOAL_BENCH_WITHOUT_SUBGROUPS: the paths of an adapter without subgroups (the browser's),
     // e.g. on Chromium's SwiftShader run natively (`cargo xtask bench --swiftshader`).
@@ -49,17 +95,9 @@ fn main() -> std::process::ExitCode {
         eprintln!("splat benchmark failed: {e}");
         return std::process::ExitCode::FAILURE;
     }
-    if [
-        "sims",
-        "boids",
-        "blur",
-        "sobel",
-        "bilateral",
-        "waves",
-        "particles",
-    ]
-    .iter()
-    .any(|g| wanted(g))
+    if ["sims", "boids", "blur", "sobel", "bilateral", "waves"]
+        .iter()
+        .any(|g| wanted(g))
         && let Err(e) = sims::run(&gpu, &|name| {
             filter.is_empty()
                 || filter
