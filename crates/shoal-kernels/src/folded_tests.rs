@@ -44,7 +44,8 @@ shoal_conformance::gpu_test! {
         assert_eq!(total.read().await.expect("read"), [reduce_cpu(&data, Op::Max)]);
     }
 
-    /// Segmented scan, reduce-by-key and run lengths over 65,536 tiles.
+    /// Segmented scan (head flags of 1, 2 and 0xffffffff), reduce-by-key and run lengths over
+    /// 65,536 tiles.
     async fn segmented_over_a_folded_grid(gpu) {
         let seg = Segmented::<u32>::with_tiling(&gpu, SMALL).expect("segmented");
         let values = random_u32(32, FOLDED, 1000);
@@ -54,11 +55,17 @@ shoal_conformance::gpu_test! {
             *left -= 1;
             Some(*key)
         }).collect();
-        let heads: Vec<u32> = (0..keys.len()).map(|i| u32::from(i == 0 || keys[i] != keys[i - 1])).collect();
+        // Head flags where the key changes, of 1, 2 and 0xffffffff in turn: any non-zero flag
+        // starts a segment.
+        let heads: Vec<u32> = (0..keys.len()).map(|i| if i == 0 || keys[i] != keys[i - 1] { [1, 2, u32::MAX][i % 3] } else { 0 }).collect();
         let (vb, hb, kb) = (gpu.buffer_from(&values).expect("values"), gpu.buffer_from(&heads).expect("heads"), gpu.buffer_from(&keys).expect("keys"));
         let out = gpu.buffer_zeroed::<u32>(FOLDED).expect("out");
         seg.run_scan(&vb, &hb, &out, Op::Sum, true).expect("segmented scan");
-        assert_eq!(first_difference(&out.read().await.expect("read"), &segmented_scan_cpu(&values, &heads, Op::Sum, true)), None);
+        // Running sums restarted at every non-zero flag, written here.
+        let mut sum = 0u32;
+        let want: Vec<u32> = values.iter().zip(&heads).map(|(&v, &h)| { sum = if h != 0 { v } else { sum.wrapping_add(v) }; sum }).collect();
+        assert_eq!(first_difference(&want, &segmented_scan_cpu(&values, &heads, Op::Sum, true)), None, "the CPU twin");
+        assert_eq!(first_difference(&out.read().await.expect("read"), &want), None);
         let (unique, reduced, count) = (gpu.buffer_zeroed::<u32>(FOLDED).expect("unique"), gpu.buffer_zeroed::<u32>(FOLDED).expect("reduced"), CompactCount::new(&gpu).expect("count"));
         seg.run_reduce_by_key(&kb, &vb, &unique, &reduced, &count, Op::Sum).expect("reduce by key");
         let (want_keys, want_sums) = reduce_by_key_cpu(&keys, &values, Op::Sum);

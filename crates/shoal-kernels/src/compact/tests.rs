@@ -80,8 +80,11 @@ shoal_conformance::gpu_test! {
         double.bind("count_args", &count.buffer).bind("data", &out).indirect(&count.buffer, CompactCount::ARGS_OFFSET).record(&mut commands).expect("indirect");
         commands.submit().expect("submit");
         let want: Vec<u32> = compact_cpu(&values, |x, _| x < 250).into_iter().map(|x| 2 * x + 1).collect();
+        // Exactly one group per 64 kept (rounded up), unfolded at this count: written here from
+        // the contract, not taken from the WGSL.
         let args = count.read_args().await.expect("args");
-        assert!((args.x * args.y * 64) as usize >= want.len(), "{args:?}");
+        assert!(want.len().div_ceil(64) <= 65_535, "{} kept", want.len());
+        assert_eq!(args, shoal::DispatchArgs::new(want.len().div_ceil(64) as u32, 1, 1), "{} kept", want.len());
         assert_eq!(first_difference(&out.read_range(0..want.len() as u64).await.expect("out"), &want), None);
         // Past the count, the rejected values, the last first (the indirect kernel did not touch them).
         let rejected: Vec<u32> = compact_cpu(&values, |x, _| x >= 250).into_iter().rev().collect();
@@ -249,5 +252,104 @@ shoal_conformance::gpu_test! {
         commands.submit().expect("submit");
         assert_eq!((first.read().await.expect("count"), second.read().await.expect("count")), (3, 2));
         assert_eq!(first.read_args().await.expect("args").x, 1);
+    }
+
+    /// An output or a flags buffer shorter than the values is an `Error::Length` naming the
+    /// compaction and that buffer, with the lengths, returned before anything is recorded: the
+    /// batch submitted after the error leaves the count (not cleared), the output and the flags
+    /// as they were. Guards the output and flags checks of `Compact::record` (removing either,
+    /// or recording the count's clear before them, fails here).
+    async fn compact_short_output_or_flags_is_refused_before_recording(gpu) {
+        const HELD: u32 = 0xdead_beef;
+        let compact = Compact::new(&gpu).expect("compact");
+        let data = [5u32, 12, 7, 30, 1, 9, 2];
+        let n = data.len() as u64;
+        let values = gpu.buffer_from(&data).expect("values");
+        let small = compact.predicate("x < 10u").expect("predicate");
+        // (the buffer that is short, output length, flags length; None: by the predicate)
+        for (short, out_len, flags_len) in [("output", n - 1, Some(n)), ("output", 1, Some(n)), ("output", n - 1, None), ("flags", n, Some(n - 1)), ("flags", n, Some(1))] {
+            let output = gpu.buffer_from(&vec![HELD; out_len as usize]).expect("output");
+            let flags = gpu.buffer_from(&vec![1u32; flags_len.unwrap_or(1) as usize]).expect("flags");
+            let count = CompactCount { buffer: gpu.buffer_from_with(&[HELD; 4], Usage::STORAGE | Usage::INDIRECT).expect("count") };
+            let keep = match flags_len {
+                Some(_) => Keep::Flags(&flags),
+                None => Keep::Predicate(&small),
+            };
+            let mut batch = gpu.commands();
+            let e = compact.record(&mut batch, &values, keep, &output, &count, 64).expect_err("a short buffer");
+            let got_len = if short == "output" { out_len } else { flags_len.unwrap_or(0) };
+            assert!(
+                matches!(&e, shoal::Error::Length { what, expected, got } if what.starts_with("compact:") && what.contains(short) && *expected == n && *got == got_len),
+                "{short} of {got_len}: {e}"
+            );
+            batch.submit().expect("submit").wait().await.expect("wait");
+            assert_eq!(count.buffer.read().await.expect("count"), [HELD; 4], "{short} of {got_len}: the count was touched");
+            assert_eq!(output.read().await.expect("output"), vec![HELD; out_len as usize], "{short} of {got_len}: the output was written");
+            assert_eq!(flags.read().await.expect("flags"), vec![1u32; flags_len.unwrap_or(1) as usize]);
+            // `run` refuses it alike, submitting nothing.
+            let e = compact.run(&values, keep, &output, &count).expect_err("a short buffer");
+            assert!(matches!(&e, shoal::Error::Length { what, .. } if what.contains(short)), "{e}");
+            assert_eq!(count.buffer.read().await.expect("count"), [HELD; 4], "{short} of {got_len}: run touched the count");
+        }
+    }
+
+    /// With `next_workgroup` = 1 (the next kernel's invocations per group, so one group per
+    /// kept element) and more than 65,535 kept, the arguments fold over y: exactly
+    /// x = min(groups, max x), y = ceil(groups / x), z = 1, written here from the contract (not
+    /// the WGSL), at counts on either side of one and two full rows; a dependent dispatch of one
+    /// invocation per group through them transforms every kept element once and nothing past the
+    /// count. No element kept leaves (0, 1, 1) (`dispatch_args` of 0); nothing to scan leaves
+    /// the count and the arguments all zero (the clear in `Compact::record`).
+    async fn compact_args_fold_past_the_group_limit(gpu) {
+        const HELD: u32 = 0xdead_beef;
+        let compact = Compact::new(&gpu).expect("compact");
+        let step = gpu
+            .kernel(shoal::Source::new("step_kept.wgsl", "
+                #import shoal::fold
+                @group(0) @binding(0) var<storage, read> count_args: array<u32>;
+                @group(0) @binding(1) var<storage, read_write> data: array<u32>;
+                @compute @workgroup_size(1)
+                fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+                    let i = shoal_linear_index(wid, nwg, 0u, 1u);
+                    if i < count_args[0] { data[i] = 2u * data[i] + 1u; }
+                }"))
+            .expect("kernel");
+        let max_x = gpu.limits().max_compute_work_group_count[0];
+        let n = 200_000u64;
+        let values = random_u32(21, n, 1000);
+        let vb = gpu.buffer_from(&values).expect("values");
+        let out = gpu.buffer_zeroed::<u32>(n).expect("out");
+        let count = CompactCount::new(&gpu).expect("count");
+        // Element i is kept where (i * 7919) mod n < k: exactly k of them, spread over the input
+        // (7919 is prime to n), with flags of 1, 2 and 0xffffffff (any non-zero flag keeps).
+        for k in [0u64, 65_535, 65_536, 131_070, 131_071, 150_001] {
+            let flags: Vec<u32> = (0..n).map(|i| if (i * 7919) % n < k { [1, 2, u32::MAX][(i % 3) as usize] } else { 0 }).collect();
+            let fb = gpu.buffer_from(&flags).expect("flags");
+            let mut commands = gpu.commands();
+            compact.record(&mut commands, &vb, Keep::Flags(&fb), &out, &count, 1).expect("compact");
+            step.bind("count_args", &count.buffer).bind("data", &out).indirect(&count.buffer, CompactCount::ARGS_OFFSET).record(&mut commands).expect("indirect");
+            commands.submit().expect("submit");
+            let kept: Vec<u32> = (0..n as usize).filter(|&i| flags[i] != 0).map(|i| values[i]).collect();
+            assert_eq!(kept.len() as u64, k);
+            assert_eq!(count.read().await.expect("count") as u64, k);
+            let groups = k as u32;
+            let x = groups.min(max_x);
+            let y = if x == 0 { 1 } else { groups.div_ceil(x) };
+            let args = count.read_args().await.expect("args");
+            assert_eq!(args, shoal::DispatchArgs::new(x, y, 1), "k = {k}");
+            if max_x == 65_535 && k > 65_535 {
+                assert_eq!((args.x, args.y), (65_535, k.div_ceil(65_535) as u32), "k = {k}: folded");
+            }
+            let mut want: Vec<u32> = kept.iter().map(|&v| 2 * v + 1).collect();
+            want.extend((0..n as usize).rev().filter(|&i| flags[i] == 0).map(|i| values[i]));
+            assert_eq!(first_difference(&out.read().await.expect("out"), &want), None, "k = {k}");
+        }
+        // Nothing to scan: the count and the arguments cleared, whatever they held.
+        let (empty, no_flags, no_output) = (gpu.buffer_zeroed::<u32>(0).expect("empty"), gpu.buffer_zeroed::<u32>(0).expect("empty"), gpu.buffer_zeroed::<u32>(0).expect("empty"));
+        let held = CompactCount { buffer: gpu.buffer_from_with(&[HELD; 4], Usage::STORAGE | Usage::INDIRECT).expect("count") };
+        let mut commands = gpu.commands();
+        compact.record(&mut commands, &empty, Keep::Flags(&no_flags), &no_output, &held, 1).expect("empty compact");
+        commands.submit().expect("submit");
+        assert_eq!(held.buffer.read().await.expect("count"), [0; 4]);
     }
 }

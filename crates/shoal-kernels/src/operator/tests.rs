@@ -1,10 +1,10 @@
 //! Scans and reductions with user operators that are not commutative, on a scalar, a vector and a
 //! struct, against CPU twins folding in element order; the errors of operators and struct values.
 
-use shoal::glam::UVec2;
+use shoal::glam::{IVec2, IVec4, UVec2, UVec4, Vec2, Vec4};
 
 use crate::test_support::*;
-use crate::{Operator, Shape, Value, scan_by};
+use crate::{Operation, Operator, Shape, Value, scan_by};
 
 /// Sizes across one and several tiles of every tiling, with ragged ends.
 const OP_SIZES: &[u64] = &[
@@ -83,13 +83,17 @@ fn argmin(a: MinIndex, b: MinIndex) -> MinIndex {
 async fn check<T: Value + PartialEq>(
     gpu: &Gpu,
     (scan, reduce): (&Scan<T>, &Reduce<T>),
-    op: Operator,
+    op: impl Into<Operation> + Copy,
     data: &[T],
     identity: T,
     f: impl Fn(T, T) -> T + Copy,
     strategies: &[Strategy],
 ) {
     let n = data.len() as u64;
+    let name = match op.into() {
+        Operation::Builtin(op) => format!("{op:?} of {}", T::WGSL),
+        Operation::Custom(op) => op.name().to_string(),
+    };
     let input = gpu.buffer_from(data).expect("input");
     let output = gpu.buffer_zeroed::<T>(n.max(1)).expect("output");
     for &strategy in strategies {
@@ -104,19 +108,51 @@ async fn check<T: Value + PartialEq>(
             let got = output.read().await.expect("read");
             let want = scan_by(data, identity, f, inclusive);
             if let Some(d) = first_difference(&got[..data.len()], &want) {
-                panic!(
-                    "{}, n = {n}, {strategy:?}, inclusive {inclusive}: {d}",
-                    op.name()
-                );
+                panic!("{name}, n = {n}, {strategy:?}, inclusive {inclusive}: {d}");
             }
         }
     }
     let total = reduce.value(&input, op).await.expect("reduce");
     let want = data.iter().fold(identity, |a, &b| f(a, b));
-    assert_eq!(total, want, "{} reduced, n = {n}", op.name());
+    assert_eq!(total, want, "{name} reduced, n = {n}");
 }
 
 const BOTH: &[Strategy] = &[Strategy::MultiLevel, Strategy::LookBack];
+
+/// An operation's identity and its CPU form, written in a test.
+type Reference<T> = (T, fn(T, T) -> T);
+
+/// Scans (both strategies, both orders) and reduces seeded random values of the vector type `T`,
+/// each made from four random words by `make`, with the built-in sum, min and max, each against
+/// its identity and component-wise operation in `ops` (written by the caller, not taken from
+/// the kernels): at 0, 1, 257 (beside a work group of 256) and a multi-tile size that is not a
+/// power of two, so the look-back carries values from tile to tile.
+async fn check_vectors<T: Value + PartialEq>(
+    gpu: &Gpu,
+    make: fn([u32; 4]) -> T,
+    ops: [Reference<T>; 3],
+) {
+    let (scan, reduce) = (
+        Scan::<T>::new(gpu).expect("scan"),
+        Reduce::<T>::new(gpu).expect("reduce"),
+    );
+    let tile = scan.tile() as u64;
+    for n in [0, 1, 257, 2 * tile + tile / 3 + 7] {
+        let words = random_u32(n + T::WGSL.len() as u64, 4 * n, 0);
+        let data: Vec<T> = words
+            .chunks(4)
+            .map(|w| make([w[0], w[1], w[2], w[3]]))
+            .collect();
+        for (op, (identity, f)) in [Op::Sum, Op::Min, Op::Max].into_iter().zip(ops) {
+            check(gpu, (&scan, &reduce), op, &data, identity, f, BOTH).await;
+        }
+    }
+}
+
+/// A small integer in -100..=100 as an `f32`: sums of up to 2^17 of them are exact in any order.
+fn small(w: u32) -> f32 {
+    (w % 201) as f32 - 100.0
+}
 
 shoal_conformance::gpu_test! {
     /// A scalar operator that is not commutative (forward fill), both strategies, and reduce:
@@ -153,6 +189,20 @@ shoal_conformance::gpu_test! {
         scan.run(&input, &output, ScanSpec::inclusive(Op::Sum)).expect("scan");
         let want = scan_by(&data, UVec2::ZERO, |a, b| UVec2::new(a.x.wrapping_add(b.x), a.y.wrapping_add(b.y)), true);
         assert_eq!(first_difference(&output.read().await.expect("read"), &want), None, "vec2 sum");
+    }
+
+    /// The built-in sum, min and max on every vector value type (`UVec2`, `UVec4`, `IVec2`,
+    /// `IVec4`, `Vec2`, `Vec4`): the vector identities (`vec4<i32>(2147483647i)`, …), the
+    /// component-wise operations and the look-back's two- and four-word carries, each strategy,
+    /// both orders, and the reduction, against references written here: wrapping integer sums
+    /// over all 32 bits, exact `f32` sums of small integers.
+    async fn builtin_operations_on_every_vector_type(gpu) {
+        check_vectors::<UVec2>(&gpu, |w| UVec2::new(w[0], w[1]), [(UVec2::ZERO, UVec2::wrapping_add), (UVec2::MAX, UVec2::min), (UVec2::ZERO, UVec2::max)]).await;
+        check_vectors::<UVec4>(&gpu, UVec4::from_array, [(UVec4::ZERO, UVec4::wrapping_add), (UVec4::MAX, UVec4::min), (UVec4::ZERO, UVec4::max)]).await;
+        check_vectors::<IVec2>(&gpu, |w| IVec2::new(w[0] as i32, w[1] as i32), [(IVec2::ZERO, IVec2::wrapping_add), (IVec2::MAX, IVec2::min), (IVec2::MIN, IVec2::max)]).await;
+        check_vectors::<IVec4>(&gpu, |w| IVec4::from_array(w.map(|x| x as i32)), [(IVec4::ZERO, IVec4::wrapping_add), (IVec4::MAX, IVec4::min), (IVec4::MIN, IVec4::max)]).await;
+        check_vectors::<Vec2>(&gpu, |w| Vec2::new(small(w[0]), small(w[1])), [(Vec2::ZERO, |a, b| a + b), (Vec2::INFINITY, Vec2::min), (Vec2::NEG_INFINITY, Vec2::max)]).await;
+        check_vectors::<Vec4>(&gpu, |w| Vec4::from_array(w.map(small)), [(Vec4::ZERO, |a, b| a + b), (Vec4::INFINITY, Vec4::min), (Vec4::NEG_INFINITY, Vec4::max)]).await;
     }
 
     /// A struct value, (min, argmin) with many ties: shared-memory tiles and the multi-level
@@ -211,25 +261,47 @@ fn combine(a: T, b: T) -> T { return Mislaid(a.a + b.a); }");
     }
 
     /// `f32` sums that do not depend on scheduling: the multi-level scan and the reduction
-    /// combine in a fixed order, so runs give the same bits.
+    /// combine in a fixed order, so runs give the same bits. Before each run the output and the
+    /// total are refilled with a NaN no sum produces, so a run that stores nothing fails rather
+    /// than matching what the run before left; the first run is held to the exact (`f64`)
+    /// prefix sums within the scan's error bound.
     async fn f32_multilevel_scan_and_reduce_are_reproducible(gpu) {
+        const SENTINEL: u32 = 0x7fc0_dead;
         let mut rng = Rng::new(77);
         let data: Vec<f32> = (0..300_001).map(|_| rng.range_f32(-1.0, 1.0)).collect();
         let scan = Scan::<f32>::new(&gpu).expect("scan");
         let reduce = Reduce::<f32>::new(&gpu).expect("reduce");
         let input = gpu.buffer_from(&data).expect("input");
         let output = gpu.buffer_zeroed::<f32>(data.len() as u64).expect("output");
+        let total = gpu.buffer_zeroed::<f32>(1).expect("total");
         let spec = ScanSpec::inclusive(Op::Sum).with_strategy(Strategy::MultiLevel);
         let mut first: Option<(Vec<u32>, u32)> = None;
-        for _ in 0..3 {
+        for round in 0..3 {
+            output.write(&vec![f32::from_bits(SENTINEL); data.len()]).expect("refill");
+            total.write(&[f32::from_bits(SENTINEL)]).expect("refill");
             scan.run(&input, &output, spec).expect("scan");
-            let bits: Vec<u32> = output.read().await.expect("read").iter().map(|x| x.to_bits()).collect();
-            let total = reduce.value(&input, Op::Sum).await.expect("reduce").to_bits();
+            reduce.run(&input, &total, Op::Sum).expect("reduce");
+            let got = output.read().await.expect("read");
+            let bits: Vec<u32> = got.iter().map(|x| x.to_bits()).collect();
+            let sum = total.read().await.expect("total")[0];
             match &first {
-                None => first = Some((bits, total)),
+                None => {
+                    // Within 64 + 4 log2(n) roundings of the exact sums, as the scan's own test.
+                    let depth = 64.0 + 4.0 * ((data.len() + 1) as f64).log2().ceil();
+                    let (mut exact, mut abs) = (0f64, 0f64);
+                    for (i, (&x, &g)) in data.iter().zip(&got).enumerate() {
+                        exact += x as f64;
+                        abs += (x as f64).abs();
+                        let bound = depth * f32::EPSILON as f64 * abs;
+                        assert!((g as f64 - exact).abs() <= bound, "index {i}: gpu {g}, exact {exact}, bound {bound}");
+                    }
+                    let bound = depth * f32::EPSILON as f64 * abs;
+                    assert!((sum as f64 - exact).abs() <= bound, "total: gpu {sum}, exact {exact}, bound {bound}");
+                    first = Some((bits, sum.to_bits()));
+                }
                 Some((b, t)) => {
-                    assert_eq!(first_difference(&bits, b), None, "scan bits differ between runs");
-                    assert_eq!(total, *t, "reduction bits differ between runs");
+                    assert_eq!(first_difference(&bits, b), None, "round {round}: scan bits differ from the first run's");
+                    assert_eq!(sum.to_bits(), *t, "round {round}: reduction bits differ from the first run's");
                 }
             }
         }

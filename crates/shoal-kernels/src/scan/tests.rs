@@ -17,6 +17,27 @@ async fn check_scan<T: Scalar>(gpu: &Gpu, scan: &Scan<T>, data: &[T], spec: Scan
 }
 const STRATEGIES: [Strategy; 2] = [Strategy::MultiLevel, Strategy::LookBack];
 
+/// Each block of `block` elements scanned on its own from `identity` with `f`, in element order:
+/// the work-group scan's reference, written for these tests.
+fn blockwise<T: Copy>(
+    data: &[T],
+    block: usize,
+    identity: T,
+    f: impl Fn(T, T) -> T,
+    inclusive: bool,
+) -> Vec<T> {
+    let mut out = Vec::with_capacity(data.len());
+    for chunk in data.chunks(block) {
+        let mut acc = identity;
+        for &x in chunk {
+            let next = f(acc, x);
+            out.push(if inclusive { next } else { acc });
+            acc = next;
+        }
+    }
+    out
+}
+
 shoal_conformance::gpu_test! {
     /// u32 sums, inclusive and exclusive, every listed size, both strategies.
     async fn scan_u32_sum_every_size(gpu) {
@@ -203,6 +224,37 @@ shoal_conformance::gpu_test! {
                 wg.run(&input, &output, Op::Sum, inclusive).expect("run");
                 let got = output.read().await.expect("read");
                 assert_eq!(first_difference(&got, &workgroup_scan_cpu(&data, wg.block() as usize, Op::Sum, inclusive)), None, "n = {n}");
+            }
+        }
+    }
+
+    /// The document's work-group scan with min and max of `i32` and `f32` (negative and
+    /// positive values), inclusive and exclusive: each block of 2 × WG starts from the
+    /// operation's identity (`i32::MAX`, `i32::MIN`, ±infinity, written here), so an exclusive
+    /// block start written as 0 (`scan_workgroup` in `wgsl/scan.wgsl`) shows, as does any block
+    /// scanned on from the one before.
+    async fn workgroup_scan_min_max_start_each_block_from_the_identity(gpu) {
+        let (wi, wf) = (WorkgroupScan::<i32>::new(&gpu).expect("i32"), WorkgroupScan::<f32>::new(&gpu).expect("f32"));
+        let block = wi.block() as u64;
+        assert_eq!(wf.block() as u64, block);
+        for n in [1u64, block - 1, block + 1, 3 * block + 5] {
+            let ints: Vec<i32> = random_u32(n + 17, n, 2001).into_iter().map(|x| x as i32 - 1000).collect();
+            let floats: Vec<f32> = ints.iter().map(|&x| x as f32 / 4.0).collect();
+            let (ii, io) = (gpu.buffer_from(&ints).expect("input"), gpu.buffer_zeroed::<i32>(n).expect("output"));
+            let (fi, fo) = (gpu.buffer_from(&floats).expect("input"), gpu.buffer_zeroed::<f32>(n).expect("output"));
+            for inclusive in [true, false] {
+                for (op, pick) in [(Op::Min, std::cmp::Ordering::Less), (Op::Max, std::cmp::Ordering::Greater)] {
+                    let (int_identity, float_identity) = match op {
+                        Op::Min => (i32::MAX, f32::INFINITY),
+                        _ => (i32::MIN, f32::NEG_INFINITY),
+                    };
+                    wi.run(&ii, &io, op, inclusive).expect("run");
+                    let want = blockwise(&ints, block as usize, int_identity, |a, b| if b.cmp(&a) == pick { b } else { a }, inclusive);
+                    assert_eq!(first_difference(&io.read().await.expect("read"), &want), None, "i32 {op:?}, inclusive {inclusive}, n = {n}");
+                    wf.run(&fi, &fo, op, inclusive).expect("run");
+                    let want = blockwise(&floats, block as usize, float_identity, |a, b| if b.partial_cmp(&a) == Some(pick) { b } else { a }, inclusive);
+                    assert_eq!(first_difference(&fo.read().await.expect("read"), &want), None, "f32 {op:?}, inclusive {inclusive}, n = {n}");
+                }
             }
         }
     }

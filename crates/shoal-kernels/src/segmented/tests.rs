@@ -8,16 +8,28 @@ const SEG_SIZES: &[u64] = &[
     0, 1, 2, 7, 8, 9, 511, 512, 513, 4095, 4097, 8193, 65_537, 200_003,
 ];
 
-/// Head flags: one in `every` (random), or every element, or none but the first.
+/// The non-zero flags the heads take in turn: any non-zero flag starts a segment, not only 1.
+const HEAD_FLAGS: [u32; 3] = [1, 2, 0xffff_ffff];
+
+/// Head flags: one in `every` (random), or every element, or none but the first; each head
+/// one of [`HEAD_FLAGS`], each other element 0.
 fn heads(seed: u64, n: u64, every: u32) -> Vec<u32> {
-    match every {
-        0 => vec![0; n as usize],
-        1 => vec![1; n as usize],
-        _ => random_u32(seed, n, every)
-            .into_iter()
-            .map(|x| (x == 0) as u32)
-            .collect(),
-    }
+    let mut rng = Rng::new(seed);
+    (0..n)
+        .map(|_| {
+            let r = rng.next_u32();
+            let head = match every {
+                0 => false,
+                1 => true,
+                _ => r.is_multiple_of(every),
+            };
+            if head {
+                HEAD_FLAGS[(r / 7 % 3) as usize]
+            } else {
+                0
+            }
+        })
+        .collect()
 }
 
 /// Keys in runs of random lengths below `run`.
@@ -32,7 +44,62 @@ fn runs(seed: u64, n: u64, run: u32) -> Vec<u32> {
     keys
 }
 
-async fn check_scan<T: Scalar>(gpu: &Gpu, seg: &Segmented<T>, values: &[T], flags: &[u32], op: Op) {
+/// The built-in operations written out for the reference below, identities included (not
+/// `Op::identity`, from which the kernels' uniform takes an exclusive scan's value at a head).
+trait Written: Scalar + PartialOrd {
+    /// The identities of sum, min and max.
+    const IDENTITIES: [Self; 3];
+    fn plus(self, b: Self) -> Self;
+}
+
+impl Written for u32 {
+    const IDENTITIES: [Self; 3] = [0, u32::MAX, 0];
+    fn plus(self, b: Self) -> Self {
+        self.wrapping_add(b)
+    }
+}
+
+impl Written for i32 {
+    const IDENTITIES: [Self; 3] = [0, i32::MAX, i32::MIN];
+    fn plus(self, b: Self) -> Self {
+        self.wrapping_add(b)
+    }
+}
+
+impl Written for f32 {
+    const IDENTITIES: [Self; 3] = [0.0, f32::INFINITY, f32::NEG_INFINITY];
+    fn plus(self, b: Self) -> Self {
+        self + b
+    }
+}
+
+/// The segmented scan written for these tests: a segment starts at element 0 and wherever the
+/// flag is not 0 (whatever its value), and restarts from the operation's identity.
+fn segmented_reference<T: Written>(values: &[T], flags: &[u32], op: Op, inclusive: bool) -> Vec<T> {
+    let (identity, f): (T, fn(T, T) -> T) = match op {
+        Op::Sum => (T::IDENTITIES[0], |a, b| a.plus(b)),
+        Op::Min => (T::IDENTITIES[1], |a, b| if b < a { b } else { a }),
+        Op::Max => (T::IDENTITIES[2], |a, b| if b > a { b } else { a }),
+    };
+    let mut acc = identity;
+    let mut out = Vec::with_capacity(values.len());
+    for (i, (&x, &flag)) in values.iter().zip(flags).enumerate() {
+        if i == 0 || flag != 0 {
+            acc = identity;
+        }
+        out.push(if inclusive { f(acc, x) } else { acc });
+        acc = f(acc, x);
+    }
+    out
+}
+
+async fn check_scan<T: Written>(
+    gpu: &Gpu,
+    seg: &Segmented<T>,
+    values: &[T],
+    flags: &[u32],
+    op: Op,
+) {
     let n = values.len() as u64;
     let (v, h) = (
         gpu.buffer_from(values).expect("values"),
@@ -42,7 +109,13 @@ async fn check_scan<T: Scalar>(gpu: &Gpu, seg: &Segmented<T>, values: &[T], flag
     for inclusive in [true, false] {
         seg.run_scan(&v, &h, &out, op, inclusive).expect("scan");
         let got = out.read().await.expect("read");
-        let want = segmented_scan_cpu(values, flags, op, inclusive);
+        let want = segmented_reference(values, flags, op, inclusive);
+        // The public CPU twin agrees (non-zero flags start segments there too).
+        assert_eq!(
+            first_difference(&segmented_scan_cpu(values, flags, op, inclusive), &want),
+            None,
+            "the CPU twin"
+        );
         if let Some(d) = first_difference(&got[..values.len()], &want) {
             panic!(
                 "{op:?} {}, n = {n}, inclusive {inclusive}: {d}",
@@ -126,7 +199,9 @@ async fn check_run_lengths(gpu: &Gpu, seg: &Segmented<u32>, keys: &[u32]) {
 
 shoal_conformance::gpu_test! {
     /// u32 sums, min and max by head flags, inclusive and exclusive, every size, heads dense,
-    /// sparse, everywhere and nowhere.
+    /// sparse, everywhere and nowhere; the heads are flags of 1, 2 and 0xffffffff, so a kernel
+    /// that takes only a flag of 1 for a head (`h == 1u` for `h != 0u` in `starts` or
+    /// `element4`, `wgsl/segmented.wgsl`) fails.
     async fn segmented_scan_u32_every_size(gpu) {
         let seg = Segmented::<u32>::new(&gpu).expect("segmented");
         for &n in SEG_SIZES {
@@ -155,7 +230,8 @@ shoal_conformance::gpu_test! {
         }
     }
 
-    /// i32 and f32 (small integers, so every order of additions is exact) with each operation.
+    /// i32 and f32 (small integers, so every order of additions is exact) with each operation,
+    /// by head flags of 1, 2 and 0xffffffff.
     async fn segmented_scan_i32_f32(gpu) {
         let (si, sf) = (Segmented::<i32>::new(&gpu).expect("i32"), Segmented::<f32>::new(&gpu).expect("f32"));
         for &n in &[1u64, 513, 20_001] {
@@ -219,6 +295,46 @@ shoal_conformance::gpu_test! {
         }
         let single = Tiling { per_invocation: 1, one_subgroup: false, workgroup: Some(1) };
         assert!(matches!(Segmented::<u32>::with_tiling(&gpu, single), Err(shoal::Error::Override { .. })));
+    }
+
+    /// A `reduced` output shorter than the values (reduce-by-key) and a `unique` output shorter
+    /// than the keys (run lengths), like the other output of each, are `Error::Length`s naming
+    /// the primitive and that buffer, with both lengths, returned before anything is recorded:
+    /// the batch submitted after the error leaves the count (not cleared) and the outputs as
+    /// they were. Guards the output checks of `reduce_runs` and `record_run_lengths`.
+    async fn segmented_short_outputs_name_the_buffer(gpu) {
+        const HELD: u32 = 0xdead_beef;
+        let seg = Segmented::<u32>::new(&gpu).expect("segmented");
+        let data = [4u32, 4, 1, 6, 6, 6, 2, 2, 9];
+        let n = data.len();
+        let keys = gpu.buffer_from(&data).expect("keys");
+        let values = gpu.buffer_from(&(1..=n as u32).collect::<Vec<_>>()).expect("values");
+        // (primitive, the short buffer, unique keys' length, the other output's length)
+        for (kernel, short, unique_len, other_len) in [
+            ("reduce by key", "reduced values", n, n - 1),
+            ("reduce by key", "reduced values", n, 1),
+            ("reduce by key", "unique keys", n - 1, n),
+            ("run lengths", "unique keys", n - 1, n),
+            ("run lengths", "unique keys", 1, n),
+            ("run lengths", "lengths", n, n - 1),
+        ] {
+            let (unique, other) = (gpu.buffer_from(&vec![HELD; unique_len]).expect("unique"), gpu.buffer_from(&vec![HELD; other_len]).expect("other"));
+            let count = CompactCount { buffer: gpu.buffer_from_with(&[HELD; 4], Usage::STORAGE | Usage::INDIRECT).expect("count") };
+            let mut batch = gpu.commands();
+            let e = if kernel == "reduce by key" {
+                seg.record_reduce_by_key(&mut batch, &keys, &values, (&unique, &other), &count, Op::Sum)
+            } else {
+                seg.record_run_lengths(&mut batch, &keys, (&unique, &other), &count)
+            }
+            .expect_err("a short output");
+            let got_len = if short == "unique keys" { unique_len } else { other_len } as u64;
+            let named = format!("{kernel}: {short}");
+            assert!(matches!(&e, shoal::Error::Length { what, expected, got } if *what == named && *expected == n as u64 && *got == got_len), "{named} of {got_len}: {e}");
+            batch.submit().expect("submit").wait().await.expect("wait");
+            assert_eq!(count.buffer.read().await.expect("count"), [HELD; 4], "{named}: the count was touched");
+            assert_eq!(unique.read().await.expect("unique"), vec![HELD; unique_len], "{named}: unique keys written");
+            assert_eq!(other.read().await.expect("other"), vec![HELD; other_len], "{named}: the other output written");
+        }
     }
 
     /// Run lengths into slices of larger buffers, 64 words (256 bytes) in: the vec4 views of the
