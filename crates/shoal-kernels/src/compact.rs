@@ -76,7 +76,9 @@ pub struct Predicate {
 /// Layout: `[count, x, y, z]`: bind it whole to read the count in a kernel, and pass it to
 /// [`shoal::Dispatch::indirect`] at [`CompactCount::ARGS_OFFSET`] to run one invocation per kept
 /// element (x folds over y beyond the device's group limit: rebuild the index with
-/// `shoal_linear_index` and check it against the count).
+/// `shoal_linear_index` and check it against the count). Either way no group runs when nothing
+/// is kept: an empty input leaves `[0, 0, 0, 0]`, an input of which nothing is kept
+/// `[0, 0, 1, 1]`.
 ///
 /// ```
 /// # fn main() -> Result<(), shoal::Error> {
