@@ -256,7 +256,53 @@ pub async fn vecadd(gpu: &Gpu) -> Outcome {
         })?;
     }
     check(rows.len() == 32, || format!("{} rows", rows.len()))?;
-    Ok("32 rows equal the book's printed table".into())
+    // Past the book's one work group: a lone element, a work group's neighbours, a ragged
+    // multi-group size, with inputs of their own (random, so a swapped field or an index off by
+    // one shows), each element against its sum written here.
+    let mut rng = Rng::new(13);
+    for n in [1usize, 31, 33, 1000] {
+        let mut data = || -> Vec<Data> {
+            (0..n)
+                .map(|_| Data {
+                    v1: glam::vec3(
+                        rng.range_f32(-100.0, 100.0),
+                        rng.range_f32(-100.0, 100.0),
+                        rng.range_f32(-100.0, 100.0),
+                    ),
+                    v2: glam::vec2(rng.range_f32(-100.0, 100.0), rng.range_f32(-100.0, 100.0)),
+                })
+                .collect()
+        };
+        let (a, b) = (data(), data());
+        let out = gpu.buffer_from(&vec![
+            Data {
+                v1: glam::Vec3::NAN,
+                v2: glam::Vec2::NAN
+            };
+            n
+        ])?;
+        kernel
+            .bind("input_a", &gpu.buffer_from(&a)?)
+            .bind("input_b", &gpu.buffer_from(&b)?)
+            .bind("output", &out)
+            .invocations(n as u64)
+            .run()?;
+        let got = out.read().await?;
+        for i in 0..n {
+            let want = Data {
+                v1: glam::vec3(
+                    a[i].v1.x + b[i].v1.x,
+                    a[i].v1.y + b[i].v1.y,
+                    a[i].v1.z + b[i].v1.z,
+                ),
+                v2: glam::vec2(a[i].v2.x + b[i].v2.x, a[i].v2.y + b[i].v2.y),
+            };
+            check(got[i] == want, || {
+                format!("n = {n}, element {i}: got {:?}, want {want:?}", got[i])
+            })?;
+        }
+    }
+    Ok("32 rows equal the book's printed table; 1, 31, 33 and 1,000 elements their sums".into())
 }
 
 /// The multiply of 004 over vec4 arrays of many lengths (the kernel bounds itself with arrayLength).
