@@ -249,7 +249,7 @@ fn combine(a: T, b: T) -> T { return max(a, b); }");
         let forced = ScanSpec::inclusive(ARGMIN).with_strategy(Strategy::LookBack);
         assert!(matches!(structs.run(&input, &output, forced), Err(shoal::Error::Override { .. })));
         let one_subgroup = Tiling { per_invocation: 4, one_subgroup: true, workgroup: None };
-        let e = Scan::<MinIndex>::with_tiling(&gpu, one_subgroup).err().expect("a struct in one-subgroup tiles");
+        let e = Scan::<MinIndex>::with_tiling(&gpu, one_subgroup).expect_err("a struct in one-subgroup tiles");
         assert!(matches!(e, shoal::Error::Override { .. }), "{e}");
         for part in ["subgroup shuffles", "`MinIndex` is a struct", "Tiling::for_value"] {
             assert!(e.to_string().contains(part), "{e} should say {part}");
