@@ -108,8 +108,14 @@ fn string_value(written: &str) -> Option<String> {
                 let hex = hex.replace('_', "");
                 out.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
             }
-            // A line continuation: the newline and the whitespace after it are skipped.
-            '\n' | '\r' => while chars.next_if(|c| c.is_whitespace()).is_some() {},
+            // A line continuation: the newline and the whitespace after it are skipped (as
+            // rustc: ' ', '\t', '\n' and '\r' only).
+            '\n' | '\r' => {
+                while chars
+                    .next_if(|c| matches!(c, ' ' | '\t' | '\n' | '\r'))
+                    .is_some()
+                {}
+            }
             _ => return None,
         }
     }
@@ -144,6 +150,8 @@ mod tests {
             (r#""dir\\a.comp""#, Some("dir\\a.comp")),
             (r#""a\"b\x41\u{42}\t.comp""#, Some("a\"bAB\t.comp")),
             ("\"a\\\n    b.comp\"", Some("ab.comp")),
+            // Only ' ', '\t', '\n' and '\r' after a continuation, as rustc: not U+00A0.
+            ("\"a\\\n \t\u{a0}b.comp\"", Some("a\u{a0}b.comp")),
             (r#"r"dir\a.comp""#, Some("dir\\a.comp")),
             (r###"r#"say "hi".comp"#"###, Some("say \"hi\".comp")),
             (r#"b"a.comp""#, None),

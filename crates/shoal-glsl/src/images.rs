@@ -4,7 +4,8 @@ use naga::TypeInner;
 
 /// Gives each storage image the access its code uses: GLSL's unqualified `image2D` is read-write,
 /// which WebGPU allows for `r32` formats only, while the seed's output images are only stored to
-/// and its input images only loaded. Were an image reached through a function argument or used
+/// and its input images only loaded; an image neither loaded nor stored (only `imageSize`) is
+/// read. Were an image reached through a function argument or used
 /// by an atomic, every image would keep what it was declared with; neither reaches this today:
 /// glslang refuses an image argument whose format is not the parameter's (which cannot have one),
 /// and image atomics are refused before (naga's SPIR-V front end cannot read them).
@@ -56,7 +57,11 @@ pub(crate) fn narrow_image_access(module: &mut naga::Module) {
         if stored.contains(&handle) {
             used |= StorageAccess::STORE;
         }
-        if used.is_empty() || used == access || !access.contains(used) {
+        if used.is_empty() {
+            // Only its size asked: read, which WebGPU allows for every format.
+            used = StorageAccess::LOAD;
+        }
+        if used == access || !access.contains(used) {
             continue;
         }
         let narrowed = naga::Type {

@@ -12,6 +12,10 @@
 //! WGSL reserves (`target`, `module`, …), or one the translated kernel needs for a WGSL built-in
 //! (a binding `select` beside a `mix(a, b, flag)`, which naga writes as `select`), is refused with
 //! [`Error::Unsupported`].
+//!
+//! naga 30 panics on some input (a type too large for its layouter); [`to_wgsl`] catches such a
+//! panic and returns [`Error::Translate`] saying naga panicked. Catching needs unwinding: in a
+//! build with `panic = "abort"` such a panic aborts the process instead.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -74,11 +78,25 @@ pub fn to_wgsl(path: &str, text: &str) -> Result<String, Error> {
     refuse_nul(path, text)?;
     unsupported::scan(path, text)?;
     let spirv = compile(path, text)?;
-    let mut module = naga_step(path, "read glslang's SPIR-V", || {
+    let module = naga_step(path, "read glslang's SPIR-V", || {
         naga::front::spv::parse_u8_slice(&spirv, &naga::front::spv::Options::default())
     })?
     .map_err(|e| unsupported::from_spirv(path, text, &spirv, &e))?;
-    layout::check_module(path, text, &spirv, &module)?;
+    // Everything after the parse uses naga's arenas, which assert (`UniqueArena::replace`):
+    // under the guard too.
+    naga_step(path, "translate the module", || {
+        translate(path, text, &spirv, module)
+    })?
+}
+
+/// The WGSL of `module`, which naga read from glslang's `spirv` of `text`.
+fn translate(
+    path: &str,
+    text: &str,
+    spirv: &[u8],
+    mut module: naga::Module,
+) -> Result<String, Error> {
+    layout::check_module(path, text, spirv, &module)?;
     name_blocks(&mut module);
     for (_, var) in module.global_variables.iter_mut() {
         // WGSL has no write-only storage buffers: a `writeonly` block is `read_write`.
@@ -112,7 +130,8 @@ pub fn to_wgsl(path: &str, text: &str) -> Result<String, Error> {
 }
 
 /// Runs one of naga's steps, making a panic in it (naga 30 panics on some input, such as a type
-/// too large for its layouter) a [`Error::Translate`].
+/// too large for its layouter) a [`Error::Translate`] saying naga panicked. The guard needs
+/// unwinding: built with `panic = "abort"`, such a panic aborts the process.
 fn naga_step<T>(path: &str, step: &str, run: impl FnOnce() -> T) -> Result<T, Error> {
     catch_unwind(AssertUnwindSafe(run)).map_err(|panic| {
         let why = panic

@@ -100,22 +100,31 @@ pub(crate) fn prepare(path: &str, text: &str, module: &mut Module) -> Result<Vec
         return Err(refuse(path, text, &w.name, "a word WGSL reserves"));
     }
     let bases: Vec<String> = wanted.iter().map(|w| base(&w.name)).collect();
-    let rename = |name: &mut Option<String>, kind: &str| {
+    // A type renamed to another's name could equal that type, which naga's arena asserts
+    // against: a new type name is no type's name yet.
+    let mut type_names: Vec<String> = module
+        .types
+        .iter()
+        .filter_map(|(_, t)| t.name.clone())
+        .collect();
+    let rename_among = |name: &mut Option<String>, kind: &str, taken: &[String]| {
         let Some(old) = name.as_deref() else { return };
         if !bases.contains(&base(old)) {
             return;
         }
         let mut new = format!("{old}_{kind}");
-        while bases.contains(&base(&new)) {
+        while bases.contains(&base(&new)) || taken.contains(&new) {
             new = format!("{new}_{kind}");
         }
         *name = Some(new);
     };
+    let rename = |name: &mut Option<String>, kind: &str| rename_among(name, kind, &[]);
     let types: Vec<_> = module.types.iter().map(|(h, _)| h).collect();
     for handle in types {
         let mut ty = module.types[handle].clone();
         let before = ty.name.clone();
-        rename(&mut ty.name, "type");
+        rename_among(&mut ty.name, "type", &type_names);
+        type_names.extend(ty.name.clone());
         if ty.name != before {
             module.types.replace(handle, ty);
         }

@@ -154,6 +154,17 @@ void main() {
     ] {
         assert!(wgsl.contains(var), "{var} in {wgsl}");
     }
+    // Neither loaded nor stored (only its size asked): read, which every format allows.
+    let text = "#version 450
+layout(local_size_x = 1) in;
+layout(binding = 0, rgba32f) uniform image2D img;
+layout(std430, binding = 1) buffer B { ivec2 size; };
+void main() { size = imageSize(img); }
+";
+    let wgsl = to_wgsl("images.comp", text).expect("translates");
+    let var = "img: texture_storage_2d<rgba32float,read>";
+    assert!(wgsl.contains(var), "{var} in {wgsl}");
+    valid_wgsl("images.comp", &wgsl);
 }
 
 #[test]

@@ -254,23 +254,33 @@ pub(crate) fn from_spirv(
             unsupported(path, line, SPEC_ARRAY, None)
         }
         // A matrix whose columns are not WGSL's distance apart: a row-major one that is not
-        // square, or std140's 16-byte stride between 2-vectors.
-        E::UnsupportedMatrixStride { .. } if crate::layout::has_row_major(spirv) => unsupported(
-            path,
-            find_word(&lines, &["row_major"], |_| true),
-            crate::layout::ROW_MAJOR,
-            None,
-        ),
-        E::UnsupportedMatrixStride { rows: 2, .. } => {
+        // square (its rows are), or std140's 16 bytes between 2-vectors (a `mat2`'s columns, or
+        // a row-major `mat2`'s rows). Which, from glslang's decorations; both if none says.
+        E::UnsupportedMatrixStride {
+            stride,
+            columns,
+            rows,
+            width,
+        } => {
+            let row_major = || find_word(&lines, &["row_major"], |_| true);
             let words = [
                 "mat2", "mat2x2", "mat3x2", "mat4x2", "dmat2", "dmat2x2", "dmat3x2", "dmat4x2",
             ];
-            unsupported(
-                path,
-                find_word(&lines, &words, |_| true),
-                STD140_ARRAY,
-                None,
-            )
+            let two_rows = || find_word(&lines, &words, |_| true);
+            match crate::layout::stride_is_row_major(spirv, *stride, *columns, *rows, *width) {
+                Some(true) => unsupported(path, row_major(), crate::layout::ROW_MAJOR, None),
+                Some(false) => unsupported(path, two_rows(), STD140_ARRAY, None),
+                None => unsupported(
+                    path,
+                    two_rows().or_else(row_major),
+                    STD140_ARRAY,
+                    Some(format!(
+                        "a {columns}x{rows} matrix with {stride} bytes between its columns or, \
+                         row-major, its rows; a `row_major` matrix that is not square is also \
+                         refused"
+                    )),
+                ),
+            }
         }
         _ => Error::Translate {
             message: format!(

@@ -133,3 +133,53 @@ fn names_the_translated_kernel_uses_are_refused() {
         }
     }
 }
+
+/// A GLSL name ending in `_`, and names naga's namer would make one (`data` and `data_`; `N`,
+/// `N_` and `N_1`), each keep their own.
+#[test]
+fn names_that_collide_after_renaming_are_kept() {
+    let text = "#version 450
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) buffer B { uint data_[]; };
+void main() { data_[0] = 1u; }
+";
+    assert_names(text, &["data_"], &[]);
+    let text = "#version 450
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) buffer B { uint data[]; };
+layout(std430, binding = 1) buffer C { uint data_[]; };
+void main() { data[0] = data_[0]; }
+";
+    assert_names(text, &["data", "data_"], &[]);
+    let text = "#version 450
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) buffer B { uint N[]; };
+layout(std430, binding = 1) buffer C { uint N_[]; };
+layout(std430, binding = 2) buffer D { uint N_1[]; };
+void main() { N[0] = N_[0] + N_1[0]; }
+";
+    assert_names(text, &["N", "N_", "N_1"], &[]);
+}
+
+/// Renaming a type `P` to `P_type` made it equal to another type, and naga asserted: an error
+/// or a translation, never a panic.
+#[test]
+fn renamed_types_equal_to_others_are_no_panic() {
+    let text = "#version 450
+layout(local_size_x = 1) in;
+struct P { float v; };
+struct P_type { float v; };
+layout(std430, binding = 0) buffer A { P a[]; } P_;
+layout(std430, binding = 1) buffer C { P_type c[]; };
+void main() { P_.a[0].v = c[0].v; }
+";
+    match std::panic::catch_unwind(|| to_wgsl("k.comp", text)) {
+        Ok(Ok(wgsl)) => {
+            let (mut globals, _) = wgsl_names(&wgsl);
+            globals.sort();
+            assert_eq!(globals, ["P_", "c"], "{wgsl}");
+        }
+        Ok(Err(e)) => assert!(matches!(e, Error::Translate { .. }), "{e:?}"),
+        Err(_) => panic!("panicked on a type renamed like another"),
+    }
+}

@@ -204,8 +204,54 @@ fn nul_bytes_are_errors() {
 fn types_too_large_for_naga_are_errors() {
     let text = "#version 450\nlayout(local_size_x = 1) in;\nshared float s[536870912];\nlayout(std430, binding = 0) buffer B { float v[]; };\nvoid main() { s[0] = 1.0; v[0] = s[0]; }\n";
     match std::panic::catch_unwind(|| to_wgsl("k.comp", text)) {
-        Ok(Err(Error::Translate { message })) => assert!(message.contains("k.comp"), "{message}"),
+        // The guard's error: naga panicked, and the message says so.
+        Ok(Err(Error::Translate { message })) => assert!(
+            message.starts_with("k.comp: ") && message.contains("panicked"),
+            "{message}"
+        ),
         Ok(other) => panic!("{other:?}"),
         Err(_) => panic!("panicked on a huge shared array"),
     }
+}
+
+/// naga's SPIR-V front end transposes a row-major matrix loaded by itself or indexed into, not
+/// one loaded inside a whole array or struct: those are refused, naming the block and line.
+#[test]
+fn row_major_matrices_in_arrays_and_nested_structs_are_refused() {
+    for (text, block, line) in [
+        (
+            "#version 450\nlayout(local_size_x = 1) in;\nlayout(std430, binding = 0) readonly buffer R { layout(row_major) mat2 ms[2]; };\nlayout(std430, binding = 1) buffer B { mat2 c; };\nvoid main() { mat2 t[2] = ms; c = t[1]; }\n",
+            "R",
+            3,
+        ),
+        (
+            "#version 450\nlayout(local_size_x = 1) in;\nstruct S { mat2 m; };\nlayout(std430, row_major, binding = 0) readonly buffer R { S s; };\nlayout(std430, binding = 1) buffer B { mat2 c; };\nvoid main() { S t = s; c = t.m; }\n",
+            "R",
+            4,
+        ),
+        (
+            "#version 450\nlayout(local_size_x = 1) in;\nlayout(std430, binding = 0) readonly buffer R { layout(row_major) mat2 ms[]; };\nlayout(std430, binding = 1) buffer B { mat2 c; };\nvoid main() { c = ms[1]; }\n",
+            "R",
+            3,
+        ),
+    ] {
+        let (construct, _, location) = refusal(text);
+        assert!(construct.contains("row_major"), "{construct}");
+        assert!(construct.contains(&format!("`{block}`")), "{construct}");
+        assert_eq!(location, format!("k.comp:{line}"), "{construct}");
+    }
+}
+
+/// A legal square row-major `mat4` does not take the blame for a std140 `mat2` elsewhere, and
+/// a row-major std140 `mat2` (square) is refused for its std140 stride.
+#[test]
+fn matrix_stride_refusals_name_their_cause() {
+    let text = "#version 450\nlayout(local_size_x = 1) in;\nlayout(std430, binding = 0) readonly buffer R { layout(row_major) mat4 m; };\nlayout(std140, binding = 1) uniform U { mat2 r; };\nlayout(std430, binding = 2) buffer B { vec4 o; };\nvoid main() { o = m[0] + vec4(r[0], 0.0, 0.0); }\n";
+    let (construct, _, location) = refusal(text);
+    assert!(construct.contains("std140"), "{construct}");
+    assert_eq!(location, "k.comp:4");
+    let text = "#version 450\nlayout(local_size_x = 1) in;\nlayout(std140, row_major, binding = 0) uniform U { mat2 m; };\nlayout(std430, binding = 1) buffer B { vec2 o; };\nvoid main() { o = m[0]; }\n";
+    let (construct, _, location) = refusal(text);
+    assert!(construct.contains("std140"), "{construct}");
+    assert_eq!(location, "k.comp:3");
 }
