@@ -1,5 +1,6 @@
 //! Bindings and overrides are named in the WGSL by their GLSL names, or refused.
 
+use super::refused::refusal;
 use crate::{Error, to_wgsl};
 
 /// The bound variables' and overrides' names in `wgsl`, as Shoal's reflection sees them.
@@ -91,18 +92,10 @@ fn reserved_names_are_refused() {
             4,
         ),
     ] {
-        match to_wgsl("k.comp", text) {
-            Err(Error::Unsupported {
-                construct,
-                location,
-                ..
-            }) => {
-                assert!(construct.contains(&format!("`{name}`")), "{construct}");
-                assert!(construct.contains("cannot spell"), "{construct}");
-                assert_eq!(location, format!("k.comp:{line}"));
-            }
-            other => panic!("{name}: {other:?}"),
-        }
+        let (construct, _, location) = refusal(text);
+        assert!(construct.contains(&format!("`{name}`")), "{construct}");
+        assert!(construct.contains("cannot spell"), "{construct}");
+        assert_eq!(location, format!("k.comp:{line}"));
     }
 }
 
@@ -120,17 +113,9 @@ fn names_the_translated_kernel_uses_are_refused() {
             "read",
         ),
     ] {
-        match to_wgsl("k.comp", text) {
-            Err(Error::Unsupported {
-                construct,
-                location,
-                ..
-            }) => {
-                assert!(construct.contains(&format!("`{name}`")), "{construct}");
-                assert_eq!(location, "k.comp:4");
-            }
-            other => panic!("{name}: {other:?}"),
-        }
+        let (construct, _, location) = refusal(text);
+        assert!(construct.contains(&format!("`{name}`")), "{construct}");
+        assert_eq!(location, "k.comp:4");
     }
 }
 

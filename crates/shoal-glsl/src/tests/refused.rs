@@ -63,7 +63,7 @@ const REFUSED: &[(&str, &str, usize)] = &[
 ];
 
 /// The `Unsupported` error's construct, what it says to write, and where.
-fn refusal(text: &str) -> (String, &'static str, String) {
+pub(super) fn refusal(text: &str) -> (String, &'static str, String) {
     match to_wgsl("k.comp", text) {
         Err(Error::Unsupported {
             construct,
