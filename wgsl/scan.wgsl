@@ -5,7 +5,7 @@
 // check-wgsl` validates it as it stands.
 //
 // Building blocks, all on `shared_data`:
-//   scan_shared   the document's work-group scan (000): 2 x WG elements, log2(2 x WG) steps,
+//   scan_shared   the OpenGL compute-shader lesson's work-group scan: 2 x WG elements, log2(2 x WG) steps,
 //                 a barrier after each step (the `scan_workgroup` kernel, as the document has it);
 //   group_scan    the coarsened kernels' work-group scan of one value per invocation, by raking
 //                 (three barriers);

@@ -2,7 +2,7 @@
 //! length, the document's work-group scan they are built on, and the [`Reduce`](crate::Reduce)
 //! that shares their up-sweep.
 //!
-//! - [`WorkgroupScan`]: the document's kernel (000) as it stands: 2 × WG elements per work group
+//! - [`WorkgroupScan`]: the OpenGL compute-shader lesson's kernel as it stands: 2 × WG elements per work group
 //!   in shared memory, a barrier after each of the log2(2 × WG) steps, WG planned from the
 //!   device (1024 on lavapipe and llvmpipe, 256 in the browser). Each block is scanned on its own.
 //! - [`Scan`]: any length, two strategies ([`Strategy`]):
