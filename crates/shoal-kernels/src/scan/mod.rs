@@ -219,8 +219,8 @@ impl<T: Value> Scan<T> {
     /// invocations (one SIMD row of llvmpipe) every strategy, a forced [`Strategy::LookBack`]
     /// too, resolves to the multi-level kernels: there the look-back's time grows with the
     /// square of the tile count although each tile looks back one or two steps (measured on
-    /// lavapipe with tiles of 2 × 2: 16 times the tiles took about 200 times as long, where the
-    /// multi-level kernels and the look-back in tiles of 8 invocations stay linear). The time goes into executing the look-back loop at all: a
+    /// lavapipe with tiles of 2 × 2, where the multi-level kernels and the look-back in tiles of
+    /// 8 invocations stay linear). The time goes into executing the look-back loop at all: a
     /// kernel that leaves the loop before its first step is linear again, one that takes one
     /// step without polling or folding is not. A forced look-back falls back rather than
     /// failing because the result is the same and a strategy picked on a GPU stays valid on a
