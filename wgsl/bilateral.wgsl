@@ -1,4 +1,4 @@
-// Bilateral blur (002, exercise 4): a Gaussian blur whose weights also fall off with the
+// Bilateral blur (the Direct3D 12 book, exercise 4): a Gaussian blur whose weights also fall off with the
 // difference in colour, so edges stay sharp while flat regions smooth.
 //
 //   out(p) = Σ_q w(p, q) · in(q) / Σ_q w(p, q)

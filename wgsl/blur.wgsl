@@ -1,4 +1,4 @@
-// Separable Gaussian blur (002 §13.7). A horizontal pass reads `src` and writes `dst`; the
+// Separable Gaussian blur (the Direct3D 12 book, §13.7). A horizontal pass reads `src` and writes `dst`; the
 // vertical pass is the same with x and y exchanged; one blur pass is both, ping-ponging between
 // two images.
 //

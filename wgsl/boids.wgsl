@@ -1,4 +1,4 @@
-// Boids flocking (000, "Compute Shader Boids"): every member of the flock reads every other
+// Boids flocking (the OpenGL compute-shader lesson's "Compute Shader Boids"): every member of the flock reads every other
 // member once per step, so the step is O(N²). `boids_tiled` is the document's kernel: a work
 // group copies one tile of WG members into shared memory, waits, lets every invocation run the
 // two intra-member rules over the tile, waits again, and moves to the next tile. `boids_naive`

@@ -1,4 +1,4 @@
-// Grid (000, 023_ComputeShaderGrid.glsl): 16 x 16 patches, one per work group, orange and blue.
+// Grid (the OpenGL compute-shader lesson's 023_ComputeShaderGrid.glsl): 16 x 16 patches, one per work group, orange and blue.
 //
 // The document's comment says orange "when workgroup x is even we want workgroup y to be odd, and
 // vice-versa", but its condition `((x & 1) != 1) != ((y & 1) == 1)` is orange where the parities

@@ -1,4 +1,4 @@
-// Invert (000): reads one image, writes `1 - texel` into another. The document's GLSL uses
+// Invert (the OpenGL compute-shader lesson): reads one image, writes `1 - texel` into another. The document's GLSL uses
 // 32 x 32 work groups; here the size is an override planned from the device (32 x 32 where 1024
 // invocations are allowed, 16 x 16 in the browser).
 

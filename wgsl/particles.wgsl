@@ -1,4 +1,4 @@
-// Append/consume particles (002 §13.5), then beyond the document: an age that makes particles
+// Append/consume particles (the Direct3D 12 book, §13.5), then beyond the book: an age that makes particles
 // die and emitters that append new ones.
 //
 // `particles_update` is the document's CS: each invocation consumes one particle from

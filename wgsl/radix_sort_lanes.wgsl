@@ -24,9 +24,8 @@ override DIGIT_MASK: u32 = 0xffffffffu;
 
 // Where each invocation keeps its counters while it counts and ranks its keys: in `sh_lanes`
 // (false: SwiftShader), or in an array of its own (true: llvmpipe and lavapipe, which access
-// shared memory one invocation at a time, a private array as one vector; sorting u32 keys at
-// 2^22 on lavapipe 68 -> 52 ms, at 2^20 on llvmpipe's GL 15.1 -> 10.6, and on SwiftShader 56
-// -> 62, so not there). They pass through `sh_lanes` between invocations either way.
+// shared memory one invocation at a time, a private array as one vector; SwiftShader measured
+// slower with it, so not there). They pass through `sh_lanes` between invocations either way.
 // (Declared before `sh_lanes`, whose size uses WG: naga 30 fails on overrides declared after
 // such an array.)
 override PRIVATE_COUNTERS: bool = false;
@@ -65,10 +64,8 @@ fn flag(bit: u32) -> bool {
 // The scatters' view of this pass's flags, decoded once per invocation (`decode_flags`), not per
 // key: the maps of an item's words as loaded and as stored, as masks for `remap`, whether the
 // digit is the second word's, and whether values are made (`values4`). SwiftShader pays for
-// decoding them per key: in Chromium at 2^20 (GPU ms, three runs before, two after) u32 pairs
-// 68.8–72.1 → 62.9–63.7, u64 keys 137–145 → 127, u32 keys unchanged (46.6–47.5 → 45.1–46.9);
-// llvmpipe does not mind. The counting kernel still decodes per key (`count_item`): masks there
-// measured slower in Chromium (u32 keys' count 20.5 → 25.3 ms).
+// decoding them per key (pairs and 64-bit keys); llvmpipe does not mind. The counting kernel
+// still decodes per key (`count_item`): masks there measured slower in Chromium.
 var<private> load_x: vec4<u32>;
 var<private> load_y: vec4<u32>;
 var<private> store_x: vec4<u32>;
@@ -111,9 +108,8 @@ fn count_items4(q: u32, id: u32) {
 
 // Counts this invocation's keys of tile `tile` (PER contiguous ones, key words or items) into
 // its counters. Every loop over vec4s here and in the scatter kernels takes two per iteration: a
-// software adapter pays for each iteration of a loop about what it pays for a load (GPU ms,
-// A/B twice, one vec4 → two per iteration: u32 keys on SwiftShader 2^20 55.5 / 52.0 → 49.2 /
-// 46.8, on lavapipe 2^22 49.2 / 45.8 → 49.3 / 44.5; pairs on lavapipe 89.5 / 86.4 → 83.6 / 81.5).
+// software adapter pays for each iteration of a loop about what it pays for a load (faster
+// with two on SwiftShader, and for pairs on lavapipe).
 // The six loops share their shape but not their body (`count_keys4` … `place_pairs4`): WGSL has no
 // function parameters, and a body chosen by a switch would branch per vec4 in every kernel.
 fn count_own(tile: u32, id: u32) {
@@ -275,8 +271,7 @@ fn own_keys(tile: u32, id: u32) -> vec2<u32> {
 // and value words to items (the first pass of pairs), items to items, items to key and value
 // words (the last pass of pairs). Separate kernels: each binds only what it uses (at most 7
 // storage buffers), and no branch runs per key. (Two kernels, by what they read, each choosing
-// its store with a branch per key, measured slower on lavapipe at 2^22: u32 keys 72.8 → 80.2
-// ms, U64 238 → 248.)
+// its store with a branch per key, measured slower on lavapipe, for keys and for 64-bit keys.)
 
 @compute @workgroup_size(WG)
 fn scatter(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) wid: vec3<u32>,

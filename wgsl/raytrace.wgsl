@@ -1,4 +1,4 @@
-// Sphere ray tracer (000, 024_ComputeShaderRaytracing.glsl), then beyond the document.
+// Sphere ray tracer (the OpenGL compute-shader lesson's 024_ComputeShaderRaytracing.glsl), then beyond the lesson.
 //
 // `raytrace_ortho` is the document's shader: orthographic rays along -z, a sphere at (0, 0, -10)
 // of radius 1, the view spanning max_x = max_y = 5, the hit colour (0.4, 0.4, 1.0, 1.0) on black.

@@ -3,9 +3,8 @@
 // four keys at a time. Where a run ends, the index after it is stored at the run's index (ends
 // so far - 1), and every other element's at the back, past the count (n - 1 - i + ends so far,
 // its own place): a store per element and no branch, which a software adapter runs in every lane
-// taken or not. GPU ms of this scan, A/B: SwiftShader natively 2^20 7.5-7.8 -> 5.0-5.1, lavapipe
-// 2^22 7.4-7.7 -> 5.9, llvmpipe's GL 2^20 2.06-2.07 -> 1.65-1.69. (On an earlier machine and
-// earlier tiles, lavapipe and GL measured the branch faster: 2^22, 14 ms against 19.)
+// taken or not: faster on SwiftShader, lavapipe and llvmpipe's GL than storing only the runs'
+// ends behind a branch (docs/bench/README.md).
 // run_lengths.wgsl, dispatched over the runs by the arguments `finish` writes, turns the ends
 // into lengths and reads each run's key.
 

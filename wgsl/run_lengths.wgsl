@@ -2,9 +2,8 @@
 // and the run's key, its last; over the runs only. `run_lengths`, dispatched indirectly with the
 // arguments the scan of run ends left, takes the runs four at a time: their ends load as one
 // vec4 and their lengths and keys store as vec4s, since a software adapter pays for every load
-// and store lane by lane (SwiftShader natively, 2^20, runs of 1 to 16: 1.29 ms one run per
-// invocation, 0.71 four). `run_tail`, one invocation, takes the last runs' remainder of four one
-// by one, through scalar views of the outputs: a dispatch may not write a buffer through two
+// and store lane by lane (faster than one run per invocation on SwiftShader). `run_tail`, one
+// invocation, takes the last runs' remainder of four one by one, through scalar views of the outputs: a dispatch may not write a buffer through two
 // bindings, and an output's length need not be a multiple of four.
 
 #import shoal::fold

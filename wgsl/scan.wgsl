@@ -5,7 +5,7 @@
 // check-wgsl` validates it as it stands.
 //
 // Building blocks, all on `shared_data`:
-//   scan_shared   the document's work-group scan (000): 2 x WG elements, log2(2 x WG) steps,
+//   scan_shared   the OpenGL compute-shader lesson's work-group scan: 2 x WG elements, log2(2 x WG) steps,
 //                 a barrier after each step (the `scan_workgroup` kernel, as the document has it);
 //   group_scan    the coarsened kernels' work-group scan of one value per invocation, by raking
 //                 (three barriers);
@@ -102,7 +102,7 @@ const NO_SLOT: u32 = 0xffffffffu;
 
 // Component `c` (0 to 3) of `v`, for an `io` block that keeps what `element4` loaded for `emit`:
 // three selects, where `v[c]` with `c` not a constant makes SwiftShader spill the vector and load
-// it back (compaction, 2^20 natively: 4.93-4.95 -> 3.97-4.43 ms over four runs). Prefixed: a
+// it back (faster compaction and reduce-by-key on SwiftShader). Prefixed: a
 // user's operator is compiled into this module and may name its own helpers.
 fn shoal_component(v: vec4<u32>, c: u32) -> u32 {
     return select(select(v.x, v.y, c == 1u), select(v.z, v.w, c == 3u), c >= 2u);

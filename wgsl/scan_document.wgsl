@@ -1,4 +1,4 @@
-// The document's parallel prefix sum (000) over shared memory, as one function every family
+// The OpenGL compute-shader lesson's parallel prefix sum over shared memory, as one function every family
 // imports (`#import scan::document`). The importing module provides:
 //   T                  the element type (`alias T = u32;`),
 //   combine(a, b)      the associative operation,

@@ -10,8 +10,8 @@
 // segmented.rs puts two constants before this file, one kernel per use: `BY_KEYS` (a segment
 // starts where `seg_heads` changes, keys; or where `seg_heads[i]`, a flag, is set) and `RUNS`
 // (each run's key and result at its index; or each element's result into `seg_out`). Read from
-// a uniform, both sides of every test of them ran in every lane on SwiftShader: 2^20, GPU ms,
-// natively, the segmented sum 15.0 -> 7.8, reduce-by-key 16.9 -> 12.7.
+// a uniform, both sides of every test of them ran in every lane on SwiftShader, with their
+// loads.
 
 struct Segments {
     // The operation's identity, as bits: an exclusive scan's value at a head.
@@ -45,8 +45,8 @@ var<private> chunk_keys: vec4<u32>;
 var<private> keys_after: vec4<u32>;
 // The key before the chunk `element4` loads next: loaded for an invocation's first chunk of a
 // loop (`element4_first`, which the scan calls before it), then the last key of each chunk.
-// A scalar loaded per chunk at a computed index costs SwiftShader more than the chunk's vec4s:
-// natively, 2^20, reduce-by-key 11.5-14.3 ms loading it, 10.4-10.8 carrying it.
+// A scalar loaded per chunk at a computed index costs SwiftShader more than the chunk's vec4s,
+// so reduce-by-key carries it.
 var<private> key_before: u32;
 
 fn element4_first(q: u32) {

@@ -1,4 +1,4 @@
-// Sobel edge detection and the cartoon composite (002, exercise 6).
+// Sobel edge detection and the cartoon composite (the Direct3D 12 book, exercise 6).
 //
 // `sobel` is the document's SobelCS: the 3x3 neighbourhood c[row][column] around each texel
 // (borders clamped: out-of-bounds `textureLoad` is not defined to return anything useful), the

@@ -19,10 +19,8 @@ const GATHER: u32 = 4u;   // element i of out = element b[i] of a, elements of p
 // Invocations per work group, and elements per invocation (strided by the work group; a
 // gather's units, below): 64 beside the 8-bit sort of software adapters, 8 beside the 4-bit
 // sorts of GPUs (radix_sort/passes.rs), since SwiftShader pays for every invocation a fixed
-// cost that 8 did not spread. GPU ms at 2^20, 8 -> 64: the gather of 16-byte values SwiftShader
-// natively 49 -> 31 (128: 29 in an early run), llvmpipe's GL 12.5 -> 10.8-11.2, lavapipe
-// (2^22) 79-81 either way; the U64 argsort's split and gather SwiftShader 22.0 -> 7.3, lavapipe
-// 15.5 -> 12.5.
+// cost that 8 did not spread: 64 was faster on SwiftShader and llvmpipe's GL, for the gather of
+// wide values and the U64 argsort's split, and no slower on lavapipe.
 const WG: u32 = 64u;
 override PER: u32 = 8u;
 
@@ -88,7 +86,7 @@ fn sort_keys(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg
 // SPLIT of the work group's block of PER * WG keys from `block`: four keys at a time, read as two
 // vec4s and written as a vec4 of low words to `out4` and one of high words to `out_b4`, whose
 // buffers RadixSort rounds up to whole vec4s (the keys' words one at a time, two loads and two
-// stores per key, took lavapipe 28.8 ms at 2^22). The last group of a count not a multiple of
+// stores per key, were slower on lavapipe and GL). The last group of a count not a multiple of
 // four reads its keys one by one, and pads with zeros.
 fn split(block: u32, lid: u32) {
     let n = params.n;
@@ -131,9 +129,9 @@ fn gather(base: u32, lid: u32) {
     if per == 1u && wide {
         // Four consecutive elements per trip, their indices loaded as one vec4 and their four
         // loads before their stores, so their misses overlap: the gather of 16-byte values by a
-        // random permutation, llvmpipe's GL at 2^20, 20.7 -> 16.3 ms with four loads before
-        // their stores (eight at a time: 17.2); a scalar index per element cost SwiftShader
-        // more than its vec4 (see docs/primitives.md).
+        // random permutation was faster on llvmpipe's GL with four loads before their stores
+        // (eight at a time no faster); a scalar index per element cost SwiftShader more than
+        // its vec4 (docs/bench/README.md).
         // (PER is a multiple of 4, radix_sort/passes.rs: a block holds whole fours.)
         let block = base - lid;
         let whole = params.n / 4u;

@@ -1,4 +1,4 @@
-// Rendering single-pixel particles with compute shaders and atomics (seed 003): the per-frame
+// Rendering single-pixel particles with compute shaders and atomics (the particle-rendering article): the per-frame
 // clear, the single-dispatch coarse depth level, the 2 x u32 splat exactly as the document's
 // shader, and a projection pass that writes each particle's fragment for the CPU twin.
 //

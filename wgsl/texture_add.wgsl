@@ -1,4 +1,4 @@
-// Texture add (002 §13.2): gOutput[id] = gInputA[id] + gInputB[id]. The inputs are sampled
+// Texture add (the Direct3D 12 book, §13.2): gOutput[id] = gInputA[id] + gInputB[id]. The inputs are sampled
 // textures read by index (Texture2D's operator[] is textureLoad), the output a storage image
 // (RWTexture2D). The book's [numthreads(16, 16, 1)] becomes an override planned from the device.
 

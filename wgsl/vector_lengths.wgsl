@@ -1,4 +1,4 @@
-// Vector lengths through append and consume buffers (002, exercise 3): each invocation consumes
+// Vector lengths through append and consume buffers (the Direct3D 12 book, exercise 3): each invocation consumes
 // one vector and appends its length; the order of either is unknown, the multiset is not.
 
 #import shoal::append(vectors, vec3<f32>)

@@ -1,4 +1,4 @@
-// The 2D wave equation (002, exercise 5; the book's Waves class on the GPU). Heights live in
+// The 2D wave equation (the Direct3D 12 book, exercise 5; the book's Waves class on the GPU). Heights live in
 // three r32float images, the previous, current and next solutions; each step writes
 //
 //   next = k1·prev + k2·curr + k3·(curr[x, y+1] + curr[x, y-1] + curr[x+1, y] + curr[x-1, y])

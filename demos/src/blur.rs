@@ -1,4 +1,4 @@
-//! The image filters of 002 on the test picture, shown with the full-screen blit:
+//! The image filters of the Direct3D 12 book on the test picture, shown with the full-screen blit:
 //! `--mode gaussian` (default; the document's cached separable blur, three passes), `naive`
 //! (the same blur reading every tap from the texture), `sobel` (inverted edges, exercise 6),
 //! `cartoon` (blur, edges, multiply) and `bilateral` (exercise 4).

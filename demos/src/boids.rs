@@ -1,4 +1,4 @@
-//! Boids flocking (000, "Compute Shader Boids"): the document's 16384 members and rules, drawn
+//! Boids flocking (the OpenGL compute-shader lesson's "Compute Shader Boids"): the document's 16384 members and rules, drawn
 //! as its paper airplanes — an 8-vertex triangle strip instanced over the flock, with the
 //! vertex shader reading the kernel's member buffer directly (no copy through the CPU),
 //! oriented by a look-at from the velocity and coloured by instance id. The document's camera:

@@ -1,4 +1,4 @@
-//! The grid of the OpenGL lesson (000): 1280x720, 16x16 work groups, orange and blue patches.
+//! The grid of the OpenGL compute-shader lesson: 1280x720, 16x16 work groups, orange and blue patches.
 //! `cargo run -p shoal-demos --bin grid [-- --headless --out grid.png]`.
 
 use crate::blit::Blit;

@@ -1,4 +1,4 @@
-//! Append/consume particles (002 §13.5): three fountains emit into an append buffer, every
+//! Append/consume particles (the Direct3D 12 book, §13.5): three fountains emit into an append buffer, every
 //! step consumes the live particles and appends the survivors, dispatched indirectly from the
 //! GPU's own count. Drawn as small additive quads read straight from the live append buffer
 //! (count and items), one instance per slot. The first frame runs a warm-up so one headless

@@ -1,4 +1,4 @@
-//! Rendering single-pixel particles with compute shaders and integer atomics (seed 003): the
+//! Rendering single-pixel particles with compute shaders and integer atomics (the particle-rendering article): the
 //! 'normal' scene's particles splatted over its opaque geometry with 64-bit atomics where the
 //! adapter has them (2 x u32 with the carry elsewhere), then composited into the frame —
 //! tone-mapped `x / (1 + x)` and sRGB-encoded, as `docs/particles.md`'s pictures.

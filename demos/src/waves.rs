@@ -1,4 +1,4 @@
-//! The wave equation of 002 (exercise 5) on the document's 512 x 512 grid, drawn as a lit
+//! The wave equation of the Direct3D 12 book (exercise 5) on the document's 512 x 512 grid, drawn as a lit
 //! height-field mesh: the vertex shader reads the current solution image directly, estimates
 //! normals by central differences and a camera looks at the surface at an angle, with a depth
 //! buffer. Drops fall at pseudo-random places; the first frame runs a warm-up so even one

@@ -284,7 +284,7 @@ gpu_test! {
 
 gpu_test! {
     /// docs/model.md's `storageBarrier()` row: writes to a storage buffer before the barrier are
-    /// seen by the other invocations of the work group after it (the shift of 000 through a
+    /// seen by the other invocations of the work group after it (the OpenGL compute-shader lesson's shift through a
     /// storage buffer, three work groups of the largest 1D size up to 256).
     async fn storage_barrier_orders_storage_writes_within_a_work_group(gpu) {
     let n = gpu.max_workgroup_1d(256);

@@ -34,12 +34,12 @@ pub type Program = for<'a> fn(&'a Gpu) -> Pin<Box<dyn Future<Output = Outcome> +
 /// Every program, by name, for the showcase.
 pub const ALL: &[(&str, Program)] = &[
     ("built-in IDs (spec formulas)", |g| Box::pin(builtin_ids(g))),
-    ("shared memory + barrier shift (000)", |g| {
+    ("shared memory + barrier shift (the OpenGL lesson's)", |g| {
         Box::pin(shift(g))
     }),
-    ("VecAdd table (002 §13.3.5)", |g| Box::pin(vecadd(g))),
-    ("element-wise multiply (004)", |g| Box::pin(multiply(g))),
-    ("vector lengths (002 ex. 1)", |g| {
+    ("VecAdd table (the Direct3D 12 book's)", |g| Box::pin(vecadd(g))),
+    ("element-wise multiply (ARM's GLES introduction)", |g| Box::pin(multiply(g))),
+    ("vector lengths (the Direct3D 12 book's exercise 1)", |g| {
         Box::pin(vector_lengths(g))
     }),
     ("indirect dispatch", |g| Box::pin(indirect(g))),
@@ -118,7 +118,7 @@ pub async fn builtin_ids(gpu: &Gpu) -> Outcome {
     ))
 }
 
-/// The shift-by-one of 000: every value moves one invocation to the right within its work group.
+/// The shift-by-one of the OpenGL compute-shader lesson: every value moves one invocation to the right within its work group.
 pub async fn shift(gpu: &Gpu) -> Outcome {
     let n = gpu.max_workgroup_1d(1024);
     let kernel = gpu
@@ -128,7 +128,7 @@ pub async fn shift(gpu: &Gpu) -> Outcome {
     shift_with(gpu, &kernel).await
 }
 
-/// The shift of 000 by `kernel` (the WGSL above, or its GLSL twin `wgsl/glsl/shift.comp`), which
+/// The lesson's shift by `kernel` (the WGSL above, or its GLSL twin `wgsl/glsl/shift.comp`), which
 /// binds `values` and `shifted` and shifts within work groups of its reflected size, checked
 /// over three work groups.
 pub async fn shift_with(gpu: &Gpu, kernel: &shoal::Kernel) -> Outcome {
@@ -189,7 +189,7 @@ pub fn vecadd_inputs(n: usize) -> (Vec<Data>, Vec<Data>) {
     (a, b)
 }
 
-/// The result file the book prints (002 §13.3.5), row by row.
+/// The result file the book prints (the Direct3D 12 book, §13.3.5), row by row.
 pub const VECADD_TABLE: &str = "(0, 0, 0, 0, 0)
 (0, 2, 1, 1, -1)
 (0, 4, 2, 2, -2)
@@ -305,13 +305,13 @@ pub async fn vecadd(gpu: &Gpu) -> Outcome {
     Ok("32 rows equal the book's printed table; 1, 31, 33 and 1,000 elements their sums".into())
 }
 
-/// The multiply of 004 over vec4 arrays of many lengths (the kernel bounds itself with arrayLength).
+/// The multiply of ARM's OpenGL ES introduction over vec4 arrays of many lengths (the kernel bounds itself with arrayLength).
 pub async fn multiply(gpu: &Gpu) -> Outcome {
     let kernel = gpu.kernel(shoal::wgsl!("../../wgsl/conformance/multiply.wgsl"))?;
     multiply_with(gpu, &kernel).await
 }
 
-/// The multiply of 004 by `kernel` (the WGSL above, or its GLSL twin `wgsl/glsl/multiply.comp`),
+/// That multiply by `kernel` (the WGSL above, or its GLSL twin `wgsl/glsl/multiply.comp`),
 /// which binds `output_data`, `input_data0` and `input_data1`.
 pub async fn multiply_with(gpu: &Gpu, kernel: &shoal::Kernel) -> Outcome {
     let mut rng = Rng::new(4);
@@ -342,7 +342,7 @@ pub async fn multiply_with(gpu: &Gpu, kernel: &shoal::Kernel) -> Outcome {
     Ok(format!("exact for n in {lengths:?}"))
 }
 
-/// Exercise 1 of 002: 64 random vectors with magnitudes in [1, 10]; every length in [1, 10]
+/// Exercise 1 of the Direct3D 12 book's chapter: 64 random vectors with magnitudes in [1, 10]; every length in [1, 10]
 /// and within 1e-5 (relative) of the CPU's.
 pub async fn vector_lengths(gpu: &Gpu) -> Outcome {
     let mut rng = Rng::new(64);

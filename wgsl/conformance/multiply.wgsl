@@ -1,4 +1,4 @@
-// "Hello Compute World" (004): element-wise multiply of two vec4 arrays. The document relies on
+// "Hello Compute World" (ARM's OpenGL ES introduction): element-wise multiply of two vec4 arrays. The document relies on
 // the dispatch matching the length; here `arrayLength` bounds it, so any length works.
 
 @group(0) @binding(0) var<storage, read_write> output_data: array<vec4<f32>>;

@@ -1,4 +1,4 @@
-// The shift-by-one through shared memory of the OpenGL lesson (000, "Synchronization"): each
+// The shift-by-one through shared memory of the OpenGL compute-shader lesson ("Synchronization"): each
 // invocation stores its value in a workgroup array, waits at the barrier, then reads the value of
 // the invocation to its left (wrapping). Without workgroupBarrier() this is the document's race.
 // The lesson uses 1024 invocations and `& 1023`; the size here is an override planned from the

@@ -1,4 +1,4 @@
-// VecAdd (002, §13.3.5): the sum of two structured buffers of `Data`, one thread group of 32.
+// VecAdd (the Direct3D 12 book, §13.3.5): the sum of two structured buffers of `Data`, one thread group of 32.
 // `vec3<f32>` is 16-byte aligned in WGSL, so `Data` is 32 bytes: v1 at 0, v2 at 16.
 
 struct Data {

@@ -1,4 +1,4 @@
-// Exercise 1 of 002 §13.9: the lengths of 3D vectors. The input is `array<vec3<f32>>`, 16 bytes
+// Exercise 1 of the Direct3D 12 book's §13.9: the lengths of 3D vectors. The input is `array<vec3<f32>>`, 16 bytes
 // per element: the Rust side uses glam::Vec3, which Shoal lays out with the same padding.
 
 @group(0) @binding(0) var<storage, read> vectors: array<vec3<f32>>;

@@ -1,4 +1,4 @@
-// The flock drawn as the document's paper airplanes (000, 025_ComputeShaderBoids.vert): an
+// The flock drawn as the document's paper airplanes (the OpenGL compute-shader lesson's 025_ComputeShaderBoids.vert): an
 // 8-vertex triangle strip per member, instanced over the flock. The vertex shader reads the
 // compute kernel's own member buffer as storage (no copy), orients the airplane with a look-at
 // from the velocity, and colours it by instance id as the document does.

@@ -1,4 +1,4 @@
-// Invert (000) for 8-bit pictures as PNG files hold them: `1 - texel` in every channel but alpha.
+// The OpenGL compute-shader lesson's invert for 8-bit pictures as PNG files hold them: `1 - texel` in every channel but alpha.
 
 @group(0) @binding(0) var picture: texture_storage_2d<rgba8unorm, read>;
 @group(0) @binding(1) var inverted: texture_storage_2d<rgba8unorm, write>;

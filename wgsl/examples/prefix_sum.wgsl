@@ -1,4 +1,4 @@
-// The work-group prefix sum of the OpenGL lesson (000): each work group of WG invocations scans
+// The work-group prefix sum of the OpenGL compute-shader lesson: each work group of WG invocations scans
 // 2 x WG values in shared memory, log2(2 x WG) steps with a barrier after each. Inclusive sums,
 // one per tile of 2 x WG values.
 

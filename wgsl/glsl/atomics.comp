@@ -1,5 +1,5 @@
 #version 310 es
-// Atomic operations on SSBOs and shared memory of the GLES intro (004), as GLSL.
+// Atomic operations on SSBOs and shared memory of ARM's OpenGL ES introduction, as GLSL.
 // Repairs against the seed text (a fragment whose results are never seen):
 // - `#version 310 es` (first in the file, as ES wants) and `layout(local_size_x = 64) in;`:
 //   the seed's fragment has neither;

@@ -1,4 +1,4 @@
-// The orange and blue grid of the OpenGL lesson (000, "Drawing a grid"), as GLSL, drawn with
+// The orange and blue grid of the OpenGL compute-shader lesson ("Drawing a grid"), as GLSL, drawn with
 // imageStore. Repairs against the seed text:
 // - a bounds check against imageSize, so any image size works (the seed draws 1280 x 720, a
 //   multiple of 16); outside the image WebGPU leaves stores undefined.

@@ -1,4 +1,4 @@
-// The image invert of the OpenGL lesson (000, "Outputs"): `1 - texel` from one rgba32f image
+// The image invert of the OpenGL compute-shader lesson ("Outputs"): `1 - texel` from one rgba32f image
 // into another, as GLSL. Repairs against the seed text:
 // - `img_output` has its format, `rgba32f` (the seed declares none; WebGPU needs one); the
 //   images stay unqualified: Shoal gives each the access its code uses (read, write);

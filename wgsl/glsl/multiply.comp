@@ -1,5 +1,5 @@
 #version 310 es
-// "Hello Compute World" of the GLES intro (004): element-wise multiply of two vec4 arrays, as GLSL.
+// "Hello Compute World" of ARM's OpenGL ES introduction: element-wise multiply of two vec4 arrays, as GLSL.
 // Repairs against the seed text:
 // - a bounds check against the output's length, so any length works (the seed dispatches
 //   exactly one invocation per element);

@@ -1,4 +1,4 @@
-// The work-group prefix sum of the OpenGL lesson (000, "Parallel prefix sum"), as GLSL.
+// The work-group prefix sum of the OpenGL compute-shader lesson ("Parallel prefix sum"), as GLSL.
 // Repairs against the seed text:
 // - the seed's text is cut in two by the extraction (the loop's body ends after `rd_id` and the
 //   rest of it follows a stray brace): the loop is whole again, `wr_id`, the accumulation and the

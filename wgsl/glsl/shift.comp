@@ -1,4 +1,4 @@
-// The shift-by-one through shared memory of the OpenGL lesson (000, "Synchronization"), as GLSL.
+// The shift-by-one through shared memory of the OpenGL compute-shader lesson ("Synchronization"), as GLSL.
 // Repairs against the seed text:
 // - the race's fix is in place: `barrier(); memoryBarrierShared();` uncommented;
 // - `uimageBuffer` image_in / image_out (texel buffers, which WebGPU lacks) are storage buffers

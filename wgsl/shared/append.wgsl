@@ -1,4 +1,4 @@
-// Append and consume buffers (002 §13.5): an array and an atomic counter in one binding, as
+// Append and consume buffers (the Direct3D 12 book, §13.5): an array and an atomic counter in one binding, as
 // Direct3D's AppendStructuredBuffer / ConsumeStructuredBuffer. WGSL has no generics, so the
 // snippet is instantiated per buffer:
 //

@@ -15,11 +15,11 @@ use crate::site::{BENCH, build};
 use crate::web::BrowserTools;
 
 /// The largest size (log2) in the browser when `SHOAL_BENCH_MAX_LOG2` is not set: the whole
-/// page at 2^16 takes minutes on SwiftShader, at 2^20 tens of minutes (docs/primitives.md).
+/// page at 2^16 takes minutes on SwiftShader, at 2^20 tens of minutes (docs/bench/webgpu-swiftshader.md).
 const DEFAULT_MAX_LOG2: u32 = 16;
 
-/// How long the whole page may take: SwiftShader on two cores is slow (docs/primitives.md
-/// has a run's times); past this the command fails and says where the page got to.
+/// How long the whole page may take: SwiftShader on two cores is slow
+/// (docs/bench/webgpu-swiftshader.md has a run's times); past this the command fails and says where the page got to.
 const TIMEOUT: Duration = Duration::from_secs(3 * 3600);
 
 /// Beside the suites' flags: Chromium rounds WebGPU timestamps to 100 µs unless told not to,

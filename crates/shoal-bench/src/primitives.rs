@@ -38,7 +38,7 @@ pub const ENTRIES: &[Entry] = &[
         setup: |g, n| scan::scan_case(g, n, Strategy::MultiLevel, Op::Sum.into()),
     },
     Entry {
-        name: "workgroup scan (000)",
+        name: "workgroup scan (OpenGL lesson)",
         bytes_per_element: 4,
         max_log2: 24,
         setup: scan::workgroup_scan_case,

@@ -1,4 +1,4 @@
-//! Particle splatting (seed 003): the document's table — rasterization against the compute path
+//! Particle splatting (the particle-rendering article): the article's table — rasterization against the compute path
 //! in both packings, in the scenes 'normal', 'spread' and 'clumpy', ~2 million particles at
 //! 1648x1776 — in GPU milliseconds from timestamps, with % change against rasterization.
 //!

@@ -1,4 +1,4 @@
-//! Blur a PNG file with [`shoal_kernels::GaussianBlur`] (σ = 1), checked against its CPU twin
+//! Blur a PNG file with [`shoal_kernels::blur::GaussianBlur`] (σ = 1), checked against its CPU twin
 //! and written to `blurred.png`. `cargo run -p shoal-kernels --example blur [in.png]` (8-bit RGBA)
 use shoal::glam::Vec4;
 use shoal_kernels::blur::{BlurParams, GaussianBlur, gaussian_blur_cpu};

@@ -1,4 +1,4 @@
-//! The bilateral blur (002, exercise 4), WGSL in `wgsl/bilateral.wgsl`: a Gaussian in space
+//! The bilateral blur (the Direct3D 12 book, exercise 4), WGSL in `wgsl/bilateral.wgsl`: a Gaussian in space
 //! times a Gaussian in colour difference, so flat regions smooth and edges stay sharp.
 //!
 //! The spatial σ sets the window as the Gaussian blur does (R = ⌈2σs⌉ ≤ 15); the range σ says

@@ -1,4 +1,4 @@
-//! The separable Gaussian blur (002 §13.7), WGSL in `wgsl/blur.wgsl`.
+//! The separable Gaussian blur (the Direct3D 12 book, §13.7), WGSL in `wgsl/blur.wgsl`.
 //!
 //! Weights from σ as the document computes them: radius R = ⌈2σ⌉ (at most 15, what the
 //! document's cache and its 8 × vec4 weight table hold), G(x) = exp(−x²/2σ²) for x in −R..=R,

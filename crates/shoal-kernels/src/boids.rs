@@ -1,4 +1,4 @@
-//! Boids flocking (000, "Compute Shader Boids"), WGSL in `wgsl/boids.wgsl`.
+//! Boids flocking (the OpenGL compute-shader lesson's "Compute Shader Boids"), WGSL in `wgsl/boids.wgsl`.
 //!
 //! The document's flock: 64 work groups of 256 members = 16384 members of `{position, velocity}`
 //! (two `vec3` laid out at offsets 0 and 16), double-buffered so one buffer is read while the

@@ -29,7 +29,7 @@ pub const ALL: &[(&str, Check)] = &[
         Box::pin(scan(g, Strategy::LookBack))
     }),
     (
-        "WorkgroupScan 2 x WG blocks, the document's kernel (000)",
+        "WorkgroupScan 2 x WG blocks, the OpenGL compute-shader lesson's kernel",
         |g| Box::pin(workgroup_scan(g)),
     ),
     ("Reduce sum/min/max (1,000,003 u32)", |g| {
@@ -45,7 +45,7 @@ pub const ALL: &[(&str, Check)] = &[
     ("RadixSort pairs, stable (300,007)", |g| Box::pin(sort(g))),
     ("Matmul tiled 129x67x131", |g| Box::pin(matmul(g))),
     (
-        "Splat 'normal' scene, 20,000 particles, 160x120 (003)",
+        "Splat 'normal' scene, 20,000 particles, 160x120 (the particle-rendering article)",
         |g| Box::pin(splat(g)),
     ),
 ];

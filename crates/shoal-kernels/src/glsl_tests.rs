@@ -22,14 +22,14 @@ const ATOMICS: Source = shoal::glsl!("../wgsl/glsl/atomics.comp");
 const BARRIERS: Source = shoal::glsl!("../wgsl/glsl/barriers.comp");
 
 gpu_test! {
-    /// 000's shift with `barrier(); memoryBarrierShared();` in place: exact over three groups.
+    /// The OpenGL compute-shader lesson's shift with `barrier(); memoryBarrierShared();` in place: exact over three groups.
     async fn glsl_shift_through_shared_memory(gpu) {
         let kernel = gpu.kernel(SHIFT).expect("kernel");
         assert_eq!(kernel.workgroup_size(), [256, 1, 1]);
         shift_with(&gpu, &kernel).await.expect("shift");
     }
 
-    /// 000's work-group prefix sum: each group of 512 floats scanned, as the CPU's per-block scan
+    /// The OpenGL compute-shader lesson's work-group prefix sum: each group of 512 floats scanned, as the CPU's per-block scan
     /// (small integers, so the tree's order of additions is exact).
     async fn glsl_prefix_sum_per_work_group(gpu) {
         let kernel = gpu.kernel(PREFIX_SUM).expect("kernel");
@@ -45,7 +45,7 @@ gpu_test! {
         }
     }
 
-    /// 000's grid via `imageStore`: every pixel as the CPU twin's, at sizes that cut patches.
+    /// The OpenGL compute-shader lesson's grid via `imageStore`: every pixel as the CPU twin's, at sizes that cut patches.
     async fn glsl_grid_via_image_store(gpu) {
         let grid = Grid::from_source(&gpu, GRID).expect("kernel");
         for [w, h] in [[1u32, 1u32], [15, 17], [16, 16], [17, 15], [100, 37]] {
@@ -56,7 +56,7 @@ gpu_test! {
         }
     }
 
-    /// 000's image invert: `1 - texel`, exactly the CPU twin's, at sizes around the work group.
+    /// The OpenGL compute-shader lesson's image invert: `1 - texel`, exactly the CPU twin's, at sizes around the work group.
     async fn glsl_image_invert(gpu) {
         let invert = Invert::from_source(&gpu, INVERT).expect("kernel");
         let mut rng = Rng::new(5);
@@ -69,13 +69,13 @@ gpu_test! {
         }
     }
 
-    /// 004's element-wise multiply: exact over lengths around the work group (128).
+    /// ARM's OpenGL ES introduction's element-wise multiply: exact over lengths around the work group (128).
     async fn glsl_multiply(gpu) {
         let kernel = gpu.kernel(MULTIPLY).expect("kernel");
         multiply_with(&gpu, &kernel).await.expect("multiply");
     }
 
-    /// 004's atomics: atomicAdd on a shared counter (every old value seen once per work group,
+    /// ARM's OpenGL ES introduction's atomics: atomicAdd on a shared counter (every old value seen once per work group,
     /// the group's sum added to the SSBO) and atomicMax on an SSBO element.
     async fn glsl_atomics_on_shared_memory_and_ssbo(gpu) {
         let kernel = gpu.kernel(ATOMICS).expect("kernel");

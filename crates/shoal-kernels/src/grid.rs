@@ -1,4 +1,4 @@
-//! Grid (000): a 1280 x 720 image of 16 x 16 orange and blue patches, one per work group
+//! Grid (the OpenGL compute-shader lesson): a 1280 x 720 image of 16 x 16 orange and blue patches, one per work group
 //! (`wgsl/grid.wgsl`).
 //!
 //! Two things in the document are not followed. Its comment puts orange where the work group's

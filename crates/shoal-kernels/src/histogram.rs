@@ -15,10 +15,9 @@ const SOURCE: shoal::Source = shoal::wgsl!("../wgsl/histogram.wgsl");
 /// Values per invocation on a GPU: 16, in work groups of up to 256 invocations.
 const PER: u32 = 16;
 /// Values per invocation on a software adapter, in its small work groups (see
-/// [`Tiling`](crate::Tiling)): the most of these that still leaves a tile per CPU thread.
-/// Measured on lavapipe (2^22 values, 256 bins, per-invocation counters): 1.53x the copy kernel
-/// with 8 x 1024, 1.27x with 8 x 4096, 1.18x with 8 x 16384; at 2^16, 8 x 16384 (one tile) took
-/// 2.26x against 1.25x for 8 x 4096 (two).
+/// [`Tiling`](crate::Tiling)): the most of these that still leaves a tile per CPU thread. More
+/// values per invocation pay the merge into the global counts less often, but a single tile
+/// leaves the CPU's other threads idle.
 const SOFTWARE_PERS: [u32; 3] = [16384, 4096, 1024];
 /// The most bins offered on any device (see [`Histogram::max_bins`]).
 const MAX_BINS: u32 = 1024;
@@ -29,8 +28,8 @@ const LANE_COUNTERS: u32 = 2048;
 
 /// The `bins` block for adapters whose shared atomics are slow: a counter per bin and
 /// invocation, bin-major so the merge reads each bin's counters in a row (the `total` of
-/// [`LANE_TOTAL`]). On lavapipe (2^22 values, 8 x 1024) this took the histogram from 3.3x the
-/// copy kernel to 1.5x; llvmpipe's GL 3.4x to 1.6x (2^20); SwiftShader 2.0-2.6x to 1.6-1.7x.
+/// [`LANE_TOTAL`]). Software adapters run a shared atomic lane by lane, a loop that costs more
+/// than the plain increment; faster than the atomics on all three (docs/bench/*.md).
 const LANE_BINS: &str = "var<workgroup> sh_bins: array<u32, BINS * WG>;
 
 fn count(bin: u32, id: u32) {
@@ -47,9 +46,7 @@ const MAX_PRIVATE_BINS: u32 = 256;
 /// The `bins` block for llvmpipe (lavapipe, and GL): each invocation counts in an array of its
 /// own, then copies it into [`LANE_BINS`]' layout for the merge. llvmpipe reads and writes
 /// shared memory one invocation at a time, and an invocation's own array for all of a vector's
-/// invocations at once. GPU ms, 256 bins: lavapipe 2^22 4.86-4.89 → 2.54-2.59 (1.11-1.16x →
-/// 0.57-0.58x copy), llvmpipe's GL 2^20 1.29 → 1.19; SwiftShader 2^20 3.13 → 3.32, so not
-/// there.
+/// invocations at once. SwiftShader measured slower with it, so it keeps [`LANE_BINS`].
 fn private_bins() -> String {
     format!(
         "var<workgroup> sh_bins: array<u32, BINS * WG>;
@@ -99,11 +96,10 @@ struct Tiles {
     /// [`LANE_COUNTERS`] (and the private array), shared atomics otherwise.
     counters: Counters,
     /// Each invocation reads its PER values as one contiguous run (`CONTIGUOUS` in the WGSL)
-    /// rather than every WG-th vec4 of the tile. Software adapters: lavapipe 2^22 256 bins,
-    /// GPU ms, 6.1–6.8 → 4.9–5.0 (1.39–1.49× → 1.09–1.15× copy), llvmpipe's GL 2^20 1.34–2.21
-    /// → 1.19–1.72, SwiftShader alike (3.33 and 3.34 at 2^20). A GPU keeps its coalesced loads.
-    /// The run is read four vec4s per loop iteration with no test per vec4 (a software adapter
-    /// pays for each iteration about what it pays for a load): SwiftShader 2^20 2.85 → 2.18 ms.
+    /// rather than every WG-th vec4 of the tile: on software adapters, which load lane by lane,
+    /// it was faster on lavapipe and GL and alike on SwiftShader. A GPU keeps its coalesced
+    /// loads. The run is read four vec4s per loop iteration with no test per vec4 (a software
+    /// adapter pays for each iteration about what it pays for a load).
     contiguous: bool,
 }
 

@@ -1,4 +1,4 @@
-//! Invert (000): `1 - texel` of an rgba32float image into another (`wgsl/invert.wgsl`).
+//! Invert (the OpenGL compute-shader lesson): `1 - texel` of an rgba32float image into another (`wgsl/invert.wgsl`).
 
 use shoal::{Commands, Gpu, Image, Kernel, Result, Submission};
 

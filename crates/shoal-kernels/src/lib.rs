@@ -8,7 +8,7 @@
 //! The image kernels: [`Invert`], [`Grid`], [`TextureAdd`], [`RayTracer`]; through append and
 //! consume buffers, [`VectorLengths`]. [`showcase::ALL`] runs each against its CPU twin.
 //!
-//! The parallel primitives (see `docs/primitives.md`): [`WorkgroupScan`] (the document's 000
+//! The parallel primitives (see `docs/primitives.md` and `docs/sorting.md`): [`WorkgroupScan`] (the OpenGL compute-shader lesson's
 //! prefix sum), [`Scan`] of any length with two strategies, [`Reduce`], [`Compact`] (stream
 //! compaction whose count feeds the next dispatch on the GPU), [`Histogram`], [`RadixSort`] (keys of
 //! any [`SortKey`] type, pairs, argsort) and [`Matmul`]. Each has a CPU twin (`*_cpu`) the tests compare with.

@@ -37,9 +37,9 @@ impl MatmulTiling {
     /// The shape of a software adapter (lavapipe, llvmpipe, SwiftShader): 8 × 8 invocations of
     /// 16 × 16 outputs (a 128 × 128 block of C), panels 8 deep (8 KiB of shared memory). Such an
     /// adapter runs each load lane by lane and the arithmetic a SIMD row at a time, so each k's
-    /// 16 + 16 loaded values (eight vec4s) feed 256 sums, which it keeps on the stack. Measured
-    /// on lavapipe, 1024³, GPU timestamps: 3.8 s with [`GPU`](Self::GPU)'s old scalar form,
-    /// 1.7 s with 8 × 8 outputs, 0.84 s with 16 × 16 (docs/primitives.md, "Matmul").
+    /// 16 + 16 loaded values (eight vec4s) feed 256 sums, which it keeps on the stack: on
+    /// lavapipe faster than [`GPU`](Self::GPU)'s shape and than 8 × 8 outputs per invocation
+    /// (docs/primitives.md, "Matmul"; the figures: docs/bench/*.md).
     pub const SOFTWARE: Self = Self {
         tile: 8,
         rows: 16,

@@ -1,4 +1,4 @@
-//! Append/consume particles (002 §13.5), WGSL in `wgsl/particles.wgsl`.
+//! Append/consume particles (the Direct3D 12 book, §13.5), WGSL in `wgsl/particles.wgsl`.
 //!
 //! Each step consumes every particle from one [`AppendBuffer`] and appends it, integrated with
 //! the document's update (`v += a·dt; p += v·dt`, dt = 1/60 by default), to the other; the two

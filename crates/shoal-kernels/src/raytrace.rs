@@ -1,4 +1,4 @@
-//! Sphere ray tracer (000), and a shaded scene beyond it (`wgsl/raytrace.wgsl`).
+//! Sphere ray tracer (the OpenGL compute-shader lesson), and a shaded scene beyond it (`wgsl/raytrace.wgsl`).
 //!
 //! [`RayTracer::record`] is the document's: 512 x 512 orthographic rays along -z, a
 //! sphere at (0, 0, -10) of radius 1, max_x = max_y = 5, (0.4, 0.4, 1.0, 1.0) where a ray hits,

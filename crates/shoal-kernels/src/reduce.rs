@@ -17,10 +17,9 @@ use crate::wgsl::{self, Op, Scalar};
 
 /// Tiles of the scan's tiling each work group of a reduction folds before its one work-group
 /// reduction: the reduction needs no registers per element, so its work groups take several
-/// tiles and pay their barriers (or subgroup operations) once for all of them. Measured at 2^22
-/// (`cargo xtask bench -- reduce`, times the copy kernel): llvmpipe GL 1.08× with 1 tile, 1.00×
-/// with 2, 0.89× with 8, 0.88× with 16, 0.87× with 64; lavapipe 0.93× with 1, 0.79–0.81× with
-/// 8 and 16.
+/// tiles and pay their barriers (or subgroup operations) once for all of them. On llvmpipe's GL
+/// and lavapipe (`cargo xtask bench -- reduce`) the time fell up to 8 tiles and barely moved
+/// beyond 16.
 const REDUCE_SPAN: u32 = 16;
 
 /// Reductions of `u32`, `i32` or `f32` buffers (or their vectors) with [`Op::Sum`], [`Op::Min`]

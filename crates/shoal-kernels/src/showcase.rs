@@ -23,35 +23,35 @@ pub type Check = for<'a> fn(&'a Gpu) -> Pin<Box<dyn Future<Output = Outcome> + '
 
 /// Every check, by name.
 pub const ALL: &[(&str, Check)] = &[
-    ("Invert 320x200 (000)", |g| Box::pin(invert(g))),
-    ("Grid 1280x720, (80, 45, 1) groups (000)", |g| {
+    ("Invert 320x200 (the lesson's)", |g| Box::pin(invert(g))),
+    ("Grid 1280x720, (80, 45, 1) groups (the lesson's)", |g| {
         Box::pin(grid(g))
     }),
-    ("TextureAdd 256x144 (002 §13.2)", |g| {
+    ("TextureAdd 256x144 (the Direct3D 12 book's)", |g| {
         Box::pin(texture_add(g))
     }),
-    ("RayTracer ortho 512x512 (000)", |g| Box::pin(ortho(g))),
-    ("RayTracer scene 160x120 (beyond 000)", |g| {
+    ("RayTracer ortho 512x512 (the lesson's)", |g| Box::pin(ortho(g))),
+    ("RayTracer scene 160x120 (beyond the lesson)", |g| {
         Box::pin(scene(g))
     }),
-    ("VectorLengths append/consume (002 ex. 3)", |g| {
+    ("VectorLengths append/consume (the Direct3D 12 book's exercise 3)", |g| {
         Box::pin(lengths(g))
     }),
-    ("GaussianBlur 96x64, sigma 2, 3 passes (002 §13.7)", |g| {
+    ("GaussianBlur 96x64, sigma 2, 3 passes (the Direct3D 12 book's)", |g| {
         Box::pin(gaussian_blur(g))
     }),
-    ("Sobel edges and multiply 96x64 (002 ex. 6)", |g| {
+    ("Sobel edges and multiply 96x64 (the Direct3D 12 book's exercise 6)", |g| {
         Box::pin(sobel(g))
     }),
-    ("Cartoon 96x64, blur + edges + multiply (002 ex. 6)", |g| {
+    ("Cartoon 96x64, blur + edges + multiply (the Direct3D 12 book's exercise 6)", |g| {
         Box::pin(cartoon(g))
     }),
-    ("Bilateral 64x48 (002 ex. 4)", |g| Box::pin(bilateral(g))),
-    ("Boids 512 members, 3 steps (000)", |g| Box::pin(flock(g))),
-    ("Waves 64x64, 21 steps (002 ex. 5)", |g| {
+    ("Bilateral 64x48 (the Direct3D 12 book's exercise 4)", |g| Box::pin(bilateral(g))),
+    ("Boids 512 members, 3 steps (the lesson's)", |g| Box::pin(flock(g))),
+    ("Waves 64x64, 21 steps (the Direct3D 12 book's exercise 5)", |g| {
         Box::pin(surface(g))
     }),
-    ("Particles 300 + a fountain, 4 steps (002 §13.5)", |g| {
+    ("Particles 300 + a fountain, 4 steps (the Direct3D 12 book's)", |g| {
         Box::pin(fountain(g))
     }),
 ];

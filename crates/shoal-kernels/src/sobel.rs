@@ -1,4 +1,4 @@
-//! Sobel edge detection and the cartoon composite (002, exercise 6), WGSL in `wgsl/sobel.wgsl`.
+//! Sobel edge detection and the cartoon composite (the Direct3D 12 book, exercise 6), WGSL in `wgsl/sobel.wgsl`.
 //!
 //! [`Sobel`] writes the inverted edge image of the document's SobelCS: per channel the Sobel
 //! derivatives, their magnitude, then 1 − saturate(luminance) with the weights 0.299, 0.587,

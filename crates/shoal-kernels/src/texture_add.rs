@@ -1,4 +1,4 @@
-//! Texture add (002 §13.2): the sum of two images, read as sampled textures by index, written to
+//! Texture add (the Direct3D 12 book, §13.2): the sum of two images, read as sampled textures by index, written to
 //! a storage image (`wgsl/texture_add.wgsl`).
 
 use shoal::{Commands, Gpu, Image, Kernel, Result, Submission};

@@ -1,4 +1,4 @@
-//! Vector lengths through append and consume buffers (002, exercise 3): each invocation consumes
+//! Vector lengths through append and consume buffers (the Direct3D 12 book, exercise 3): each invocation consumes
 //! a vector and appends its length, in no particular order (`wgsl/vector_lengths.wgsl`).
 
 use glam::Vec3;

@@ -1,4 +1,4 @@
-//! The 2D wave equation (002, exercise 5), WGSL in `wgsl/waves.wgsl`: the book's `Waves` class
+//! The 2D wave equation (the Direct3D 12 book, exercise 5), WGSL in `wgsl/waves.wgsl`: the book's `Waves` class
 //! on the GPU, with the previous, current and next height solutions as `r32float` images.
 //!
 //! Each step computes next = k1·prev + k2·curr + k3·(sum of the 4 neighbours) with

@@ -1,4 +1,4 @@
-//! The grid of the OpenGL lesson (000): 16 x 16 patches, orange and blue by work-group parity,
+//! The grid of the OpenGL compute-shader lesson: 16 x 16 patches, orange and blue by work-group parity,
 //! checked on the CPU and written to `grid.png`. `cargo run -p shoal --example grid`
 use shoal::wgpu::TextureFormat;
 

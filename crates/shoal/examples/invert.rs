@@ -1,4 +1,4 @@
-//! Invert an image file (000): an 8-bit RGBA PNG read into an image, `1 - texel` on the GPU
+//! Invert an image file (the OpenGL compute-shader lesson's invert): an 8-bit RGBA PNG read into an image, `1 - texel` on the GPU
 //! (alpha kept), checked on the CPU and written to `inverted.png`.
 //! `cargo run -p shoal --example invert [in.png]` (default: a picture of the docs)
 use shoal::wgpu::TextureFormat::Rgba8Unorm;

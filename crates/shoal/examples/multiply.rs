@@ -1,4 +1,4 @@
-//! Element-wise multiply of two vec4 arrays ("Hello Compute World", 004), checked on the CPU.
+//! Element-wise multiply of two vec4 arrays ("Hello Compute World" of ARM's OpenGL ES introduction), checked on the CPU.
 //! `cargo run -p shoal --example multiply`
 use glam::Vec4;
 

@@ -1,4 +1,4 @@
-//! The element-wise multiply of 004 as its GLSL kernel (`wgsl/glsl/multiply.comp`), translated to
+//! The element-wise multiply of ARM's OpenGL ES introduction as its GLSL kernel (`wgsl/glsl/multiply.comp`), translated to
 //! WGSL at compile time by `shoal::glsl!`, checked on the CPU.
 //! `cargo run -p shoal --features glsl --example multiply_glsl`
 use glam::Vec4;

@@ -1,4 +1,4 @@
-//! The work-group prefix sum of the OpenGL lesson (000): each work group scans 128 values in
+//! The work-group prefix sum of the OpenGL compute-shader lesson: each work group scans 128 values in
 //! shared memory. `cargo run -p shoal --example prefix_sum`
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -1,4 +1,4 @@
-//! The VecAdd demo of the Direct3D 12 book (002, §13.3.5) on Shoal: the README's example.
+//! The VecAdd demo of the Direct3D 12 book (§13.3.5) on Shoal: the README's example.
 //! `cargo run -p shoal --example vecadd` (with `SHOAL_BACKEND=vulkan|gl|...` to pick the adapter).
 use glam::{vec2, vec3};
 

@@ -1,4 +1,4 @@
-//! Vector lengths through append and consume buffers (002, exercise 3): each invocation consumes
+//! Vector lengths through append and consume buffers (the Direct3D 12 book, exercise 3): each invocation consumes
 //! a vector and appends its length, in any order; sorted, they match the CPU's.
 //! `cargo run -p shoal --example vector_lengths`
 use glam::Vec3;

@@ -1,4 +1,4 @@
-//! [`AppendBuffer<T>`]: Direct3D's append and consume buffers (002 §13.5) on any adapter — an
+//! [`AppendBuffer<T>`]: Direct3D's append and consume buffers (the Direct3D 12 book, §13.5) on any adapter — an
 //! array and an atomic counter in one binding, filled and drained by kernels in no particular
 //! order, with the WGSL side in `wgsl/shared/append.wgsl` (`#import shoal::append(name, T)`).
 //!

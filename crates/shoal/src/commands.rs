@@ -536,8 +536,8 @@ impl Submission {
     /// It waits for the batch first. The wall-clock entry runs from just before the submit to
     /// the moment the first wait on this `Submission` (this one, or an earlier
     /// [`wait`](Self::wait)) saw the batch finished — not to the call of `timings`, so time
-    /// spent between a wait and `timings` is not counted. Natively a wait sees it within a poll
-    /// (about 0.25 ms); a batch that finished long before its first wait counts until that wait.
+    /// spent between a wait and `timings` is not counted. Natively a wait sees it within one
+    /// poll; a batch that finished long before its first wait counts until that wait.
     pub async fn timings(mut self) -> Result<Vec<Timing>> {
         self.wait().await?;
         if self.labels.is_empty() {

@@ -11,8 +11,8 @@
 //!   readbacks and waits, which have a deadline and must not block an executor, try it between
 //!   yields ([`TurnLock::try_take`]). Left at that, a thread that takes the turn over and over
 //!   (a loop of submits) would win nearly every time it is let go, since it waits on the lock
-//!   while the other call sleeps between tries: a read beside it took about a second (measured
-//!   on lavapipe, the other thread holding the turn 2 ms at a time). So a call that tried and
+//!   while the other call sleeps between tries: on lavapipe a read beside it waited many times
+//!   the other thread's hold. So a call that tried and
 //!   failed stands in line ([`Waiting`]), and a waiting call lets a free turn be for up to
 //!   [`DEFER`] while one stands in line on another thread and tried within the last [`FRESH`].
 //!   Only up to `DEFER`, and only to calls that keep trying: a call in line whose future is no

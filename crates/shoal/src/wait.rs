@@ -39,11 +39,11 @@ use crate::turn::TurnLock;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::turn::{Turn, Waiting};
 
-/// The default deadline of waits and readbacks: 60 s. Measured on llvmpipe in the kernels'
-/// suite (`SHOAL_BACKEND=gl cargo test -p shoal-kernels`, test threads sharing one `Gpu`, two
-/// busy cores): the slowest wait took 8.2 s (most of it waiting for the GL turn while other
-/// threads' submissions ran), the slowest submission 20.3 s (llvmpipe runs the kernels inside
-/// `submit`, which no deadline can interrupt).
+/// The default deadline of waits and readbacks: 60 s, well above the slowest wait and the
+/// slowest submission seen in the kernels' suite on llvmpipe (`SHOAL_BACKEND=gl cargo test -p
+/// shoal-kernels`, test threads sharing one `Gpu` on two busy cores), where a wait can stand
+/// behind other threads' submissions for the GL turn and llvmpipe runs the kernels inside
+/// `submit`, which no deadline can interrupt.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// How long a native wait sleeps between two polls of the device.

@@ -3,8 +3,9 @@
 //! WGSL promises that `var<workgroup>` memory starts zeroed. wgpu keeps that promise on GL
 //! through naga's GLSL writer, which has invocation 0 assign each variable one constructor:
 //! `sh = uint[4096](0u, 0u, …)`, written out element by element. llvmpipe compiles such a
-//! constructor in minutes (the radix sort's 256-invocation ranking kernel: 114 s, against 0.8 s
-//! without it) and runs it on one invocation while the others wait at the barrier.
+//! constructor in minutes (the radix sort's 256-invocation ranking kernel, which compiles in
+//! about a second without it) and runs it on one invocation while the others wait at the
+//! barrier.
 //!
 //! So on GL Shoal keeps the promise itself: it rewrites the entry point of the (override-
 //! resolved) naga module so that invocation `i` zeroes elements `i`, `i + W`, `i + 2W`, … of

@@ -1,4 +1,4 @@
-//! Writes the pictures of `docs/images/` from the kernels themselves: the grid (000), the
+//! Writes the pictures of `docs/images/` from the kernels themselves: the lesson's grid, the
 //! document's orthographic sphere and the shaded ray-traced scene. Each image is checked
 //! against its CPU twin before it is written, so the docs show verified output.
 //!

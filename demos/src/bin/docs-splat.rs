@@ -1,4 +1,4 @@
-//! Renders the three particle scenes of `docs/particles.md` (seed 003) with the compute path and
+//! Renders the three particle scenes of `docs/particles.md` (the particle-rendering article) with the compute path and
 //! writes them as PNG under `docs/images/` (or the directory given as the first argument).
 //!
 //! A quarter of the benchmark's resolution in each direction, with a sixteenth of its particles,

@@ -1,4 +1,4 @@
-//! Append/consume particles (002 §13.5) drawn straight from the live append buffer.
+//! Append/consume particles (the Direct3D 12 book, §13.5) drawn straight from the live append buffer.
 //! `cargo run --release -p shoal-demos --bin particles [-- --headless --out particles.png]`.
 
 fn main() -> std::process::ExitCode {

@@ -1,4 +1,4 @@
-//! The wave equation of 002 as a lit height-field mesh.
+//! The wave equation of the Direct3D 12 book as a lit height-field mesh.
 //! `cargo run --release -p shoal-demos --bin waves [-- --headless --frames 60 --out waves.png]`.
 
 fn main() -> std::process::ExitCode {

@@ -8,7 +8,7 @@ use crate::test_image::test_image;
 
 const BILATERAL: &str = include_str!("../../wgsl/bilateral.wgsl");
 
-/// The filter from its definition (002, exercise 4; `wgsl/bilateral.wgsl`), in f64 and from the
+/// The filter from its definition (the Direct3D 12 book, exercise 4; `wgsl/bilateral.wgsl`), in f64 and from the
 /// sigmas alone: w(p, q) = exp(−|p − q|²/2σs²) · exp(−|Δrgb|²/2σr²) over the window of radius
 /// ⌈2σs⌉, borders clamped, out(p) = Σ w·in(q) / Σ w.
 fn bilateral_from_definition(

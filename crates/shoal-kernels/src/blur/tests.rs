@@ -52,7 +52,7 @@ async fn check(
     got
 }
 
-/// The document's weights (002 §13.7) in closed form, in f64: R = ⌈2σ⌉ taps either side,
+/// The Direct3D 12 book's weights (§13.7) in closed form, in f64: R = ⌈2σ⌉ taps either side,
 /// G(x) = exp(−x²/2σ²) for x in −R..=R, each divided by their sum.
 fn closed_form_weights(sigma: f32) -> Vec<f32> {
     let sigma = sigma as f64;

@@ -188,7 +188,7 @@ gpu_test! {
     /// the sampled velocities by less than the tolerance.
     ///
     /// The limit is llvmpipe's compiler, the same under Vulkan and GL: the step (quadratic in
-    /// the flock, 12 s on lavapipe, 21 s on GL, longer on SwiftShader) runs on lavapipe alone.
+    /// the flock, slower on GL and slower still on SwiftShader) runs on lavapipe alone.
     async fn largest_flock_steps_like_cpu(gpu) {
         if !(crate::scan::is_llvmpipe(&gpu)
             && gpu.adapter_details().backend == shoal::wgpu::Backend::Vulkan)

@@ -5,10 +5,10 @@
 //! the host.
 //!
 //! Why: every pass of a 64-bit sort moves 8-byte items, so on a software adapter, where a pass
-//! costs what it moves, eight passes cost about 3.8 times a `u32` sort and four about 1.9 times.
+//! costs what it moves, eight passes of items cost far more than a `u32` sort, and four half that.
 //! Keys uniform over their high words (hashes, random ids, Morton codes of wide extents) form runs
 //! of one or two; keys below 2^32, or clustered in a few high words, form long runs, which the
-//! fallback sorts at today's cost plus what was spent before it knew (see `docs/primitives.md`).
+//! fallback sorts at today's cost plus what was spent before it knew (see `docs/sorting.md`).
 
 use shoal::glam::UVec2;
 use shoal::{Buffer, Commands, Gpu, Kernel, Result};

@@ -44,11 +44,10 @@ pub enum SortCounters {
 impl SortTiling {
     /// What [`RadixSort::new`] takes on a software adapter (lavapipe, llvmpipe's GL,
     /// SwiftShader): 8-bit digits in work groups of [`SOFTWARE_WORKGROUP`] invocations of 2,048
-    /// keys each. Measured against the 4-bit sorts they replace (u32 keys, GPU timestamps, same
-    /// machine): llvmpipe's GL at 2^20 62 → 16 ms, SwiftShader 246 → 61 ms, lavapipe at 2^22
-    /// 195 → 70 ms. Keys per invocation, lavapipe 2^22: 512 took 108 ms and 1,024 85 before the
-    /// counts were kept between the kernels; after, 1,024 took 77 ms, 2,048 70–71 and 4,096 73
-    /// (and 64-bit keys 231 against 264); SwiftShader 2^20, 1,024 70 ms, 2,048 61.
+    /// keys each. A software adapter pays for a pass what it loads and stores, lane by lane, so
+    /// half the passes of the 4-bit sort is most of what it saves; 2,048 keys per invocation
+    /// were faster than 1,024 and 4,096 on lavapipe and SwiftShader (docs/sorting.md; the
+    /// figures: docs/bench/*.md).
     /// Its counters are [`SortCounters::Shared`]: what SwiftShader takes.
     pub const SOFTWARE: SortTiling = SortTiling {
         tiling: Tiling {
@@ -61,10 +60,9 @@ impl SortTiling {
     };
 
     /// What [`RadixSort::new`] takes on llvmpipe (lavapipe on Vulkan, and GL): the tiles and
-    /// digits of [`SOFTWARE`](Self::SOFTWARE), the counters [`SortCounters::Private`]. Measured
-    /// against shared counters (u32 keys, GPU timestamps, same machine): lavapipe at 2^22
-    /// 68 → 52 ms, llvmpipe's GL at 2^20 15.1 → 10.6 ms; SwiftShader at 2^20 56 → 62 ms, so
-    /// not there.
+    /// digits of [`SOFTWARE`](Self::SOFTWARE), the counters [`SortCounters::Private`]: llvmpipe
+    /// reads and writes shared memory one lane at a time, a private array a vector at a time.
+    /// Faster than shared counters on lavapipe and GL; slower on SwiftShader, so not there.
     pub const LLVMPIPE: SortTiling = SortTiling {
         counters: SortCounters::Private,
         ..Self::SOFTWARE

@@ -14,8 +14,7 @@ pub(super) const UNROLLED: u32 = 64;
 /// dynamically indexed array into per-lane memory accesses); above it they loop
 /// ([`rolled_own_block`]). Loads take one path, with no branch for a chunk cut by the end of the
 /// input: SwiftShader runs every instruction of a kernel whether its lanes take the branch or
-/// not, so a second, guarded copy of the loads cost as much as the loads (measured: the look-back
-/// scan 7.1x the copy kernel with it, 5.9x without). Whole chunks load as vec4s when `per` is a
+/// not, so a second, guarded copy of the loads cost as much as the loads themselves. Whole chunks load as vec4s when `per` is a
 /// multiple of 4 (past the end they are the identity, selected), through `element4`, which an
 /// `io` block may define; values that are not scalars load element by element. Stores go
 /// through `output4` only when `wide_store` (then `n` is a multiple of 4) and through `output`
@@ -136,16 +135,14 @@ const CHUNK: &str = "fn chunk(q: u32, n4: u32, tail: vec4<T>) -> vec4<T> {
 /// The `own` block for more than [`UNROLLED`] elements per invocation: the same loads in loops,
 /// and no `own` array: `store_own` loads the elements again and carries the running value. A
 /// loop's index into a private array makes SwiftShader gather and scatter it lane by lane, which
-/// costs more than loading the input twice (measured natively, 2^20 u32, look-back scan, × the
-/// copy kernel: 3.2 with the array, 2.6 without). SwiftShader pays a fixed cost per invocation of
+/// costs more than loading the input twice (docs/bench/webgpu-swiftshader.md). SwiftShader pays a fixed cost per invocation of
 /// a kernel with barriers, which more elements per invocation spread
 /// ([`ROLLED_PER`](super::ROLLED_PER)); loops, not unrolled code, keep the kernel's
 /// compile time that of 64 elements. The values stored are `prefix ⊕ x0 ⊕ … ⊕ xj` folded left to
 /// right, so an `f32` sum rounds differently from the unrolled block's `prefix ⊕ (x0 ⊕ … ⊕ xj)`,
 /// and as deterministically. The invocation's whole chunks of four go through `element4` in
-/// loops with no test per element or chunk (a branch costs every lane on a software adapter;
-/// SwiftShader 2^20 u32 look-back scan, median of five, 4.81 → 4.37 ms against selecting the
-/// identity past the end in every chunk), several chunks per iteration ([`chunk_loops`]), the
+/// loops with no test per element or chunk (a branch costs every lane on a software adapter,
+/// more than selecting the identity past the end in every chunk did), several chunks per iteration ([`chunk_loops`]), the
 /// rest one by one; `four` says the `io` block's
 /// `element4` returns `array<T, 4>` for values that are not scalars, which then load the same
 /// way.
@@ -243,20 +240,19 @@ fn rolled_own_block(per: u32, shape: Shape, wide: bool, wide_store: bool, four: 
 /// Chunks of four elements the rolled block's loops that load and store whole vec4s take per
 /// iteration. A software adapter pays for every iteration of a loop (every lane's condition
 /// tested, the lanes' masks updated) about what it pays for a vec4 load, so fewer iterations
-/// leave the loads: measured natively on SwiftShader (2^20 u32, look-back scan, median of 60)
-/// 4.0 ms with one chunk per iteration, 2.7–2.9 with four, 2.95–3.06 with eight; with every
-/// load and store taken out, the loops alone took 1.66 ms. On lavapipe (2^22) no change.
+/// leave the loads: on SwiftShader, with every load and store taken out, the loops alone took a
+/// large share of the look-back scan. Four chunks were faster than one there and eight no faster
+/// than four; lavapipe did not change (docs/bench/README.md).
 const CHUNKS_PER_ITERATION: u32 = 4;
 
 /// Chunks per iteration of the loop that hands elements to the `io` block's `emit` one by one
-/// (compaction, run lengths, reduce-by-key), whose body is four times larger: SwiftShader (2^20,
-/// compaction, × the copy kernel) 2.29–2.39 with one, 2.10–2.18 with two, 2.59–2.70 with four.
+/// (compaction, run lengths, reduce-by-key), whose body is four times larger: on SwiftShader two
+/// were faster than one, and four slower than either (the body repeated).
 const EMIT_CHUNKS_PER_ITERATION: u32 = 2;
 
 /// Chunks per iteration of a loop that takes `scalar_chunks` for scalar elements (`wide`): one
-/// for values that are not scalars, whose larger bodies run slower repeated (SwiftShader, 2^20,
-/// × the copy kernel, one chunk per iteration against four to load and two to emit: the
-/// segmented sum 3.75–4.0 against 4.6–4.7, reduce-by-key 4.8–4.9 against 5.3–6.8).
+/// for values that are not scalars, whose larger bodies run slower repeated (on SwiftShader the
+/// segmented sum and reduce-by-key were slower with four to load and two to emit).
 fn chunks_per_iteration(wide: bool, scalar_chunks: u32) -> u32 {
     if wide { scalar_chunks } else { 1 }
 }
@@ -346,10 +342,9 @@ pub(super) const NARROW: &str = "fn fold4(i: u32) -> T {
 /// every invocation gets. One work-group scan per tile, where the commutative fold pays one
 /// reduction per SPAN tiles. Above [`UNROLLED`] elements per invocation the fold is the rolled
 /// `load_own` (which keeps nothing, and takes whole chunks several per loop iteration); up to
-/// it, the same loads one element at a time, without touching `own`. GPU ms, the sum written as
-/// a WGSL operator, against one element per iteration each behind its own test: SwiftShader
-/// natively 2^20 3.28–3.46 → 0.91–0.97, lavapipe 2^22 2.36–4.04 → 1.45–1.48, llvmpipe's GL 2^20
-/// 1.01–1.88 → 0.80–0.86.
+/// it, the same loads one element at a time, without touching `own`. One element per iteration,
+/// each behind its own test, was slower on all three software adapters: a branch costs every
+/// lane there.
 pub(super) fn ordered_fold(per: u32) -> String {
     let mine = if per > UNROLLED {
         "        let mine = load_own(t, rank(lane));"

@@ -2,7 +2,7 @@
 //! length, the document's work-group scan they are built on, and the [`Reduce`](crate::Reduce)
 //! that shares their up-sweep.
 //!
-//! - [`WorkgroupScan`]: the document's kernel (000) as it stands: 2 × WG elements per work group
+//! - [`WorkgroupScan`]: the OpenGL compute-shader lesson's kernel as it stands: 2 × WG elements per work group
 //!   in shared memory, a barrier after each of the log2(2 × WG) steps, WG planned from the
 //!   device (1024 on lavapipe and llvmpipe, 256 in the browser). Each block is scanned on its own.
 //! - [`Scan`]: any length, two strategies ([`Strategy`]):
@@ -60,7 +60,7 @@ pub enum Strategy {
     /// A request, honoured where the tiling allows: on a software adapter with work groups
     /// narrower than [`SOFTWARE_WORKGROUP`] the scan takes [`MultiLevel`](Self::MultiLevel)
     /// instead (see [`Scan::strategy_for`]), where the look-back's time grows with the square of
-    /// the tile count (2^20 elements in tiles of 1 × 2 ran for over a minute). The result is the
+    /// the tile count (2^20 elements in tiles of 1 × 2 ran for minutes). The result is the
     /// same; falling back rather than refusing keeps a strategy chosen for one adapter valid on
     /// every other.
     LookBack,
@@ -219,9 +219,8 @@ impl<T: Value> Scan<T> {
     /// invocations (one SIMD row of llvmpipe) every strategy, a forced [`Strategy::LookBack`]
     /// too, resolves to the multi-level kernels: there the look-back's time grows with the
     /// square of the tile count although each tile looks back one or two steps (measured on
-    /// lavapipe, 2 × 2 tiles: 1,024 tiles 0.09 s, 4,096 1.1 s, 16,384 17 s, against 10 to 20 ms by
-    /// the multi-level kernels; 1 × 2 tiles, 2^20 elements, over a minute; 8 × 2 tiles, 16,384 of
-    /// them, 14 ms by the look-back). The time goes into executing the look-back loop at all: a
+    /// lavapipe with tiles of 2 × 2, where the multi-level kernels and the look-back in tiles of
+    /// 8 invocations stay linear). The time goes into executing the look-back loop at all: a
     /// kernel that leaves the loop before its first step is linear again, one that takes one
     /// step without polling or folding is not. A forced look-back falls back rather than
     /// failing because the result is the same and a strategy picked on a GPU stays valid on a

@@ -12,23 +12,12 @@ pub const MAX_COARSENING: u32 = 2048;
 
 /// Elements per invocation of the rolled tiles (the scan's `own` block in loops, no registers
 /// held) that software adapters take: SwiftShader (the browser's) and llvmpipe's GL in
-/// shared-memory work groups of [`SOFTWARE_WORKGROUP`], lavapipe in one-subgroup work groups. SwiftShader runs every four invocations of a kernel with barriers as
-/// a coroutine and pays a fixed cost for each: measured natively on SwiftShader without
-/// subgroups (Chromium's `libvk_swiftshader`, the browser's path, 2^20 u32, GPU timestamps), the
-/// look-back scan takes 5.4x the copy kernel with 64 elements per invocation, 4.4x with 256 and
-/// 3.2x with 512 (work groups of 4, 8 or 16 invocations alike); in headless Chromium 7.2x
-/// before, 2.5-2.7x with 512. On lavapipe (2^22, same process, GPU ms with 32 per invocation →
-/// 512): the look-back scan 13.4 → 6.6, the segmented sum 31.7 → 21.1, the sort of
-/// u32 keys 251 → 205, pairs 293 → 265; 1024 made the scan faster still and reduce-by-key slower.
-/// On llvmpipe's GL (2^20, GPU ms, 8 × 64 → 8 × 512): the look-back scan 3.8 → 1.8, compaction
-/// 4.7 → 3.0 (8 × 1024: 4.2), the sort of u32 keys 85 → 71; every kernel of the table was as fast
-/// or faster. Measured again once the stores of compaction, run lengths and reduce-by-key
-/// loaded nothing (GPU ms, same machine, 512 → 1,024 → 2,048 → 4,096): SwiftShader natively
-/// (2^22) look-back scan 21.9 → 19.2 → 18.0 → 17.4, compaction 26.5 → 23.9 → 22.3 → 21.4,
-/// reduce-by-key 81.6 → 75.5 → 73.3 → 82.1; lavapipe (2^22) scan 5.3 → 4.3 → 4.2 → 4.0,
-/// compaction 8.3 → 6.2 → 5.1 → 4.9, reduce-by-key 18.9 → 15.1 → 14.3 → 13.6, run lengths 12.4
-/// → 11.2 → 10.6 → 10.2; in Chromium (2^20, 512 → 1,024) scan 5.26 → 4.64, compaction 6.81 →
-/// 5.93. 2,048 it is: 4,096 slowed SwiftShader's reduce-by-key and leaves a 2^16 input two tiles.
+/// shared-memory work groups of [`SOFTWARE_WORKGROUP`], lavapipe in one-subgroup work groups.
+/// SwiftShader runs every four invocations of a kernel with barriers as a coroutine and pays a
+/// fixed cost for each, so the time falls as each invocation takes more elements, whatever the
+/// work-group size; lavapipe and llvmpipe's GL pay less per tile too. Larger still, a 2^16 input
+/// would be too few tiles to keep the CPU's threads busy, and SwiftShader's reduce-by-key slows
+/// (docs/bench/README.md; the figures: docs/bench/*.md).
 pub const ROLLED_PER: u32 = 2048;
 
 /// How the coarsened scan and reduce kernels (and the radix sort) cut their input into tiles,
@@ -50,19 +39,16 @@ pub struct Tiling {
 
 /// Elements per invocation of values that are not scalars (vectors, structs) held in registers
 /// in the browser, where SwiftShader compiles the unrolled `own` block (which grows with the
-/// value) slowly (SwiftShader itself holds [`ROLLED_PER`] in memory, in loops):
-/// measured on the segmented scan, one test took 21.6 s with 64 elements per invocation and
-/// 5.2 s with 16, nearly all of it compiling. Natively such values take as many as scalars: on
-/// llvmpipe's GL (2^20 pairs of `u32`, GPU timestamps) reduce-by-key took 37.5 ms with 16
-/// elements per invocation and 23.0 ms with 64, the segmented sum 33.7 and 18.9 ms.
+/// value) slowly: nearly all of a test's time went into compiling at 64 (SwiftShader itself
+/// holds [`ROLLED_PER`] in memory, in loops). Natively such values take as many as scalars,
+/// which is faster there.
 pub const VALUE_PER: u32 = 16;
 
 /// Work-group size of the shared-memory tiles on a software adapter without subgroups
 /// (llvmpipe, SwiftShader): one SIMD row of llvmpipe's 256-bit vectors. Such an adapter runs a
 /// work group's invocations a SIMD row at a time and switches rows at every barrier, so a
-/// barrier costs about one switch per row: measured on llvmpipe (GL, 2^20 u32, GPU timestamps),
-/// the look-back scan takes 8.0x the copy kernel with 256 invocations x 16 elements and 1.7x with
-/// 8 x 64; the reduction 8.0x and 1.1x.
+/// barrier costs about one switch per row, and the fewer rows a work group holds the less its
+/// barriers cost (docs/bench/gl-llvmpipe.md).
 pub const SOFTWARE_WORKGROUP: u32 = 8;
 
 /// Whether `gpu` is a software adapter (lavapipe, llvmpipe, SwiftShader): a CPU running

@@ -1,11 +1,11 @@
-//! [`WorkgroupScan`]: the document's work-group scan (000) as it stands.
+//! [`WorkgroupScan`]: the OpenGL compute-shader lesson's work-group scan as it stands.
 
 use shoal::{Buffer, Commands, Gpu, Result};
 
 use super::{PER, ScanKernels, Tiling, check_pair};
 use crate::wgsl::{self, Op, Scalar};
 
-/// The document's work-group scan (000), as it stands: each block of 2 × WG elements is scanned
+/// The OpenGL compute-shader lesson's work-group scan, as it stands: each block of 2 × WG elements is scanned
 /// on its own in shared memory, with WG the largest power of two the device allows up to 1024.
 ///
 /// ```

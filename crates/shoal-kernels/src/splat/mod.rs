@@ -1,5 +1,5 @@
 //! Rendering single-pixel particles with compute shaders and integer atomics instead of the
-//! rasterizer (seed 003), next to a rasterized baseline that draws the same picture.
+//! rasterizer (the particle-rendering article), next to a rasterized baseline that draws the same picture.
 //!
 //! Per frame, after the opaque scene has filled the depth buffer, the compute path:
 //! 1. clears a buffer of two `u32` per pixel (`clear_accum`);
