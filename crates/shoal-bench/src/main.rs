@@ -9,6 +9,7 @@
 //! `SHOAL_BENCH_WITHOUT_SUBGROUPS` withholds subgroup operations from the device, so that the
 //! kernels take the paths of an adapter without them (set by `cargo xtask bench --swiftshader`).
 
+mod immediates_overhead;
 mod overhead;
 mod sims;
 mod splat;
@@ -84,7 +85,7 @@ fn main() -> std::process::ExitCode {
     };
     println!("benchmarks on {}", gpu.adapter_details());
     if wanted("overhead")
-        && let Err(e) = overhead::run(&gpu)
+        && let Err(e) = overhead::run(&gpu).and_then(|()| immediates_overhead::run(&gpu))
     {
         eprintln!("overhead benchmark failed: {e}");
         return std::process::ExitCode::FAILURE;
