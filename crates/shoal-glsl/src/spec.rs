@@ -32,6 +32,8 @@ const OP_VARIABLE: u32 = 59;
 const OP_DECORATE: u32 = 71;
 const OP_LABEL: u32 = 248;
 const DECORATION_SPEC_ID: u32 = 1;
+/// `OpNop`, one word: marks an instruction removed (glslang writes none).
+const NOP: u32 = 1 << 16;
 const DECORATION_BUILT_IN: u32 = 11;
 const BUILT_IN_WORKGROUP_SIZE: u32 = 25;
 const EXECUTION_MODE_LOCAL_SIZE: u32 = 17;
@@ -109,6 +111,7 @@ pub(crate) fn specialize(spirv: &[u8], values: &[(String, i64)]) -> Result<Speci
             _ => {}
         }
     }
+    unify_workgroup_size(&mut insts, &mut defs, &names, workgroup_composite);
     // The spec constants a type or another global needs: fixed, with all they depend on.
     let mut fixed = BTreeSet::new();
     let mut stack: Vec<u32> = Vec::new();
@@ -134,6 +137,19 @@ pub(crate) fn specialize(spirv: &[u8], values: &[(String, i64)]) -> Result<Speci
     }
     // Values of the fixed ones, in definition order.
     let mut value: BTreeMap<u32, i64> = BTreeMap::new();
+    // Plain integer constants, which the expressions use beside the specialization constants.
+    let mut known: BTreeMap<u32, i64> = BTreeMap::new();
+    for inst in insts.iter().take(first_function) {
+        if opcode(inst) == OP_CONSTANT && inst.len() == 4 && let Some(&signed) = int_types.get(&inst[1]) {
+            known.insert(inst[2], if signed { i64::from(inst[3] as i32) } else { i64::from(inst[3]) });
+        }
+    }
+    let composites: BTreeMap<u32, Vec<u32>> = insts
+        .iter()
+        .take(first_function)
+        .filter(|i| matches!(opcode(i), OP_SPEC_COMPOSITE | OP_CONSTANT_COMPOSITE))
+        .map(|i| (i[2], i[3..].to_vec()))
+        .collect();
     let mut out = Specialized::default();
     let mut in_order: Vec<(u32, usize)> = defs.iter().map(|(&id, &i)| (id, i)).collect();
     in_order.sort_by_key(|&(_, i)| i);
@@ -149,10 +165,11 @@ pub(crate) fn specialize(spirv: &[u8], values: &[(String, i64)]) -> Result<Speci
             OP_SPEC_TRUE => given.unwrap_or(1),
             OP_SPEC_FALSE => given.unwrap_or(0),
             OP_SPEC => given.unwrap_or(if signed { i64::from(inst[3] as i32) } else { i64::from(inst[3]) }),
-            OP_SPEC_OP => evaluate(inst, &value).ok_or_else(|| Unevaluable(expression_name(&insts, &defs, &names, id)))?,
+            OP_SPEC_OP => evaluate(inst, &known, &composites).ok_or_else(|| Unevaluable(expression_name(&insts, &defs, &names, id)))?,
             _ => continue,
         };
         value.insert(id, v);
+        known.insert(id, v);
         if matches!(opcode(inst), OP_SPEC_TRUE | OP_SPEC_FALSE | OP_SPEC) && !name.is_empty() {
             out.fixed.push((name, v));
         }
@@ -172,10 +189,15 @@ pub(crate) fn specialize(spirv: &[u8], values: &[(String, i64)]) -> Result<Speci
             inst[0] = (inst[0] & 0xffff_0000) | OP_CONSTANT_COMPOSITE;
         }
     }
-    insts.retain(|i| !(opcode(i) == OP_DECORATE && i[2] == DECORATION_SPEC_ID && value.contains_key(&i[1])));
+    // Removed instructions become `OpNop` until the end, so the indices in `defs` hold.
+    for inst in insts.iter_mut() {
+        if opcode(inst) == OP_DECORATE && inst[2] == DECORATION_SPEC_ID && value.contains_key(&inst[1]) {
+            *inst = vec![NOP];
+        }
+    }
     // The work-group size: the overrides by name, the fixed ones into LocalSize.
     if let Some(composite) = workgroup_composite.and_then(|c| defs.get(&c)).map(|&i| insts[i].clone())
-        && opcode(&composite) == OP_SPEC_COMPOSITE
+        && matches!(opcode(&composite), OP_SPEC_COMPOSITE | OP_CONSTANT_COMPOSITE)
     {
         for (d, id) in composite[3..].iter().enumerate().take(3) {
             if let Some(&v) = value.get(id) {
@@ -192,9 +214,17 @@ pub(crate) fn specialize(spirv: &[u8], values: &[(String, i64)]) -> Result<Speci
     // The remaining expressions, computed in each function that uses them.
     let ops: Vec<u32> = defs
         .iter()
-        .filter(|(id, i)| !value.contains_key(id) && opcode(&insts[**i]) == OP_SPEC_OP)
+        .filter(|(id, i)| {
+            !fixed.contains(id) && matches!(opcode(&insts[**i]), OP_SPEC_OP | OP_SPEC_COMPOSITE)
+        })
         .map(|(id, _)| *id)
         .collect();
+    // naga would make the composite a constant over overrides, which WGSL cannot declare.
+    for inst in insts.iter_mut() {
+        if opcode(inst) == OP_DECORATE && inst[2] == DECORATION_BUILT_IN && ops.contains(&inst[1]) {
+            *inst = vec![NOP];
+        }
+    }
     if !ops.is_empty() {
         materialize(&mut insts, &defs, &ops, &mut bound);
         let removed: BTreeSet<usize> = ops.iter().map(|id| defs[id]).collect();
@@ -207,9 +237,62 @@ pub(crate) fn specialize(spirv: &[u8], values: &[(String, i64)]) -> Result<Speci
     }
     let mut result = words[..5].to_vec();
     result[3] = bound;
-    result.extend(insts.into_iter().flatten());
+    result.extend(insts.into_iter().filter(|i| *i != [NOP]).flatten());
     out.words = result;
     Ok(out)
+}
+
+/// glslang sizes the work group from `local_size_x_id = N` through a spec constant of its own,
+/// unnamed, beside the `constant_id = N` one the kernel declares: the work-group size is made to
+/// use the declared one (one override, set by its name), and glslang's is dropped.
+fn unify_workgroup_size(
+    insts: &mut [Vec<u32>],
+    defs: &mut BTreeMap<u32, usize>,
+    names: &BTreeMap<u32, String>,
+    composite: Option<u32>,
+) {
+    let Some(&at) = composite.and_then(|c| defs.get(&c)) else {
+        return;
+    };
+    if opcode(&insts[at]) != OP_SPEC_COMPOSITE {
+        return;
+    }
+    let spec_id = |insts: &[Vec<u32>], id: u32| {
+        insts
+            .iter()
+            .find(|i| opcode(i) == OP_DECORATE && i[1] == id && i[2] == DECORATION_SPEC_ID)
+            .and_then(|i| i.get(3).copied())
+    };
+    for k in 3..insts[at].len() {
+        let id = insts[at][k];
+        let named = |i: &u32| names.get(i).is_some_and(|n| !n.is_empty());
+        if named(&id) || defs.get(&id).is_none_or(|&i| opcode(&insts[i]) != OP_SPEC) {
+            continue;
+        }
+        let Some(n) = spec_id(insts, id) else { continue };
+        let declared = defs
+            .iter()
+            .find(|(other, i)| named(other) && opcode(&insts[**i]) == OP_SPEC && spec_id(insts, **other) == Some(n))
+            .map(|(other, _)| *other);
+        let Some(declared) = declared else { continue };
+        insts[at][k] = declared;
+        // glslang uses its own only here. The declared one takes its place, before the
+        // composite (it may be defined after it).
+        if let Some(index) = defs.remove(&id) {
+            let from = defs[&declared];
+            if from > index {
+                insts[index] = std::mem::replace(&mut insts[from], vec![NOP]);
+                defs.insert(declared, index);
+            } else {
+                insts[index] = vec![NOP];
+            }
+        }
+        for inst in insts.iter_mut() {
+            if opcode(inst) == OP_DECORATE && inst[1] == id {
+                *inst = vec![NOP];
+            }
+        }
+    }
 }
 
 /// The name to report for the expression `id`: its own, or the first named constant it uses.
@@ -233,8 +316,17 @@ fn expression_name(
 
 /// The value of the `OpSpecConstantOp` `inst` from its operands' `values` (32-bit integers and
 /// booleans; `None` for another operation or a division by zero).
-fn evaluate(inst: &[u32], values: &BTreeMap<u32, i64>) -> Option<i64> {
+fn evaluate(
+    inst: &[u32],
+    values: &BTreeMap<u32, i64>,
+    composites: &BTreeMap<u32, Vec<u32>>,
+) -> Option<i64> {
     let op = inst[3];
+    if op == 81 {
+        // OpCompositeExtract of a composite constant (`gl_WorkGroupSize.x`).
+        let component = composites.get(inst.get(4)?)?.get(*inst.get(5)? as usize)?;
+        return values.get(component).copied();
+    }
     let arg = |k: usize| inst.get(4 + k).and_then(|id| values.get(id)).copied();
     let (a, b) = (arg(0), arg(1));
     let u = |v: i64| v as u32;
@@ -311,6 +403,15 @@ fn is_literal(op: u32, position: usize) -> bool {
     }
 }
 
+/// The instruction computing a global `OpSpecConstantOp` or `OpSpecConstantComposite` inside a
+/// function: its opcode and operands (after the result type and id).
+fn expression(spec: &[u32]) -> (u32, &[u32]) {
+    match opcode(spec) {
+        OP_SPEC_COMPOSITE => (80, &spec[3..]),
+        _ => (spec[3], &spec[4..]),
+    }
+}
+
 /// Defines each of `ops` (global `OpSpecConstantOp`s) anew at the top of every function using
 /// it, under a fresh id, and points that function's uses at it.
 fn materialize(insts: &mut Vec<Vec<u32>>, defs: &BTreeMap<u32, usize>, ops: &[u32], bound: &mut u32) {
@@ -326,7 +427,7 @@ fn materialize(insts: &mut Vec<Vec<u32>>, defs: &BTreeMap<u32, usize>, ops: &[u3
             .collect();
         while let Some(id) = stack.pop() {
             if needed.insert(id) {
-                stack.extend(insts[defs[&id]][4..].iter().filter(|w| ops.contains(w)));
+                stack.extend(expression(&insts[defs[&id]]).1.iter().filter(|w| ops.contains(w)));
             }
         }
         if needed.is_empty() {
@@ -339,18 +440,17 @@ fn materialize(insts: &mut Vec<Vec<u32>>, defs: &BTreeMap<u32, usize>, ops: &[u3
         order.sort_by_key(|id| defs[id]);
         for id in order {
             let spec = &insts[defs[&id]];
+            let (op, operands) = expression(spec);
             let new = *bound;
             *bound += 1;
-            renamed.insert(id, new);
             let mut inst = vec![0, spec[1], new];
-            inst.extend(spec[4..].iter().map(|w| renamed.get(w).copied().unwrap_or(*w)));
-            inst[0] = ((inst.len() as u32) << 16) | spec[3];
             // Literal operands (CompositeExtract's indices) must not be renamed.
-            for (k, w) in spec[4..].iter().enumerate() {
-                if is_literal(spec[3], 3 + k) {
-                    inst[3 + k] = *w;
-                }
-            }
+            inst.extend(operands.iter().enumerate().map(|(k, w)| match renamed.get(w) {
+                Some(&n) if !is_literal(op, 3 + k) => n,
+                _ => *w,
+            }));
+            inst[0] = ((inst.len() as u32) << 16) | op;
+            renamed.insert(id, new);
             defined.push(inst);
         }
         for inst in &mut insts[f..end] {

@@ -91,10 +91,17 @@ pub(crate) fn gather(path: &str, text: &str) -> Result<(String, bool), Error> {
     let Some(at) = last_end else {
         return Ok((text.to_string(), false));
     };
+    // The next binding number no declaration uses (Vulkan GLSL needs one).
+    let binding = toks
+        .windows(3)
+        .filter(|w| w[0].text == "binding" && w[1].text == "=")
+        .filter_map(|w| w[2].text.parse::<u32>().ok())
+        .max()
+        .map_or(0, |b| b + 1);
     edits.insert(
         at,
         format!(
-            "layout(std140, set = {set}) uniform {BLOCK} {{ {} }};",
+            "layout(std140, set = {set}, binding = {binding}) uniform {BLOCK} {{ {} }};",
             members.join(" ")
         ),
     );
