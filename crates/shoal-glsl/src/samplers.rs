@@ -13,6 +13,12 @@ use crate::Error;
 use crate::lex::{Edits, Token, closing, line_of, tokens};
 use crate::unsupported::unsupported;
 
+pub(crate) const SHADOW_PARAMETER: (&str, &str) = (
+    "a shadow sampler (`sampler2DShadow` and kin) as a function parameter",
+    "the comparison (`texture(map, vec3(uv, depth))`) where the sampler is declared, in `main` or \
+     a function reading the global; in WGSL `textureSampleCompareLevel` on a `texture_depth_2d` \
+     and a `sampler_comparison`",
+);
 pub(crate) const SAMPLER_ARRAY: (&str, &str) = (
     "an array of combined image samplers (`sampler2D tex[4]`) or one declared beside another \
      (`uniform sampler2D a, b;`)",
@@ -105,6 +111,11 @@ pub(crate) fn split(path: &str, text: &str) -> Result<String, Error> {
                 };
                 if toks.get(p + 1).is_some_and(|n| n.text == "(") {
                     continue;
+                }
+                if toks[p].text.ends_with("Shadow") {
+                    // naga's SPIR-V front end does not carry the comparison through arguments.
+                    let line = line_of(text, toks[p].at.start);
+                    return Err(unsupported(path, Some(line), SHADOW_PARAMETER, None));
                 }
                 takers.push((toks[i - 1].text.clone(), index));
                 edits.replace(toks[p].at.clone(), texture);

@@ -10,6 +10,7 @@ use crate::Error;
 pub const UNSUPPORTED: &[(&str, &str)] = &[
     SPEC_EXPRESSION,
     crate::samplers::SAMPLER_ARRAY,
+    crate::samplers::SHADOW_PARAMETER,
     crate::uniforms::INITIALISED,
     crate::formats::FORMATLESS,
     crate::formats::NO_STORAGE_FORMAT,

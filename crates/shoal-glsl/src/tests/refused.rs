@@ -16,6 +16,11 @@ const REFUSED: &[(&str, &str, usize)] = &[
         3,
     ),
     (
+        "#version 450\nlayout(local_size_x = 8) in;\nlayout(binding = 0) uniform sampler2DShadow map;\nlayout(std430, binding = 1) buffer B { float v[]; };\nfloat lit(sampler2DShadow m) { return textureLod(m, vec3(0.5), 0.0); }\nvoid main() { v[0] = lit(map); }\n",
+        "shadow sampler",
+        5,
+    ),
+    (
         "#version 450\nlayout(local_size_x = 8) in;\nuniform float k = 1.0;\nlayout(std430, binding = 1) buffer B { float v[]; };\nvoid main() { v[0] = k; }\n",
         "initialiser",
         3,

@@ -20,7 +20,7 @@ layout(std430, binding = 2) buffer Out { vec4 o[]; };
 vec4 fetch(sampler2D s, vec2 uv) { return textureLod(s, uv, 0.0); }
 void main() {
     vec2 uv = vec2(gl_GlobalInvocationID.x) / 8.0;
-    float lit = textureLod(depth, vec3(uv, 0.5), 0.0);
+    float lit = textureLod(depth, vec3(uv, 0.5), 0.0) + texture(depth, vec3(uv, 0.25));
     o[gl_GlobalInvocationID.x] = fetch(albedo, uv) * lit + vec4(textureSize(albedo, 0), 0, 0);
 }
 ";
