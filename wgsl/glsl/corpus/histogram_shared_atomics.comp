@@ -2,7 +2,7 @@
 // A 16-bin histogram in shared memory, added to the global one with atomics.
 layout(local_size_x = 64) in;
 layout(std430, binding = 0) readonly buffer In { uint samples[]; };
-layout(std430, binding = 1) buffer Bins { uint bins[16]; };
+layout(std430, binding = 1) buffer Bins { uint bins[]; };
 shared uint local_bins[16];
 void main() {
     uint l = gl_LocalInvocationID.x;
