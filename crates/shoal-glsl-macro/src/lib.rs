@@ -122,7 +122,10 @@ fn parse_options(
                     "constant" => {
                         let (name, v) = pair()?;
                         let v = v.parse::<i64>().map_err(|_| {
-                            (span, format!("glsl!: `{value}`: the value is not an integer"))
+                            (
+                                span,
+                                format!("glsl!: `{value}`: the value is not an integer"),
+                            )
                         })?;
                         options = options.constant(name, v);
                     }

@@ -95,7 +95,11 @@ fn walk(
             return Err(here(format!(
                 "`#include \"{name}\"`: no such file in {}; give include directories in the \
                  translation options (`Options::include_dir`, `glsl!(\"k.comp\", include = \"dir\")`)",
-                if searched.is_empty() { "no directory".to_string() } else { searched.join(", ") }
+                if searched.is_empty() {
+                    "no directory".to_string()
+                } else {
+                    searched.join(", ")
+                }
             )));
         };
         let body = std::fs::read_to_string(&file)
@@ -133,7 +137,11 @@ pub(crate) fn relocate(message: &str, path: &str, origins: &[Origin]) -> String 
         out.push_str(&rest[..at]);
         let after = &rest[at + needle.len()..];
         let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-        match after[..digits].parse::<usize>().ok().and_then(|n| origins.get(n.wrapping_sub(1))) {
+        match after[..digits]
+            .parse::<usize>()
+            .ok()
+            .and_then(|n| origins.get(n.wrapping_sub(1)))
+        {
             Some(origin) => {
                 out.push_str(&format!("{}:{}", origin.file, origin.line));
                 rest = &after[digits..];

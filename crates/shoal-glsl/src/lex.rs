@@ -81,7 +81,9 @@ pub(crate) fn tokens(text: &str) -> Vec<Token> {
                 while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
                     i += 1;
                 }
-            } else if c.is_ascii_digit() || (c == b'.' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)) {
+            } else if c.is_ascii_digit()
+                || (c == b'.' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit))
+            {
                 while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.') {
                     i += 1;
                 }

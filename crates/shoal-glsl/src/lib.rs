@@ -122,7 +122,11 @@ fn rewrite_and_translate(
     let spirv = compile(path, &text)?;
     let specialized = spec::specialize(&spirv, &options.constants)
         .map_err(|spec::Unevaluable(name)| unsupported::spec_expression(path, &text, &name))?;
-    let spirv: Vec<u8> = specialized.words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let spirv: Vec<u8> = specialized
+        .words
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
     let module = naga_step(path, "read glslang's SPIR-V", || {
         naga::front::spv::parse_u8_slice(&spirv, &naga::front::spv::Options::default())
     })?
@@ -179,7 +183,12 @@ fn spec_workgroup_size(wgsl: String, overrides: &[Option<String>; 3]) -> String 
             None => sizes.get(d).cloned().unwrap_or_else(|| "1".to_string()),
         })
         .collect();
-    format!("{}{}{}", &wgsl[..start], sizes.join(", "), &wgsl[start + len..])
+    format!(
+        "{}{}{}",
+        &wgsl[..start],
+        sizes.join(", "),
+        &wgsl[start + len..]
+    )
 }
 
 /// The WGSL of `module`, which naga read from glslang's `spirv` of `text`; `gathered`: the text

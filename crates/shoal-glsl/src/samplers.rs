@@ -38,7 +38,16 @@ fn split_type(name: &str) -> Option<(String, &'static str)> {
         None => (dims, false),
     };
     let known = [
-        "1D", "2D", "3D", "Cube", "1DArray", "2DArray", "CubeArray", "2DMS", "2DMSArray", "2DRect",
+        "1D",
+        "2D",
+        "3D",
+        "Cube",
+        "1DArray",
+        "2DArray",
+        "CubeArray",
+        "2DMS",
+        "2DMSArray",
+        "2DRect",
     ];
     if !known.contains(&dims) {
         return None;
@@ -96,7 +105,9 @@ pub(crate) fn split(path: &str, text: &str) -> Result<String, Error> {
         }
         if braces == 0 && t.text == "(" && i > 0 && toks[i - 1].is_ident() {
             // A function's parameter list (or a layout qualifier, which has no sampler type).
-            let Some(close) = closing(&toks, i) else { break };
+            let Some(close) = closing(&toks, i) else {
+                break;
+            };
             let body = (toks.get(close + 1).is_some_and(|b| b.text == "{"))
                 .then(|| closing(&toks, close + 1))
                 .flatten()
@@ -197,7 +208,9 @@ pub(crate) fn split(path: &str, text: &str) -> Result<String, Error> {
         }
         let whole_argument = u > 0
             && matches!(toks[u - 1].text.as_str(), "(" | ",")
-            && toks.get(u + 1).is_some_and(|n| n.text == ")" || n.text == ",");
+            && toks
+                .get(u + 1)
+                .is_some_and(|n| n.text == ")" || n.text == ",");
         let passed = whole_argument
             && call_of(&toks, u).is_some_and(|(f, index)| takers.contains(&(f, index)));
         let with = if passed {

@@ -66,26 +66,38 @@ fn string(words: &[u32]) -> String {
 
 /// Rewrites `spirv` (glslang's output) so naga reads its specialization constants;
 /// `values` are the values given for `constant_id` constants by GLSL name.
-pub(crate) fn specialize(spirv: &[u8], values: &[(String, i64)]) -> Result<Specialized, Unevaluable> {
+pub(crate) fn specialize(
+    spirv: &[u8],
+    values: &[(String, i64)],
+) -> Result<Specialized, Unevaluable> {
     let words: Vec<u32> = spirv
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
     if words.len() < 5 {
-        return Ok(Specialized { words, ..Default::default() });
+        return Ok(Specialized {
+            words,
+            ..Default::default()
+        });
     }
     let mut insts: Vec<Vec<u32>> = Vec::new();
     let mut at = 5;
     while at < words.len() {
         let count = (words[at] >> 16) as usize;
         if count == 0 || at + count > words.len() {
-            return Ok(Specialized { words, ..Default::default() });
+            return Ok(Specialized {
+                words,
+                ..Default::default()
+            });
         }
         insts.push(words[at..at + count].to_vec());
         at += count;
     }
     let mut bound = words[3];
-    let first_function = insts.iter().position(|i| opcode(i) == OP_FUNCTION).unwrap_or(insts.len());
+    let first_function = insts
+        .iter()
+        .position(|i| opcode(i) == OP_FUNCTION)
+        .unwrap_or(insts.len());
     let mut names = BTreeMap::new();
     let mut defs = BTreeMap::new();
     let mut int_types = BTreeMap::new();
@@ -105,7 +117,10 @@ pub(crate) fn specialize(spirv: &[u8], values: &[(String, i64)]) -> Result<Speci
             OP_SPEC_TRUE | OP_SPEC_FALSE | OP_SPEC | OP_SPEC_COMPOSITE | OP_SPEC_OP => {
                 defs.insert(inst[2], index);
             }
-            OP_DECORATE if inst[2] == DECORATION_BUILT_IN && inst.get(3) == Some(&BUILT_IN_WORKGROUP_SIZE) => {
+            OP_DECORATE
+                if inst[2] == DECORATION_BUILT_IN
+                    && inst.get(3) == Some(&BUILT_IN_WORKGROUP_SIZE) =>
+            {
                 workgroup_composite = Some(inst[1]);
             }
             _ => {}
@@ -140,8 +155,18 @@ pub(crate) fn specialize(spirv: &[u8], values: &[(String, i64)]) -> Result<Speci
     // Plain integer constants, which the expressions use beside the specialization constants.
     let mut known: BTreeMap<u32, i64> = BTreeMap::new();
     for inst in insts.iter().take(first_function) {
-        if opcode(inst) == OP_CONSTANT && inst.len() == 4 && let Some(&signed) = int_types.get(&inst[1]) {
-            known.insert(inst[2], if signed { i64::from(inst[3] as i32) } else { i64::from(inst[3]) });
+        if opcode(inst) == OP_CONSTANT
+            && inst.len() == 4
+            && let Some(&signed) = int_types.get(&inst[1])
+        {
+            known.insert(
+                inst[2],
+                if signed {
+                    i64::from(inst[3] as i32)
+                } else {
+                    i64::from(inst[3])
+                },
+            );
         }
     }
     let composites: BTreeMap<u32, Vec<u32>> = insts
@@ -164,8 +189,13 @@ pub(crate) fn specialize(spirv: &[u8], values: &[(String, i64)]) -> Result<Speci
         let v = match opcode(inst) {
             OP_SPEC_TRUE => given.unwrap_or(1),
             OP_SPEC_FALSE => given.unwrap_or(0),
-            OP_SPEC => given.unwrap_or(if signed { i64::from(inst[3] as i32) } else { i64::from(inst[3]) }),
-            OP_SPEC_OP => evaluate(inst, &known, &composites).ok_or_else(|| Unevaluable(expression_name(&insts, &defs, &names, id)))?,
+            OP_SPEC => given.unwrap_or(if signed {
+                i64::from(inst[3] as i32)
+            } else {
+                i64::from(inst[3])
+            }),
+            OP_SPEC_OP => evaluate(inst, &known, &composites)
+                .ok_or_else(|| Unevaluable(expression_name(&insts, &defs, &names, id)))?,
             _ => continue,
         };
         value.insert(id, v);
@@ -178,7 +208,16 @@ pub(crate) fn specialize(spirv: &[u8], values: &[(String, i64)]) -> Result<Speci
         let inst = &mut insts[defs[&id]];
         *inst = match opcode(inst) {
             _ if bool_types.contains(&inst[1]) => {
-                vec![(3 << 16) | if v != 0 { OP_CONSTANT_TRUE } else { OP_CONSTANT_FALSE }, inst[1], id]
+                vec![
+                    (3 << 16)
+                        | if v != 0 {
+                            OP_CONSTANT_TRUE
+                        } else {
+                            OP_CONSTANT_FALSE
+                        },
+                    inst[1],
+                    id,
+                ]
             }
             _ => vec![(4 << 16) | OP_CONSTANT, inst[1], id, v as u32],
         };
@@ -191,13 +230,21 @@ pub(crate) fn specialize(spirv: &[u8], values: &[(String, i64)]) -> Result<Speci
     }
     // Removed instructions become `OpNop` until the end, so the indices in `defs` hold.
     for inst in insts.iter_mut() {
-        if opcode(inst) == OP_DECORATE && inst[2] == DECORATION_SPEC_ID && value.contains_key(&inst[1]) {
+        if opcode(inst) == OP_DECORATE
+            && inst[2] == DECORATION_SPEC_ID
+            && value.contains_key(&inst[1])
+        {
             *inst = vec![NOP];
         }
     }
     // The work-group size: the overrides by name, the fixed ones into LocalSize.
-    if let Some(composite) = workgroup_composite.and_then(|c| defs.get(&c)).map(|&i| insts[i].clone())
-        && matches!(opcode(&composite), OP_SPEC_COMPOSITE | OP_CONSTANT_COMPOSITE)
+    if let Some(composite) = workgroup_composite
+        .and_then(|c| defs.get(&c))
+        .map(|&i| insts[i].clone())
+        && matches!(
+            opcode(&composite),
+            OP_SPEC_COMPOSITE | OP_CONSTANT_COMPOSITE
+        )
     {
         for (d, id) in composite[3..].iter().enumerate().take(3) {
             if let Some(&v) = value.get(id) {
@@ -269,10 +316,14 @@ fn unify_workgroup_size(
         if named(&id) || defs.get(&id).is_none_or(|&i| opcode(&insts[i]) != OP_SPEC) {
             continue;
         }
-        let Some(n) = spec_id(insts, id) else { continue };
+        let Some(n) = spec_id(insts, id) else {
+            continue;
+        };
         let declared = defs
             .iter()
-            .find(|(other, i)| named(other) && opcode(&insts[**i]) == OP_SPEC && spec_id(insts, **other) == Some(n))
+            .find(|(other, i)| {
+                named(other) && opcode(&insts[**i]) == OP_SPEC && spec_id(insts, **other) == Some(n)
+            })
             .map(|(other, _)| *other);
         let Some(declared) = declared else { continue };
         insts[at][k] = declared;
@@ -414,10 +465,22 @@ fn expression(spec: &[u32]) -> (u32, &[u32]) {
 
 /// Defines each of `ops` (global `OpSpecConstantOp`s) anew at the top of every function using
 /// it, under a fresh id, and points that function's uses at it.
-fn materialize(insts: &mut Vec<Vec<u32>>, defs: &BTreeMap<u32, usize>, ops: &[u32], bound: &mut u32) {
+fn materialize(
+    insts: &mut Vec<Vec<u32>>,
+    defs: &BTreeMap<u32, usize>,
+    ops: &[u32],
+    bound: &mut u32,
+) {
     let mut start = 0;
-    while let Some(f) = insts[start..].iter().position(|i| opcode(i) == OP_FUNCTION).map(|p| p + start) {
-        let end = insts[f..].iter().position(|i| opcode(i) == 56).map_or(insts.len(), |p| p + f);
+    while let Some(f) = insts[start..]
+        .iter()
+        .position(|i| opcode(i) == OP_FUNCTION)
+        .map(|p| p + start)
+    {
+        let end = insts[f..]
+            .iter()
+            .position(|i| opcode(i) == 56)
+            .map_or(insts.len(), |p| p + f);
         // The expressions this function uses, and those they use, in definition order.
         let mut needed = BTreeSet::new();
         let mut stack: Vec<u32> = insts[f..end]
@@ -427,7 +490,12 @@ fn materialize(insts: &mut Vec<Vec<u32>>, defs: &BTreeMap<u32, usize>, ops: &[u3
             .collect();
         while let Some(id) = stack.pop() {
             if needed.insert(id) {
-                stack.extend(expression(&insts[defs[&id]]).1.iter().filter(|w| ops.contains(w)));
+                stack.extend(
+                    expression(&insts[defs[&id]])
+                        .1
+                        .iter()
+                        .filter(|w| ops.contains(w)),
+                );
             }
         }
         if needed.is_empty() {
@@ -445,10 +513,15 @@ fn materialize(insts: &mut Vec<Vec<u32>>, defs: &BTreeMap<u32, usize>, ops: &[u3
             *bound += 1;
             let mut inst = vec![0, spec[1], new];
             // Literal operands (CompositeExtract's indices) must not be renamed.
-            inst.extend(operands.iter().enumerate().map(|(k, w)| match renamed.get(w) {
-                Some(&n) if !is_literal(op, 3 + k) => n,
-                _ => *w,
-            }));
+            inst.extend(
+                operands
+                    .iter()
+                    .enumerate()
+                    .map(|(k, w)| match renamed.get(w) {
+                        Some(&n) if !is_literal(op, 3 + k) => n,
+                        _ => *w,
+                    }),
+            );
             inst[0] = ((inst.len() as u32) << 16) | op;
             renamed.insert(id, new);
             defined.push(inst);
@@ -464,7 +537,10 @@ fn materialize(insts: &mut Vec<Vec<u32>>, defs: &BTreeMap<u32, usize>, ops: &[u3
             }
         }
         // After the first block's label and its variables.
-        let label = insts[f..end].iter().position(|i| opcode(i) == OP_LABEL).map_or(end, |p| p + f);
+        let label = insts[f..end]
+            .iter()
+            .position(|i| opcode(i) == OP_LABEL)
+            .map_or(end, |p| p + f);
         let mut at = label + 1;
         while at < end && opcode(&insts[at]) == OP_VARIABLE {
             at += 1;

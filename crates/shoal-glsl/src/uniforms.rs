@@ -28,8 +28,16 @@ fn opaque(word: &str) -> bool {
 
 /// Qualifiers that may stand between `uniform` and the type.
 const QUALIFIERS: &[&str] = &[
-    "highp", "mediump", "lowp", "precise", "readonly", "writeonly", "coherent", "volatile",
-    "restrict", "layout",
+    "highp",
+    "mediump",
+    "lowp",
+    "precise",
+    "readonly",
+    "writeonly",
+    "coherent",
+    "volatile",
+    "restrict",
+    "layout",
 ];
 
 /// `text` with its loose uniforms gathered into the block [`BLOCK`], and whether there were any.
@@ -107,4 +115,3 @@ pub(crate) fn gather(path: &str, text: &str) -> Result<(String, bool), Error> {
     );
     Ok((edits.apply(text), true))
 }
-

@@ -189,9 +189,17 @@ pub(crate) fn scan(path: &str, text: &str) -> Result<(), Error> {
     let lines = code_lines(text);
     let any = |_: &str| true;
     let checks: [Check<'_>; 8] = [
-        (&["debugPrintfEXT", "GL_EXT_debug_printf"], &any, DEBUG_PRINTF),
         (
-            &["GL_EXT_buffer_reference", "GL_EXT_buffer_reference2", "buffer_reference"],
+            &["debugPrintfEXT", "GL_EXT_debug_printf"],
+            &any,
+            DEBUG_PRINTF,
+        ),
+        (
+            &[
+                "GL_EXT_buffer_reference",
+                "GL_EXT_buffer_reference2",
+                "buffer_reference",
+            ],
             &any,
             BUFFER_REFERENCE,
         ),
@@ -253,7 +261,15 @@ pub(crate) fn scan(path: &str, text: &str) -> Result<(), Error> {
 
 /// Refuses a 16-bit float member in a push-constant block (its line).
 fn push_constant_16(path: &str, lines: &[String]) -> Result<(), Error> {
-    let halves = ["float16_t", "f16vec2", "f16vec3", "f16vec4", "f16mat2", "f16mat3", "f16mat4"];
+    let halves = [
+        "float16_t",
+        "f16vec2",
+        "f16vec3",
+        "f16vec4",
+        "f16mat2",
+        "f16mat3",
+        "f16mat4",
+    ];
     let mut inside = false;
     for (index, line) in lines.iter().enumerate() {
         if line.contains("push_constant") {
@@ -313,7 +329,8 @@ pub(crate) fn from_spirv(
         }
         E::UnsupportedCapability(capability) => unsupported(
             path,
-            find_word(&lines, &["#extension"], |_| true).or_else(|| find_word(&lines, &["extension"], |_| true)),
+            find_word(&lines, &["#extension"], |_| true)
+                .or_else(|| find_word(&lines, &["extension"], |_| true)),
             CAPABILITY,
             Some(format!("SPIR-V capability {capability:?}")),
         ),
@@ -324,9 +341,7 @@ pub(crate) fn from_spirv(
             None,
         ),
         _ => Error::Translate {
-            message: format!(
-                "{path}: naga's SPIR-V front end rejected glslang's output: {error}"
-            ),
+            message: format!("{path}: naga's SPIR-V front end rejected glslang's output: {error}"),
         },
     }
 }

@@ -2,7 +2,7 @@
 //! kernel, the WGSL checked for what the rewrite promises and validated as Shoal validates it.
 
 use super::valid_wgsl;
-use crate::{Error, Options, translate, to_wgsl};
+use crate::{Error, Options, to_wgsl, translate};
 
 fn wgsl_of(text: &str) -> String {
     let wgsl = to_wgsl("k.comp", text).unwrap_or_else(|e| panic!("{e}\n{text}"));
@@ -49,12 +49,24 @@ void main() {
 }
 ";
     let wgsl = wgsl_of(text);
-    assert!(wgsl.contains("var<uniform> uniforms: uniforms_block;"), "{wgsl}");
+    assert!(
+        wgsl.contains("var<uniform> uniforms: uniforms_block;"),
+        "{wgsl}"
+    );
     let members = ["dt: f32", "gravity: vec3<f32>", "count: u32"];
-    let at: Vec<usize> = members.iter().map(|m| wgsl.find(m).unwrap_or(usize::MAX)).collect();
-    assert!(at.windows(2).all(|w| w[0] < w[1] && w[1] != usize::MAX), "{wgsl}");
+    let at: Vec<usize> = members
+        .iter()
+        .map(|m| wgsl.find(m).unwrap_or(usize::MAX))
+        .collect();
+    assert!(
+        at.windows(2).all(|w| w[0] < w[1] && w[1] != usize::MAX),
+        "{wgsl}"
+    );
     // A glslang error after the rewrite names the user's line.
-    let broken = text.replace("pos[i].xyz += gravity * dt;", "pos[i].xyz += gravity * dtt;");
+    let broken = text.replace(
+        "pos[i].xyz += gravity * dt;",
+        "pos[i].xyz += gravity * dtt;",
+    );
     match to_wgsl("k.comp", &broken) {
         Err(Error::Compile { message }) => assert!(message.contains("k.comp:9:"), "{message}"),
         other => panic!("{other:?}"),
@@ -111,7 +123,10 @@ void main() { v[gl_GlobalInvocationID.x] = gl_WorkGroupSize.x; }
     let wgsl = wgsl_of(text);
     assert!(wgsl.contains("@workgroup_size(GROUP, 2, 1)"), "{wgsl}");
     // Sizing an array, the work-group size is fixed too, from the options.
-    let text = text.replace("layout(std430", "shared uint s[gl_WorkGroupSize.x];\nlayout(std430");
+    let text = text.replace(
+        "layout(std430",
+        "shared uint s[gl_WorkGroupSize.x];\nlayout(std430",
+    );
     let options = Options::new().constant("GROUP", 16);
     let t = translate("k.comp", &text, &options).expect("translates");
     assert!(t.wgsl.contains("@workgroup_size(16, 2, 1)"), "{}", t.wgsl);
@@ -122,10 +137,16 @@ fn includes_resolve_relative_then_from_the_directories_and_map_lines() {
     let root = std::env::temp_dir().join(format!("shoal-glsl-include-{}", std::process::id()));
     let common = root.join("common");
     std::fs::create_dir_all(&common).expect("dirs");
-    std::fs::write(root.join("local.glsl"), "#pragma once\nfloat twice(float x) { return 2.0 * x; }\n")
-        .expect("write");
-    std::fs::write(common.join("bad.glsl"), "// a header\nfloat broken() { return nope; }\n")
-        .expect("write");
+    std::fs::write(
+        root.join("local.glsl"),
+        "#pragma once\nfloat twice(float x) { return 2.0 * x; }\n",
+    )
+    .expect("write");
+    std::fs::write(
+        common.join("bad.glsl"),
+        "// a header\nfloat broken() { return nope; }\n",
+    )
+    .expect("write");
     let main = root.join("k.comp");
     let text = "#version 450
 #extension GL_GOOGLE_include_directive : require
@@ -139,7 +160,10 @@ void main() { v[0] = twice(v[0]); }
     let t = translate(&path, text, &Options::new()).expect("translates");
     assert_eq!(t.included.len(), 2, "{:?}", t.included);
     valid_wgsl("k.comp", &t.wgsl);
-    let with_bad = text.replace("#include \"local.glsl\"\n#include", "#include \"bad.glsl\"\n#include");
+    let with_bad = text.replace(
+        "#include \"local.glsl\"\n#include",
+        "#include \"bad.glsl\"\n#include",
+    );
     match translate(&path, &with_bad, &Options::new()) {
         Err(Error::Compile { message }) => assert!(message.contains("no such file"), "{message}"),
         other => panic!("{other:?}"),
@@ -163,11 +187,22 @@ void main() { imageStore(result, ivec2(gl_GlobalInvocationID.xy), vec4(1.0)); }
 ";
     let options = Options::new().image_format("result", "rgba8");
     let t = translate("k.comp", text, &options).expect("translates");
-    assert!(t.wgsl.contains("texture_storage_2d<rgba8unorm,write>"), "{}", t.wgsl);
+    assert!(
+        t.wgsl.contains("texture_storage_2d<rgba8unorm,write>"),
+        "{}",
+        t.wgsl
+    );
     let options = Options::new().image_format("result", "rg8ui");
     match translate("k.comp", text, &options) {
-        Err(Error::Unsupported { construct, location, .. }) => {
-            assert!(construct.contains("`rg8ui` given for `result`"), "{construct}");
+        Err(Error::Unsupported {
+            construct,
+            location,
+            ..
+        }) => {
+            assert!(
+                construct.contains("`rg8ui` given for `result`"),
+                "{construct}"
+            );
             assert_eq!(location, "k.comp:3");
         }
         other => panic!("{other:?}"),
