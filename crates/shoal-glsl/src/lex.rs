@@ -77,6 +77,13 @@ pub(crate) fn tokens(text: &str) -> Vec<Token> {
             if c.is_ascii_whitespace() {
                 i += 1;
                 continue;
+            } else if c == b'"' {
+                // A string (debugPrintfEXT's format): one token.
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i = (i + 1).min(bytes.len());
             } else if c.is_ascii_alphabetic() || c == b'_' {
                 while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
                     i += 1;

@@ -28,6 +28,7 @@ mod layout;
 mod lex;
 mod names;
 mod options;
+mod printf;
 mod samplers;
 mod spec;
 mod uniforms;
@@ -117,6 +118,7 @@ fn rewrite_and_translate(
 ) -> Result<(String, Vec<(String, i64)>), Error> {
     let text = samplers::split(path, text)?;
     let (text, gathered) = uniforms::gather(path, &text)?;
+    let (text, printed) = printf::rewrite(&text);
     let text = formats::apply(path, &text, &options.image_formats)?;
     unsupported::scan(path, &text)?;
     let spirv = compile(path, &text)?;
@@ -136,10 +138,9 @@ fn rewrite_and_translate(
     let wgsl = naga_step(path, "translate the module", || {
         translate_module(path, &text, &spirv, module, gathered)
     })??;
-    Ok((
-        spec_workgroup_size(wgsl, &specialized.workgroup),
-        specialized.fixed,
-    ))
+    let wgsl = spec_workgroup_size(wgsl, &specialized.workgroup);
+    let wgsl = if printed { printf::import(wgsl) } else { wgsl };
+    Ok((wgsl, specialized.fixed))
 }
 
 /// `error` with each `path:line` of the expanded text named by the file and line it came from.

@@ -151,7 +151,7 @@ pub(crate) fn split(path: &str, text: &str) -> Result<String, Error> {
         }
         if braces == 0
             && let Some((texture, sampler)) = split_type(&t.text)
-            && !toks.get(i + 1).is_some_and(|n| n.text == "(")
+            && toks.get(i + 1).is_none_or(|n| n.text != "(")
             && toks[statement..i].iter().any(|s| s.text == "uniform")
         {
             let name = toks.get(i + 1).filter(|n| n.is_ident());

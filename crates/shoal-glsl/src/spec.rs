@@ -432,7 +432,7 @@ fn is_literal(op: u32, position: usize) -> bool {
         // OpExtInst: the instruction number.
         12 => position == 4,
         // OpSwitch: (literal, label) pairs after selector and default.
-        251 => position >= 3 && (position - 3) % 2 == 0,
+        251 => position >= 3 && (position - 3).is_multiple_of(2),
         // OpSelectionMerge, OpLoopMerge: control masks.
         247 => position >= 2,
         246 => position >= 3,

@@ -14,7 +14,6 @@ pub const UNSUPPORTED: &[(&str, &str)] = &[
     crate::uniforms::INITIALISED,
     crate::formats::FORMATLESS,
     crate::formats::NO_STORAGE_FORMAT,
-    DEBUG_PRINTF,
     CAPABILITY,
     BUFFER_REFERENCE,
     RAY_QUERY,
@@ -54,10 +53,6 @@ pub(crate) const SPEC_EXPRESSION: (&str, &str) = (
      not evaluate at translation or a division by zero",
     "integer arithmetic (`+ - * / % << >> & | ^`, comparisons, `?:`) on constants whose values \
      are given (`Options::constant`) or whose defaults are valid; in WGSL an `override` constant",
-);
-pub(crate) const DEBUG_PRINTF: (&str, &str) = (
-    "`debugPrintfEXT` (GL_EXT_debug_printf)",
-    "Shoal's printf in a WGSL kernel (`#import shoal::printf`, read back with `Kernel::printed`)",
 );
 pub(crate) const CAPABILITY: (&str, &str) = (
     "a construct needing a SPIR-V capability WebGPU does not have",
@@ -188,12 +183,7 @@ type Check<'a> = (
 pub(crate) fn scan(path: &str, text: &str) -> Result<(), Error> {
     let lines = code_lines(text);
     let any = |_: &str| true;
-    let checks: [Check<'_>; 8] = [
-        (
-            &["debugPrintfEXT", "GL_EXT_debug_printf"],
-            &any,
-            DEBUG_PRINTF,
-        ),
+    let checks: [Check<'_>; 7] = [
         (
             &[
                 "GL_EXT_buffer_reference",
@@ -333,12 +323,6 @@ pub(crate) fn from_spirv(
                 .or_else(|| find_word(&lines, &["extension"], |_| true)),
             CAPABILITY,
             Some(format!("SPIR-V capability {capability:?}")),
-        ),
-        E::UnsupportedExtSet(set) if set.contains("DebugPrintf") => unsupported(
-            path,
-            find_word(&lines, &["debugPrintfEXT"], |_| true),
-            DEBUG_PRINTF,
-            None,
         ),
         _ => Error::Translate {
             message: format!("{path}: naga's SPIR-V front end rejected glslang's output: {error}"),

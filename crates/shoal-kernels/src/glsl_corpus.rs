@@ -307,4 +307,44 @@ void main() { v[gl_GlobalInvocationID.x] = subgroupAdd(v[gl_GlobalInvocationID.x
             Err(e) => assert!(matches!(e, shoal::Error::MissingFeature { ref feature, .. } if feature == "SUBGROUP"), "{e}"),
         }
     }
+
+    /// `debugPrintfEXT` onto Shoal's printf: each argument a record, in order, with the
+    /// invocation, read with `Kernel::printed`.
+    async fn glsl_debug_printf_records(gpu) {
+        let text = "#version 450
+#extension GL_EXT_debug_printf : enable
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer B { float v[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i < uint(v.length())) {
+        if (i % 10u == 3u) debugPrintfEXT(\"i = %u, v = %f, %v2i\", i, v[i], ivec2(int(i), -1));
+        v[i] += 1.0;
+    }
+}
+";
+        let kernel = gpu.kernel(Source::glsl("printf.comp", text).expect("translates")).expect("kernel");
+        for n in [0usize, 1, 4, 64, 100] {
+            let data: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
+            let v = gpu.buffer_from(&data).expect("v");
+            kernel.bind("v", &v).invocations(n as u64).run().expect("run");
+            let want: Vec<f32> = data.iter().map(|x| x + 1.0).collect();
+            assert_eq!(v.read().await.expect("read"), want, "n = {n}");
+            let log = kernel.printed().await.expect("printed");
+            let mut got: Vec<_> = log.records.iter().map(|r| (r.gid[0], r.value.clone())).collect();
+            // Records of one invocation are in order; invocations may interleave.
+            got.sort_by_key(|(g, _)| *g);
+            let want: Vec<_> = (0..n as u32)
+                .filter(|i| i % 10 == 3)
+                .flat_map(|i| {
+                    [
+                        (i, shoal::PrintValue::U32(vec![i])),
+                        (i, shoal::PrintValue::F32(vec![i as f32 * 0.5])),
+                        (i, shoal::PrintValue::I32(vec![i as i32, -1])),
+                    ]
+                })
+                .collect();
+            assert_eq!(got, want, "n = {n}");
+        }
+    }
 }

@@ -36,11 +36,6 @@ const REFUSED: &[(&str, &str, usize)] = &[
         4,
     ),
     (
-        "#version 450\n#extension GL_EXT_debug_printf : enable\nlayout(local_size_x = 8) in;\nvoid main() { debugPrintfEXT(\"%u\", gl_LocalInvocationIndex); }\n",
-        "debugPrintfEXT",
-        2,
-    ),
-    (
         "#version 450\n#extension GL_ARB_shader_clock : enable\nlayout(local_size_x = 1) in;\nlayout(std430, binding = 0) buffer B { uvec2 t; };\nvoid main() { t = clock2x32ARB(); }\n",
         "SPIR-V capability",
         2,

@@ -221,3 +221,26 @@ void main() { uint i = gl_GlobalInvocationID.x; v[i] = subgroupAdd(v[i]) + subgr
     let wgsl = to_wgsl("k.comp", text).unwrap_or_else(|e| panic!("{e}"));
     assert!(wgsl.contains("subgroupAdd("), "{wgsl}");
 }
+
+#[test]
+fn debug_printf_becomes_shoal_printf() {
+    let text = "#version 450
+#extension GL_EXT_debug_printf : enable
+layout(local_size_x = 4) in;
+layout(std430, binding = 0) buffer B { float v[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i == 1u) debugPrintfEXT(\"i = %u, v = %f, (%v2f)\", i, v[i], vec2(v[i], 1.0));
+    v[i] += 1.0;
+}
+";
+    let wgsl = to_wgsl("k.comp", text).unwrap_or_else(|e| panic!("{e}"));
+    assert!(wgsl.ends_with("#import shoal::printf\n"), "{wgsl}");
+    for call in ["shoal_print_u32(", "shoal_print_f32(", "shoal_print_vec2f("] {
+        assert!(wgsl.contains(call), "{call} in\n{wgsl}");
+        assert!(
+            !wgsl.contains(&format!("fn {call}")),
+            "stub {call} left in\n{wgsl}"
+        );
+    }
+}
