@@ -106,6 +106,24 @@ pub(crate) fn tokens(text: &str) -> Vec<Token> {
     out
 }
 
+/// The number after `word =` in `tokens` (a layout qualifier's `set` or `binding`).
+pub(crate) fn qualifier(tokens: &[Token], word: &str) -> Option<u32> {
+    tokens
+        .windows(3)
+        .find(|w| w[0].text == word && w[1].text == "=")
+        .and_then(|w| w[2].text.parse().ok())
+}
+
+/// The binding number after every `binding = N` in `tokens` (0 if none): one no declaration uses.
+pub(crate) fn next_binding(tokens: &[Token]) -> u32 {
+    tokens
+        .windows(3)
+        .filter(|w| w[0].text == "binding" && w[1].text == "=")
+        .filter_map(|w| w[2].text.parse::<u32>().ok())
+        .max()
+        .map_or(0, |b| b + 1)
+}
+
 /// The 1-based line of byte offset `at` in `text`.
 pub(crate) fn line_of(text: &str, at: usize) -> usize {
     text[..at.min(text.len())].matches('\n').count() + 1

@@ -1,9 +1,17 @@
 //! GLSL compute kernels for Shoal: GLSL → SPIR-V with glslang (the system's shaderc) → naga's
 //! SPIR-V front end → WGSL, which Shoal then reflects, binds and dispatches like any kernel.
 //!
-//! One function, [`to_wgsl`], serves both routes: the `glsl!` macro runs it at compile time (so
-//! the browser gets WGSL and needs nothing at run time) and `shoal::Source::glsl` runs it at run
-//! time on native targets (hot reload).
+//! One function, [`translate`] (with [`Options`]; [`to_wgsl`] without), serves both routes: the
+//! `glsl!` macro runs it at compile time (so the browser gets WGSL and needs nothing at run time)
+//! and `shoal::Source::glsl` runs it at run time on native targets (hot reload).
+//!
+//! GLSL as Vulkan and OpenGL programs write it is rewritten before naga sees it, every line kept
+//! where it was: `#include` expanded (a line map names each header's own lines), combined image
+//! samplers split into a texture `name` and a sampler `name_sampler`, loose uniforms gathered into
+//! one block bound as [`UNIFORM_BLOCK`], formatless storage images given the format the options
+//! name, `debugPrintfEXT` made Shoal's printf, and in glslang's SPIR-V the arithmetic on
+//! specialization constants computed where it is used (or fixed, where it sizes an array) and a
+//! `local_size_x_id` work-group size made the override's.
 //!
 //! Names: a block with an instance name is bound by that name; an anonymous block with one
 //! member by the member's name (what the GLSL code calls it); an anonymous block with several

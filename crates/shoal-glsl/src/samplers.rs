@@ -10,7 +10,7 @@
 //! (WGSL's binding arrays are a native-only feature Shoal does not request).
 
 use crate::Error;
-use crate::lex::{Edits, Token, closing, line_of, tokens};
+use crate::lex::{Edits, Token, closing, line_of, next_binding, qualifier, tokens};
 use crate::unsupported::unsupported;
 
 pub(crate) const SHADOW_PARAMETER: (&str, &str) = (
@@ -66,14 +66,6 @@ struct Combined {
     scope: std::ops::Range<usize>,
 }
 
-/// The number after `word =` in `tokens` (a layout qualifier's `set` or `binding`).
-fn qualifier(tokens: &[Token], word: &str) -> Option<u32> {
-    tokens
-        .windows(3)
-        .find(|w| w[0].text == word && w[1].text == "=")
-        .and_then(|w| w[2].text.parse().ok())
-}
-
 /// `text` with its combined image samplers split (the text itself where it has none).
 pub(crate) fn split(path: &str, text: &str) -> Result<String, Error> {
     let toks = tokens(text);
@@ -81,12 +73,7 @@ pub(crate) fn split(path: &str, text: &str) -> Result<String, Error> {
         return Ok(text.to_string());
     }
     let refuse = |at: usize| unsupported(path, Some(line_of(text, at)), SAMPLER_ARRAY, None);
-    let mut next_binding = toks
-        .windows(3)
-        .filter(|w| w[0].text == "binding" && w[1].text == "=")
-        .filter_map(|w| w[2].text.parse::<u32>().ok())
-        .max()
-        .map_or(0, |b| b + 1);
+    let mut next_binding = next_binding(&toks);
     let mut edits = Edits::default();
     let mut combined = Vec::new();
     // Functions taking a combined sampler: (name, parameter index).

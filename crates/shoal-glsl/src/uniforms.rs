@@ -5,7 +5,7 @@
 //! names as before.
 
 use crate::Error;
-use crate::lex::{Edits, line_of, tokens};
+use crate::lex::{Edits, line_of, next_binding, qualifier, tokens};
 use crate::unsupported::unsupported;
 
 /// The name the gathered block of loose uniforms is bound by.
@@ -74,11 +74,7 @@ pub(crate) fn gather(path: &str, text: &str) -> Result<(String, bool), Error> {
                     ));
                 }
                 let layout = &toks[statement..i];
-                if let Some(s) = layout
-                    .windows(3)
-                    .find(|w| w[0].text == "set" && w[1].text == "=")
-                    .and_then(|w| w[2].text.parse().ok())
-                {
+                if let Some(s) = qualifier(layout, "set") {
                     set = s;
                 }
                 let from = body[0].at.start;
@@ -100,12 +96,7 @@ pub(crate) fn gather(path: &str, text: &str) -> Result<(String, bool), Error> {
         return Ok((text.to_string(), false));
     };
     // The next binding number no declaration uses (Vulkan GLSL needs one).
-    let binding = toks
-        .windows(3)
-        .filter(|w| w[0].text == "binding" && w[1].text == "=")
-        .filter_map(|w| w[2].text.parse::<u32>().ok())
-        .max()
-        .map_or(0, |b| b + 1);
+    let binding = next_binding(&toks);
     edits.insert(
         at,
         format!(

@@ -78,7 +78,11 @@ impl Source {
     /// compile time). Messages name `path`. Bindings are bound by name: a block's instance name
     /// if it has one, else its single member's name (`buffer Data { float data[]; };` is
     /// `data`), else the block's name; `constant_id` constants are override constants set by
-    /// their GLSL name. A glslang error is [`Error::Glsl`](crate::Error::Glsl) with
+    /// their GLSL name. Vulkan and OpenGL idioms are rewritten (docs/glsl.md has the table): a
+    /// combined `sampler2D tex` is bound as `tex` and `tex_sampler`, loose uniforms as one block
+    /// `uniforms`, `debugPrintfEXT` records read with `Kernel::printed`; `#include` is relative to
+    /// `path`'s directory ([`Source::glsl_with`] adds include directories and other options).
+    /// A glslang error is [`Error::Glsl`](crate::Error::Glsl) with
     /// `path:line`; a construct WGSL or WebGPU cannot take is
     /// [`Error::GlslUnsupported`](crate::Error::GlslUnsupported) naming its WGSL equivalent.
     ///
