@@ -1,5 +1,6 @@
-//! The GLSL corpus (`wgsl/glsl/corpus/`): thirty compute kernels written in the styles of
-//! Vulkan API samples (specialization constants, `local_size_x_id`), OpenGL 4.3 programs (loose
+//! The GLSL corpus (`wgsl/glsl/corpus/`): thirty-three compute kernels written in the styles of
+//! Vulkan API samples (push constants, specialization constants, `local_size_x_id`), OpenGL 4.3
+//! programs (loose
 //! uniforms) and engines (includes, helpers taking combined image samplers), each translated by
 //! `Source::glsl_with` and made a kernel on the test's device; a third of them dispatched and
 //! checked against a CPU reference written here, which also tests each GLSL rewrite end to end.
@@ -51,6 +52,9 @@ const CORPUS: &[(&str, &str)] = corpus![
     "bitonic_step.comp",
     "prefix_scan_shared.comp",
     "engine_cube_sampler.comp",
+    "pc_scale_offset.comp",
+    "pc_image_tint.comp",
+    "pc_sampled_lookup.comp",
 ];
 
 /// The corpus kernel `name` translated with `options` (its directory added).
@@ -89,6 +93,14 @@ fn hash_u32(mut x: u32) -> u32 {
 struct ParticleUniforms {
     dt: f32,
     gravity: Vec4,
+}
+
+/// The push-constant block of `pc_scale_offset.comp`.
+#[derive(Debug, Clone, Copy, ShaderType)]
+struct ScaleOffset {
+    scale: f32,
+    offset: f32,
+    count: u32,
 }
 
 /// The uniform block of `gl_scale_bias.comp`.
@@ -345,6 +357,22 @@ void main() {
                 })
                 .collect();
             assert_eq!(got, want, "n = {n}");
+        }
+    }
+
+    /// A push-constant block set per dispatch, beside a work-group size from `local_size_x_id`
+    /// set as an override.
+    async fn glsl_corpus_push_constants(gpu) {
+        let kernel = gpu.kernel_builder(source("pc_scale_offset.comp", options())).constant("WORKGROUP", 32).build().expect("kernel");
+        assert_eq!(kernel.workgroup_size(), [32, 1, 1]);
+        for n in LENGTHS {
+            let data: Vec<f32> = (0..n).map(|i| i as f32).collect();
+            let b = gpu.buffer_from(&data).expect("data");
+            let count = (n as u32).saturating_sub(2);
+            let params = ScaleOffset { scale: 3.0, offset: -2.0, count };
+            kernel.bind("data", &b).immediates(&params).invocations(n as u64).run().expect("run");
+            let want: Vec<f32> = data.iter().enumerate().map(|(i, &d)| if (i as u32) < count { d * 3.0 - 2.0 } else { d }).collect();
+            assert_eq!(b.read().await.expect("read"), want, "n = {n}");
         }
     }
 }
