@@ -7,22 +7,15 @@
 
 use proc_macro::{Literal, Span, TokenStream, TokenTree};
 
-/// The WGSL translation of the GLSL compute kernel at the given path, as a `&'static str`.
+/// The WGSL translation of the GLSL compute kernel at the given path, as a `&'static str`,
+/// followed by translation options, each `key = "value"`: `include = "dir"` (a directory
+/// `#include` searches, relative to the invoking file), `constant = "NAME=4"` (a `constant_id`
+/// constant's value where it is fixed at translation) and `format = "image=rgba8"` (the format of
+/// a storage image declared without one).
 #[proc_macro]
 pub fn glsl_wgsl(input: TokenStream) -> TokenStream {
-    let mut tokens = input.into_iter();
-    let mut first = tokens.next();
-    // Through `shoal::glsl!`, `$path:literal` arrives wrapped in an invisible group.
-    while let Some(TokenTree::Group(group)) = &first
-        && group.delimiter() == proc_macro::Delimiter::None
-    {
-        let mut inner = group.stream().into_iter();
-        first = inner.next();
-        if inner.next().is_some() {
-            first = None;
-        }
-    }
-    let (Some(TokenTree::Literal(literal)), None) = (first, tokens.next()) else {
+    let tokens = flatten(input);
+    let Some(TokenTree::Literal(literal)) = tokens.first().cloned() else {
         return error(
             Span::call_site(),
             "expected one string literal: glsl!(\"kernel.comp\")",
@@ -45,6 +38,10 @@ pub fn glsl_wgsl(input: TokenStream) -> TokenStream {
             "glsl!: the invoking file is not on disk, so the path has no base",
         );
     };
+    let mut options = match parse_options(&tokens[1..], &base) {
+        Ok(options) => options,
+        Err((span, message)) => return error(span, &message),
+    };
     let file = base.join(path);
     let text = match std::fs::read_to_string(&file) {
         Ok(text) => text,
@@ -52,18 +49,96 @@ pub fn glsl_wgsl(input: TokenStream) -> TokenStream {
     };
     // `include_bytes!` resolves a relative path against the invoking file: give it an absolute one.
     let file = std::fs::canonicalize(&file).unwrap_or(file);
+    options.directory = file.parent().map(std::path::Path::to_path_buf);
     let label = path.trim_start_matches("./").trim_start_matches("../");
     let label = label.rsplit("../").next().unwrap_or(label);
-    match shoal_glsl::to_wgsl(label, &text) {
-        // `include_bytes!` makes Cargo rebuild when the GLSL file changes.
-        Ok(wgsl) => format!(
-            "{{ const _: &[u8] = include_bytes!({}); {} }}",
-            Literal::string(&file.display().to_string()),
-            Literal::string(&wgsl)
-        )
-        .parse()
-        .unwrap_or_else(|_| error(span, "glsl!: internal error: the expansion did not parse")),
+    match shoal_glsl::translate(label, &text, &options) {
+        // `include_bytes!` makes Cargo rebuild when the GLSL file or a file it includes changes.
+        Ok(translation) => {
+            let mut watched = String::new();
+            for f in std::iter::once(file).chain(translation.included) {
+                let f = std::fs::canonicalize(&f).unwrap_or(f);
+                watched.push_str(&format!(
+                    "const _: &[u8] = include_bytes!({}); ",
+                    Literal::string(&f.display().to_string())
+                ));
+            }
+            format!("{{ {watched}{} }}", Literal::string(&translation.wgsl))
+                .parse()
+                .unwrap_or_else(|_| {
+                    error(span, "glsl!: internal error: the expansion did not parse")
+                })
+        }
         Err(e) => error(span, &e.to_string()),
+    }
+}
+
+/// The tokens of `input` with invisible groups (what `$x:literal` arrives in) opened.
+fn flatten(input: TokenStream) -> Vec<TokenTree> {
+    let mut out = Vec::new();
+    for token in input {
+        match token {
+            TokenTree::Group(group) if group.delimiter() == proc_macro::Delimiter::None => {
+                out.extend(flatten(group.stream()));
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The translation options after the path: `, key = "value"` repeated (a trailing comma allowed).
+fn parse_options(
+    tokens: &[TokenTree],
+    base: &std::path::Path,
+) -> Result<shoal_glsl::Options, (Span, String)> {
+    const USAGE: &str = "glsl!: options are `include = \"dir\"`, `constant = \"NAME=4\"` and \
+                         `format = \"image=rgba8\"`, after the path and a comma";
+    let mut options = shoal_glsl::Options::new();
+    let mut rest = tokens;
+    loop {
+        match rest {
+            [] => return Ok(options),
+            [TokenTree::Punct(comma)] if comma.as_char() == ',' => return Ok(options),
+            [
+                TokenTree::Punct(comma),
+                TokenTree::Ident(key),
+                TokenTree::Punct(eq),
+                TokenTree::Literal(value),
+                tail @ ..,
+            ] if comma.as_char() == ',' && eq.as_char() == '=' => {
+                let span = value.span();
+                let Some(value) = string_value(&value.to_string()) else {
+                    return Err((span, USAGE.to_string()));
+                };
+                let pair = || {
+                    value
+                        .split_once('=')
+                        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+                        .ok_or_else(|| (span, USAGE.to_string()))
+                };
+                match key.to_string().as_str() {
+                    "include" => options = options.include_dir(base.join(&value)),
+                    "constant" => {
+                        let (name, v) = pair()?;
+                        let v = v.parse::<i64>().map_err(|_| {
+                            (
+                                span,
+                                format!("glsl!: `{value}`: the value is not an integer"),
+                            )
+                        })?;
+                        options = options.constant(name, v);
+                    }
+                    "format" => {
+                        let (name, format) = pair()?;
+                        options = options.image_format(name, format);
+                    }
+                    _ => return Err((key.span(), USAGE.to_string())),
+                }
+                rest = tail;
+            }
+            [other, ..] => return Err((other.span(), USAGE.to_string())),
+        }
     }
 }
 

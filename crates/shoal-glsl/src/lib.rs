@@ -1,9 +1,17 @@
 //! GLSL compute kernels for Shoal: GLSL → SPIR-V with glslang (the system's shaderc) → naga's
 //! SPIR-V front end → WGSL, which Shoal then reflects, binds and dispatches like any kernel.
 //!
-//! One function, [`to_wgsl`], serves both routes: the `glsl!` macro runs it at compile time (so
-//! the browser gets WGSL and needs nothing at run time) and `shoal::Source::glsl` runs it at run
-//! time on native targets (hot reload).
+//! One function, [`translate`] (with [`Options`]; [`to_wgsl`] without), serves both routes: the
+//! `glsl!` macro runs it at compile time (so the browser gets WGSL and needs nothing at run time)
+//! and `shoal::Source::glsl` runs it at run time on native targets (hot reload).
+//!
+//! GLSL as Vulkan and OpenGL programs write it is rewritten before naga sees it, every line kept
+//! where it was: `#include` expanded (a line map names each header's own lines), combined image
+//! samplers split into a texture `name` and a sampler `name_sampler`, loose uniforms gathered into
+//! one block bound as [`UNIFORM_BLOCK`], formatless storage images given the format the options
+//! name, `debugPrintfEXT` made Shoal's printf, and in glslang's SPIR-V the arithmetic on
+//! specialization constants computed where it is used (or fixed, where it sizes an array) and a
+//! `local_size_x_id` work-group size made the override's.
 //!
 //! Names: a block with an instance name is bound by that name; an anonymous block with one
 //! member by the member's name (what the GLSL code calls it); an anonymous block with several
@@ -21,11 +29,21 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use naga::{AddressSpace, TypeInner};
 
+mod formats;
 mod images;
+mod include;
 mod layout;
+mod lex;
 mod names;
+mod options;
+mod printf;
+mod samplers;
+mod spec;
+mod uniforms;
 mod unsupported;
 
+pub use options::{Options, Translation};
+pub use uniforms::BLOCK as UNIFORM_BLOCK;
 pub use unsupported::UNSUPPORTED;
 
 /// Why a GLSL kernel was not translated.
@@ -73,31 +91,126 @@ impl std::fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// Translates the GLSL compute kernel `text` (named `path` in messages) to WGSL.
+/// Translates the GLSL compute kernel `text` (named `path` in messages) to WGSL, with the
+/// default [`Options`].
 pub fn to_wgsl(path: &str, text: &str) -> Result<String, Error> {
+    translate(path, text, &Options::new()).map(|t| t.wgsl)
+}
+
+/// Translates the GLSL compute kernel `text` (named `path` in messages; its `#include`s are
+/// relative to `path`'s directory unless [`Options::directory`] says otherwise) to WGSL.
+pub fn translate(path: &str, text: &str, options: &Options) -> Result<Translation, Error> {
     refuse_nul(path, text)?;
-    unsupported::scan(path, text)?;
-    let spirv = compile(path, text)?;
+    let directory = options.directory.clone().or_else(|| {
+        std::path::Path::new(path)
+            .parent()
+            .map(std::path::Path::to_path_buf)
+    });
+    let expanded = include::expand(path, text, directory.as_deref(), &options.include_dirs)?;
+    let origins = expanded.origins;
+    let included = expanded.included;
+    rewrite_and_translate(path, &expanded.text, options)
+        .map(|(wgsl, fixed)| Translation {
+            wgsl,
+            included,
+            fixed,
+        })
+        .map_err(|e| relocate(e, path, &origins))
+}
+
+/// The route after includes: the text rewrites (lines kept), glslang, the SPIR-V pass, naga.
+fn rewrite_and_translate(
+    path: &str,
+    text: &str,
+    options: &Options,
+) -> Result<(String, Vec<(String, i64)>), Error> {
+    let text = samplers::split(path, text)?;
+    let (text, gathered) = uniforms::gather(path, &text)?;
+    let (text, printed) = printf::rewrite(&text);
+    let text = formats::apply(path, &text, &options.image_formats)?;
+    unsupported::scan(path, &text)?;
+    let spirv = compile(path, &text)?;
+    let specialized = spec::specialize(&spirv, &options.constants)
+        .map_err(|spec::Unevaluable(name)| unsupported::spec_expression(path, &text, &name))?;
+    let spirv: Vec<u8> = specialized
+        .words
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
     let module = naga_step(path, "read glslang's SPIR-V", || {
         naga::front::spv::parse_u8_slice(&spirv, &naga::front::spv::Options::default())
     })?
-    .map_err(|e| unsupported::from_spirv(path, text, &spirv, &e))?;
+    .map_err(|e| unsupported::from_spirv(path, &text, &spirv, &e))?;
     // Everything after the parse uses naga's arenas, which assert (`UniqueArena::replace`):
     // under the guard too.
-    naga_step(path, "translate the module", || {
-        translate(path, text, &spirv, module)
-    })?
+    let wgsl = naga_step(path, "translate the module", || {
+        translate_module(path, &text, &spirv, module, gathered)
+    })??;
+    let wgsl = spec_workgroup_size(wgsl, &specialized.workgroup);
+    let wgsl = if printed { printf::import(wgsl) } else { wgsl };
+    Ok((wgsl, specialized.fixed))
 }
 
-/// The WGSL of `module`, which naga read from glslang's `spirv` of `text`.
-fn translate(
+/// `error` with each `path:line` of the expanded text named by the file and line it came from.
+fn relocate(error: Error, path: &str, origins: &[include::Origin]) -> Error {
+    match error {
+        Error::Compile { message } => Error::Compile {
+            message: include::relocate(&message, path, origins),
+        },
+        Error::Translate { message } => Error::Translate {
+            message: include::relocate(&message, path, origins),
+        },
+        Error::Unsupported {
+            construct,
+            wgsl,
+            location,
+        } => Error::Unsupported {
+            construct,
+            wgsl,
+            location: include::relocate(&location, path, origins),
+        },
+    }
+}
+
+/// `wgsl` with its `@workgroup_size` naming the overrides `local_size_x_id` and kin give.
+fn spec_workgroup_size(wgsl: String, overrides: &[Option<String>; 3]) -> String {
+    const ATTRIBUTE: &str = "@workgroup_size(";
+    let (Some(at), true) = (wgsl.find(ATTRIBUTE), overrides.iter().any(Option::is_some)) else {
+        return wgsl;
+    };
+    let start = at + ATTRIBUTE.len();
+    let Some(len) = wgsl[start..].find(')') else {
+        return wgsl;
+    };
+    let sizes: Vec<String> = wgsl[start..start + len]
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .collect();
+    let sizes: Vec<String> = (0..3)
+        .map(|d| match &overrides[d] {
+            Some(name) => name.clone(),
+            None => sizes.get(d).cloned().unwrap_or_else(|| "1".to_string()),
+        })
+        .collect();
+    format!(
+        "{}{}{}",
+        &wgsl[..start],
+        sizes.join(", "),
+        &wgsl[start + len..]
+    )
+}
+
+/// The WGSL of `module`, which naga read from glslang's `spirv` of `text`; `gathered`: the text
+/// had loose uniforms, gathered into the block [`UNIFORM_BLOCK`].
+fn translate_module(
     path: &str,
     text: &str,
     spirv: &[u8],
     mut module: naga::Module,
+    gathered: bool,
 ) -> Result<String, Error> {
     layout::check_module(path, text, spirv, &module)?;
-    name_blocks(&mut module);
+    name_blocks(&mut module, gathered);
     for (_, var) in module.global_variables.iter_mut() {
         // WGSL has no write-only storage buffers: a `writeonly` block is `read_write`.
         if let AddressSpace::Storage { access } = &mut var.space
@@ -173,10 +286,14 @@ fn compile(path: &str, text: &str) -> Result<Vec<u8>, Error> {
     };
     let compiler = shaderc::Compiler::new().map_err(internal)?;
     let mut options = shaderc::CompileOptions::new().map_err(internal)?;
-    options.set_target_env(
-        shaderc::TargetEnv::Vulkan,
-        shaderc::EnvVersion::Vulkan1_0 as u32,
-    );
+    // Subgroup operations need SPIR-V 1.3 (Vulkan 1.1); the rest stays at Vulkan 1.0's SPIR-V,
+    // whose barriers naga reads as the seed programs need.
+    let version = if text.contains("GL_KHR_shader_subgroup") {
+        shaderc::EnvVersion::Vulkan1_1
+    } else {
+        shaderc::EnvVersion::Vulkan1_0
+    };
+    options.set_target_env(shaderc::TargetEnv::Vulkan, version as u32);
     match compiler.compile_into_spirv(
         text,
         shaderc::ShaderKind::Compute,
@@ -222,8 +339,9 @@ fn render_log(path: &str, text: &str, log: &str) -> String {
     out.trim_end().to_string()
 }
 
-/// Names each block's variable by the rule in the crate's documentation.
-fn name_blocks(module: &mut naga::Module) {
+/// Names each block's variable by the rule in the crate's documentation; `gathered`: the block
+/// [`UNIFORM_BLOCK`] of loose uniforms is bound by that name, whatever its members.
+fn name_blocks(module: &mut naga::Module, gathered: bool) {
     let mut renamed_types = Vec::new();
     for (_, var) in module.global_variables.iter_mut() {
         let anonymous = var.name.as_deref().is_none_or(str::is_empty);
@@ -240,8 +358,9 @@ fn name_blocks(module: &mut naga::Module) {
         let TypeInner::Struct { members, .. } = &ty.inner else {
             continue;
         };
+        let gathered_block = gathered && ty.name.as_deref() == Some(uniforms::BLOCK);
         match (members.as_slice(), &ty.name) {
-            ([only], _) if only.name.is_some() => var.name = only.name.clone(),
+            ([only], _) if only.name.is_some() && !gathered_block => var.name = only.name.clone(),
             (_, Some(block)) => {
                 var.name = Some(block.clone());
                 if !renamed_types.contains(&var.ty) {

@@ -5,6 +5,7 @@ use super::*;
 
 mod names;
 mod refused;
+mod rewrites;
 
 /// Parses and validates `wgsl` as naga does when Shoal builds the kernel.
 pub(super) fn valid_wgsl(name: &str, wgsl: &str) -> naga::Module {

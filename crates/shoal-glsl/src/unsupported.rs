@@ -8,9 +8,17 @@ use crate::Error;
 /// [`Error::Unsupported`]'s `construct` starts with one of these (followed, for some, by the
 /// block, member or name at fault in parentheses).
 pub const UNSUPPORTED: &[(&str, &str)] = &[
-    LOCAL_SIZE_ID,
-    SPEC_ARRAY,
-    COMBINED,
+    SPEC_EXPRESSION,
+    crate::samplers::SAMPLER_ARRAY,
+    crate::samplers::SHADOW_PARAMETER,
+    crate::uniforms::INITIALISED,
+    crate::formats::FORMATLESS,
+    crate::formats::NO_STORAGE_FORMAT,
+    CAPABILITY,
+    BUFFER_REFERENCE,
+    RAY_QUERY,
+    SMALL_INTEGERS,
+    PUSH_CONSTANT_16,
     TEXEL_BUFFER,
     COUNTER,
     SUBGROUP,
@@ -21,18 +29,34 @@ pub const UNSUPPORTED: &[(&str, &str)] = &[
     crate::names::NAME,
 ];
 
-pub(crate) const LOCAL_SIZE_ID: (&str, &str) = (
-    "`local_size_x_id` (a work-group size from a specialization constant)",
-    "`override X: u32 = 64;` and `@workgroup_size(X)`, set with `KernelBuilder::constant`",
+pub(crate) const BUFFER_REFERENCE: (&str, &str) = (
+    "a buffer reference (`GL_EXT_buffer_reference`, buffer device address)",
+    "a storage buffer binding, `var<storage, read_write> data: array<T>;`, indexed by an offset \
+     (WebGPU has no pointers into buffers)",
 );
-pub(crate) const SPEC_ARRAY: (&str, &str) = (
-    "an array sized by a `constant_id` constant",
-    "`var<workgroup> a: array<T, N>;` with `override N: u32`",
+pub(crate) const RAY_QUERY: (&str, &str) = (
+    "a ray query (`GL_EXT_ray_query`, `rayQueryEXT`)",
+    "a ray-triangle test written in the kernel over a storage buffer of triangles (WebGPU has \
+     no ray queries)",
 );
-pub(crate) const COMBINED: (&str, &str) = (
-    "a combined image sampler (`sampler2D` and kin)",
-    "`texture_2d<f32>` and `sampler` bindings with `textureSampleLevel` (in GLSL: a `texture2D` \
-     and a `sampler`, joined as `sampler2D(tex, smp)` where sampled)",
+pub(crate) const SMALL_INTEGERS: (&str, &str) = (
+    "an 8- or 16-bit integer type (`int16_t`, `uint8_t`, `u16vec2`, …)",
+    "`u32`/`i32` values, packed and unpacked with shifts and masks (`extractBits`) where the data \
+     holds smaller integers (WGSL has no 8- or 16-bit integers)",
+);
+pub(crate) const PUSH_CONSTANT_16: (&str, &str) = (
+    "a 16-bit member in a push-constant block (`float16_t`, `f16vec2`, …)",
+    "a 32-bit member (`float`, `vec2`); `var<immediate>` takes no 16-bit scalars",
+);
+pub(crate) const SPEC_EXPRESSION: (&str, &str) = (
+    "an expression on `constant_id` constants that sizes an array, with an operation Shoal does \
+     not evaluate at translation or a division by zero",
+    "integer arithmetic (`+ - * / % << >> & | ^`, comparisons, `?:`) on constants whose values \
+     are given (`Options::constant`) or whose defaults are valid; in WGSL an `override` constant",
+);
+pub(crate) const CAPABILITY: (&str, &str) = (
+    "a construct needing a SPIR-V capability WebGPU does not have",
+    "the construct's WGSL equivalent, or none: WebGPU has no such feature",
 );
 pub(crate) const TEXEL_BUFFER: (&str, &str) = (
     "a texel buffer (`imageBuffer`, `uimageBuffer`, `samplerBuffer`)",
@@ -43,8 +67,9 @@ pub(crate) const COUNTER: (&str, &str) = (
     "`var<storage, read_write> counter: atomic<u32>;` with `atomicAdd(&counter, 1u)`",
 );
 pub(crate) const SUBGROUP: (&str, &str) = (
-    "subgroup operations (`GL_KHR_shader_subgroup_*`)",
-    "`subgroupAdd`, `subgroupBroadcast`, … in a WGSL kernel (Shoal adds `enable subgroups;`)",
+    "clustered or quad subgroup operations (`GL_KHR_shader_subgroup_clustered`, `_quad`)",
+    "the basic, vote, arithmetic, ballot and shuffle subgroup operations, which translate; or \
+     `var<workgroup>` memory and `workgroupBarrier()` for a cluster's sum",
 );
 pub(crate) const IMAGE_ATOMIC: (&str, &str) = (
     "an image atomic (`imageAtomicAdd` and kin)",
@@ -158,33 +183,25 @@ type Check<'a> = (
 pub(crate) fn scan(path: &str, text: &str) -> Result<(), Error> {
     let lines = code_lines(text);
     let any = |_: &str| true;
-    let checks: [Check<'_>; 6] = [
-        (
-            &["local_size_x_id", "local_size_y_id", "local_size_z_id"],
-            &any,
-            LOCAL_SIZE_ID,
-        ),
+    let checks: [Check<'_>; 7] = [
         (
             &[
-                "sampler1D",
-                "sampler2D",
-                "sampler3D",
-                "samplerCube",
-                "sampler1DArray",
-                "sampler2DArray",
-                "samplerCubeArray",
-                "sampler2DShadow",
-                "sampler2DMS",
-                "isampler2D",
-                "usampler2D",
-                "isampler3D",
-                "usampler3D",
-                "isampler2DArray",
-                "usampler2DArray",
+                "GL_EXT_buffer_reference",
+                "GL_EXT_buffer_reference2",
+                "buffer_reference",
             ],
-            // `sampler2D(tex, smp)` joins separate bindings where sampled: that one is fine.
-            &|rest: &str| !rest.trim_start().starts_with('('),
-            COMBINED,
+            &any,
+            BUFFER_REFERENCE,
+        ),
+        (&["GL_EXT_ray_query", "rayQueryEXT"], &any, RAY_QUERY),
+        (
+            &[
+                "int8_t", "uint8_t", "int16_t", "uint16_t", "i8vec2", "i8vec3", "i8vec4", "u8vec2",
+                "u8vec3", "u8vec4", "i16vec2", "i16vec3", "i16vec4", "u16vec2", "u16vec3",
+                "u16vec4",
+            ],
+            &any,
+            SMALL_INTEGERS,
         ),
         (
             &[
@@ -201,12 +218,6 @@ pub(crate) fn scan(path: &str, text: &str) -> Result<(), Error> {
         (&["atomic_uint"], &any, COUNTER),
         (
             &[
-                "GL_KHR_shader_subgroup_basic",
-                "GL_KHR_shader_subgroup_vote",
-                "GL_KHR_shader_subgroup_arithmetic",
-                "GL_KHR_shader_subgroup_ballot",
-                "GL_KHR_shader_subgroup_shuffle",
-                "GL_KHR_shader_subgroup_shuffle_relative",
                 "GL_KHR_shader_subgroup_clustered",
                 "GL_KHR_shader_subgroup_quad",
             ],
@@ -235,6 +246,35 @@ pub(crate) fn scan(path: &str, text: &str) -> Result<(), Error> {
             return Err(unsupported(path, Some(line), what, None));
         }
     }
+    push_constant_16(path, &lines)
+}
+
+/// Refuses a 16-bit float member in a push-constant block (its line).
+fn push_constant_16(path: &str, lines: &[String]) -> Result<(), Error> {
+    let halves = [
+        "float16_t",
+        "f16vec2",
+        "f16vec3",
+        "f16vec4",
+        "f16mat2",
+        "f16mat3",
+        "f16mat4",
+    ];
+    let mut inside = false;
+    for (index, line) in lines.iter().enumerate() {
+        if line.contains("push_constant") {
+            inside = true;
+        }
+        if inside {
+            let one = [line.clone()];
+            if find_word(&one, &halves, |_| true).is_some() {
+                return Err(unsupported(path, Some(index + 1), PUSH_CONSTANT_16, None));
+            }
+            if line.contains('}') {
+                inside = false;
+            }
+        }
+    }
     Ok(())
 }
 
@@ -248,11 +288,6 @@ pub(crate) fn from_spirv(
     use naga::front::spv::Error as E;
     let lines = code_lines(text);
     match error {
-        E::InvalidArraySize(_) => {
-            let line =
-                spec_sized_array(&lines).or_else(|| find_word(&lines, &["constant_id"], |_| true));
-            unsupported(path, line, SPEC_ARRAY, None)
-        }
         // A matrix whose columns are not WGSL's distance apart: a row-major one that is not
         // square (its rows are), or std140's 16 bytes between 2-vectors (a `mat2`'s columns, or
         // a row-major `mat2`'s rows). Which, from glslang's decorations; both if none says.
@@ -282,12 +317,26 @@ pub(crate) fn from_spirv(
                 ),
             }
         }
+        E::UnsupportedCapability(capability) => unsupported(
+            path,
+            find_word(&lines, &["#extension"], |_| true)
+                .or_else(|| find_word(&lines, &["extension"], |_| true)),
+            CAPABILITY,
+            Some(format!("SPIR-V capability {capability:?}")),
+        ),
         _ => Error::Translate {
-            message: format!(
-                "{path}: naga's SPIR-V front end rejected glslang's output: {error:?}"
-            ),
+            message: format!("{path}: naga's SPIR-V front end rejected glslang's output: {error}"),
         },
     }
+}
+
+/// The refusal of an array-sizing expression on `constant_id` constants Shoal could not evaluate,
+/// at the line of `name` (a constant it uses).
+pub(crate) fn spec_expression(path: &str, text: &str, name: &str) -> Error {
+    let lines = code_lines(text);
+    let line = spec_sized_array(&lines).or_else(|| find_word(&lines, &[name], |_| true));
+    let detail = (!name.is_empty()).then(|| format!("using `{name}`"));
+    unsupported(path, line, SPEC_EXPRESSION, detail)
 }
 
 /// The 1-based line of the first declaration of an array sized by a `constant_id` constant

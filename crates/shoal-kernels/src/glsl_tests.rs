@@ -141,14 +141,14 @@ fn glsl_errors_are_typed_with_file_and_line() {
         }
         other => panic!("{other:?}"),
     }
-    let combined = "#version 450\nlayout(local_size_x = 8) in;\nlayout(binding = 0) uniform sampler2D tex;\nvoid main() {}\n";
+    let combined = "#version 450\nlayout(local_size_x = 8) in;\nlayout(binding = 0) uniform sampler2D tex[4];\nvoid main() {}\n";
     match Source::glsl("k.comp", combined) {
         Err(e @ shoal::Error::GlslUnsupported { .. }) => {
             let text = e.to_string();
             assert!(
                 text.contains("k.comp:3")
-                    && text.contains("sampler2D")
-                    && text.contains("texture_2d<f32>"),
+                    && text.contains("sampler2D tex[4]")
+                    && text.contains("one `uniform sampler2D name;` per texture"),
                 "{text}"
             );
         }

@@ -85,6 +85,10 @@ pub use reflect::{
 };
 pub use sampler::Sampler;
 pub use source::{SNIPPETS, Source};
+/// Options of a GLSL translation ([`Source::glsl_with`]): include directories, values of
+/// `constant_id` constants fixed at translation, formats of storage images declared without one.
+#[cfg(all(feature = "glsl", not(target_arch = "wasm32")))]
+pub use shoal_glsl::Options as GlslOptions;
 pub use staging::DEFAULT_STAGING_CAP;
 pub use wait::DEFAULT_TIMEOUT;
 
@@ -102,13 +106,18 @@ macro_rules! wgsl {
 /// Compiles a GLSL compute kernel (`.comp`) into the binary as a [`Source`] named after the GLSL
 /// file: glslang and naga translate it to WGSL at compile time, so it runs on every target, the
 /// browser included. The path is relative to the invoking file, as with `include_str!`. A GLSL
-/// error, or a construct docs/porting.md lists as untranslatable, is a compile error naming the
+/// error, or a construct docs/glsl.md lists as untranslatable, is a compile error naming the
 /// file and line. Blocks are bound by name as [`Source::glsl`] says.
+///
+/// Translation options ([`GlslOptions`]) follow the path as `key = "value"`: `include = "dir"`
+/// (searched by `#include` after the file's own directory; relative to the invoking file),
+/// `constant = "NAME=4"` and `format = "image=rgba8"`. Each file the kernel includes is watched
+/// by Cargo like the kernel: editing a header rebuilds.
 #[cfg(feature = "glsl")]
 #[macro_export]
 macro_rules! glsl {
-    ($path:literal) => {
-        $crate::Source::from_static($path, $crate::__private::glsl_wgsl!($path))
+    ($path:literal $(, $key:ident = $value:literal)* $(,)?) => {
+        $crate::Source::from_static($path, $crate::__private::glsl_wgsl!($path $(, $key = $value)*))
     };
 }
 

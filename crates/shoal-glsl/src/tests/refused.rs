@@ -6,19 +6,59 @@ use crate::{Error, UNSUPPORTED, to_wgsl};
 /// construct in [`UNSUPPORTED`].
 const REFUSED: &[(&str, &str, usize)] = &[
     (
-        "#version 450\nlayout(local_size_x_id = 0) in;\nlayout(std430, binding = 0) buffer B { uint v[]; };\nvoid main() { v[0] = 1u; }\n",
-        "local_size_x_id",
-        2,
-    ),
-    (
-        "#version 450\nlayout(local_size_x = 64) in;\nlayout(constant_id = 0) const uint N = 64;\nshared uint s[N];\nlayout(std430, binding = 0) buffer B { uint v[]; };\nvoid main() { s[0] = 1u; v[0] = s[0]; }\n",
-        "sized by a `constant_id`",
+        "#version 450\nlayout(local_size_x = 64) in;\nlayout(constant_id = 0) const uint N = 0;\nshared uint s[64 / N];\nlayout(std430, binding = 0) buffer B { uint v[]; };\nvoid main() { s[0] = 1u; v[0] = s[0]; }\n",
+        "sizes an array",
         4,
     ),
     (
-        "#version 450\nlayout(local_size_x = 8) in;\nlayout(binding = 0) uniform sampler2D tex;\nlayout(binding = 1, rgba32f) uniform writeonly image2D img;\nvoid main() { imageStore(img, ivec2(0), textureLod(tex, vec2(0.5), 0.0)); }\n",
-        "combined image sampler",
+        "#version 450\nlayout(local_size_x = 8) in;\nlayout(binding = 0) uniform sampler2D texs[4];\nlayout(std430, binding = 1) buffer B { vec4 v[]; };\nvoid main() { v[0] = textureLod(texs[1], vec2(0.5), 0.0); }\n",
+        "array of combined",
         3,
+    ),
+    (
+        "#version 450\nlayout(local_size_x = 8) in;\nlayout(binding = 0) uniform sampler2DShadow map;\nlayout(std430, binding = 1) buffer B { float v[]; };\nfloat lit(sampler2DShadow m) { return textureLod(m, vec3(0.5), 0.0); }\nvoid main() { v[0] = lit(map); }\n",
+        "shadow sampler",
+        5,
+    ),
+    (
+        "#version 450\nlayout(local_size_x = 8) in;\nuniform float k = 1.0;\nlayout(std430, binding = 1) buffer B { float v[]; };\nvoid main() { v[0] = k; }\n",
+        "initialiser",
+        3,
+    ),
+    (
+        "#version 450\nlayout(local_size_x = 8) in;\nlayout(binding = 0) writeonly uniform image2D img;\nvoid main() { imageStore(img, ivec2(0), vec4(1.0)); }\n",
+        "without a format",
+        3,
+    ),
+    (
+        "#version 450\nlayout(local_size_x = 8) in;\nlayout(binding = 0,\n  rg8ui) writeonly uniform uimage2D img;\nvoid main() { imageStore(img, ivec2(0), uvec4(1u)); }\n",
+        "has no storage texture",
+        4,
+    ),
+    (
+        "#version 450\n#extension GL_ARB_shader_clock : enable\nlayout(local_size_x = 1) in;\nlayout(std430, binding = 0) buffer B { uvec2 t; };\nvoid main() { t = clock2x32ARB(); }\n",
+        "SPIR-V capability",
+        2,
+    ),
+    (
+        "#version 450\n#extension GL_EXT_buffer_reference : require\nlayout(local_size_x = 1) in;\nlayout(buffer_reference) buffer P { uint v; };\nlayout(std430, binding = 0) buffer B { P p; };\nvoid main() { p.v = 1u; }\n",
+        "buffer reference",
+        2,
+    ),
+    (
+        "#version 460\n#extension GL_EXT_ray_query : require\nlayout(local_size_x = 1) in;\nlayout(binding = 0) uniform accelerationStructureEXT scene;\nvoid main() { rayQueryEXT q; }\n",
+        "ray query",
+        2,
+    ),
+    (
+        "#version 450\n#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require\nlayout(local_size_x = 1) in;\nlayout(std430, binding = 0) buffer B { uint v[]; };\nvoid main() { int16_t x = int16_t(v[0]); v[0] = uint(x); }\n",
+        "8- or 16-bit integer",
+        5,
+    ),
+    (
+        "#version 450\n#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require\nlayout(local_size_x = 1) in;\nlayout(push_constant) uniform P {\n    float a;\n    float16_t h;\n} p;\nlayout(std430, binding = 0) buffer B { float v[]; };\nvoid main() { v[0] = p.a + float(p.h); }\n",
+        "push-constant block",
+        6,
     ),
     (
         "#version 450\nlayout(local_size_x = 8) in;\nlayout(binding = 0, r32ui) uniform uimageBuffer b;\nvoid main() { imageStore(b, 0, uvec4(1u)); }\n",
@@ -31,8 +71,8 @@ const REFUSED: &[(&str, &str, usize)] = &[
         3,
     ),
     (
-        "#version 450\n#extension GL_KHR_shader_subgroup_arithmetic : enable\nlayout(local_size_x = 64) in;\nlayout(std430, binding = 0) buffer B { uint v[]; };\nvoid main() { v[0] = subgroupAdd(v[0]); }\n",
-        "subgroup operations",
+        "#version 450\n#extension GL_KHR_shader_subgroup_clustered : enable\nlayout(local_size_x = 64) in;\nlayout(std430, binding = 0) buffer B { uint v[]; };\nvoid main() { v[0] = subgroupClusteredAdd(v[0], 4u); }\n",
+        "clustered or quad",
         2,
     ),
     (
@@ -169,15 +209,6 @@ fn std140_refusals_name_the_block() {
     let (construct, _, location) = refusal(text);
     assert!(construct.contains("std140"), "{construct}");
     assert_eq!(location, "k.comp:3");
-}
-
-/// The array sized by a `constant_id` constant is named, not the constant.
-#[test]
-fn spec_sized_arrays_are_named_where_declared() {
-    let text = "#version 450\nlayout(local_size_x = 64) in;\nlayout(constant_id = 0) const uint N = 64;\nlayout(std430, binding = 0) buffer B { uint v[]; };\nvoid twice() { v[N] = 2u * v[N]; }\nshared uint s[N];\nvoid main() { s[0] = 1u; v[0] = s[0]; twice(); }\n";
-    let (construct, _, location) = refusal(text);
-    assert!(construct.contains("constant_id"), "{construct}");
-    assert_eq!(location, "k.comp:6");
 }
 
 /// glslang takes C strings: a NUL byte is an error naming where it is, not a panic.

@@ -78,7 +78,11 @@ impl Source {
     /// compile time). Messages name `path`. Bindings are bound by name: a block's instance name
     /// if it has one, else its single member's name (`buffer Data { float data[]; };` is
     /// `data`), else the block's name; `constant_id` constants are override constants set by
-    /// their GLSL name. A glslang error is [`Error::Glsl`](crate::Error::Glsl) with
+    /// their GLSL name. Vulkan and OpenGL idioms are rewritten (docs/glsl.md has the table): a
+    /// combined `sampler2D tex` is bound as `tex` and `tex_sampler`, loose uniforms as one block
+    /// `uniforms`, `debugPrintfEXT` records read with `Kernel::printed`; `#include` is relative to
+    /// `path`'s directory ([`Source::glsl_with`] adds include directories and other options).
+    /// A glslang error is [`Error::Glsl`](crate::Error::Glsl) with
     /// `path:line`; a construct WGSL or WebGPU cannot take is
     /// [`Error::GlslUnsupported`](crate::Error::GlslUnsupported) naming its WGSL equivalent.
     ///
@@ -92,9 +96,32 @@ impl Source {
     /// ```
     #[cfg(all(feature = "glsl", not(target_arch = "wasm32")))]
     pub fn glsl(path: impl Into<String>, text: &str) -> crate::Result<Self> {
+        Self::glsl_with(path, text, &crate::GlslOptions::new())
+    }
+
+    /// [`Source::glsl`] with translation options: directories `#include` searches (after the
+    /// directory of `path`), values of `constant_id` constants that must be fixed at translation
+    /// (those sizing an array; the others stay override constants), formats of storage images
+    /// declared without one. docs/glsl.md has the rules.
+    ///
+    /// ```
+    /// let options = shoal::GlslOptions::new().image_format("out_image", "rgba8");
+    /// let source = shoal::Source::glsl_with("fill.comp", "#version 450
+    /// layout(local_size_x = 8, local_size_y = 8) in;
+    /// layout(binding = 0) writeonly uniform image2D out_image;
+    /// void main() { imageStore(out_image, ivec2(gl_GlobalInvocationID.xy), vec4(1.0)); }", &options)?;
+    /// assert_eq!(shoal::validate(&source)?[0].bindings[0].name, "out_image");
+    /// # Ok::<(), shoal::Error>(())
+    /// ```
+    #[cfg(all(feature = "glsl", not(target_arch = "wasm32")))]
+    pub fn glsl_with(
+        path: impl Into<String>,
+        text: &str,
+        options: &crate::GlslOptions,
+    ) -> crate::Result<Self> {
         let path = path.into();
-        match shoal_glsl::to_wgsl(&path, text) {
-            Ok(wgsl) => Ok(Self::new(path, wgsl)),
+        match shoal_glsl::translate(&path, text, options) {
+            Ok(translation) => Ok(Self::new(path, translation.wgsl)),
             Err(shoal_glsl::Error::Unsupported {
                 construct,
                 wgsl,
