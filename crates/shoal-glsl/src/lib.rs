@@ -21,6 +21,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use naga::{AddressSpace, TypeInner};
 
+pub mod hlsl;
 mod images;
 mod layout;
 mod names;

@@ -73,6 +73,8 @@ fn the_source_reading_matches_the_enum() {
         "Wgsl",
         "Glsl",
         "GlslUnsupported",
+        "Hlsl",
+        "HlslUnsupported",
         "UnknownSnippet",
         "SnippetArguments",
         "Block",

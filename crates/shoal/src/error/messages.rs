@@ -35,6 +35,8 @@ impl Error {
             E::Wgsl { .. } => "Wgsl",
             E::Glsl { .. } => "Glsl",
             E::GlslUnsupported { .. } => "GlslUnsupported",
+            E::Hlsl { .. } => "Hlsl",
+            E::HlslUnsupported { .. } => "HlslUnsupported",
             E::UnknownSnippet { .. } => "UnknownSnippet",
             E::SnippetArguments { .. } => "SnippetArguments",
             E::Block { .. } => "Block",
