@@ -68,6 +68,14 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
         )
         .parse()
         .unwrap_or_else(|_| error(span, "hlsl!: internal error: the expansion did not parse")),
+        Err(shoal_glsl::Error::Unsupported {
+            construct,
+            wgsl,
+            location,
+        }) => error(
+            span,
+            &format!("{location}: {construct} is refused in HLSL; instead: {wgsl}"),
+        ),
         Err(e) => error(span, &e.to_string()),
     }
 }

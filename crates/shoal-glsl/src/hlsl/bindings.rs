@@ -46,6 +46,8 @@ pub(crate) fn set(path: &str, text: &str, module: &mut Module) -> Result<(), Err
         }
     }
     name_constant_buffers(path, text, module)?;
+    // The access first: a read-write image of a scalar takes the `r32` format (see below).
+    crate::images::narrow_image_access(module);
     set_image_formats(path, text, module)?;
     let mut seen: Vec<(ResourceBinding, String)> = Vec::new();
     for (_, var) in module.global_variables.iter() {
@@ -156,6 +158,7 @@ fn attributes(text: &str, attribute: &str) -> Vec<Attribute> {
 /// A `cbuffer`'s variable, nameless in glslang's SPIR-V, takes the `cbuffer`'s name; the implicit
 /// `$Global` block (file-scope variables that are not `static`) is refused.
 fn name_constant_buffers(path: &str, text: &str, module: &mut Module) -> Result<(), Error> {
+    let mut renamed = Vec::new();
     for (_, var) in module.global_variables.iter_mut() {
         if !matches!(var.space, AddressSpace::Uniform | AddressSpace::Immediate) {
             continue;
@@ -172,13 +175,23 @@ fn name_constant_buffers(path: &str, text: &str, module: &mut Module) -> Result<
             return Err(refuse(path, line, GLOBALS, detail));
         }
         if var.name.as_deref().is_none_or(str::is_empty) {
-            var.name = Some(type_name);
+            var.name = Some(type_name.clone());
         }
+        // The struct keeps another name, or WGSL's namer would rename the variable (`PC_1`).
+        if var.name.as_deref() == Some(type_name.as_str()) {
+            renamed.push(var.ty);
+        }
+    }
+    for handle in renamed {
+        let mut ty = module.types[handle].clone();
+        ty.name = ty.name.map(|n| format!("{n}_block"));
+        module.types.replace(handle, ty);
     }
     Ok(())
 }
 
-/// Every storage image's format: its `[[vk::image_format]]`, else rgba32 of its texel's kind.
+/// Every storage image's format: its `[[vk::image_format]]`, else rgba32 of its texel's kind —
+/// but `r32` for an image of scalars both loaded and stored, WebGPU's only read-write formats.
 fn set_image_formats(path: &str, text: &str, module: &mut Module) -> Result<(), Error> {
     let given = attributes(text, "vk::image_format");
     let handles: Vec<_> = module.global_variables.iter().map(|(h, _)| h).collect();
@@ -200,11 +213,19 @@ fn set_image_formats(path: &str, text: &str, module: &mut Module) -> Result<(), 
             })?,
             // The texel's kind from glslang's guess (`R32Uint` for `uint`, `Rgba32Float` for
             // `float4`, …).
-            None => match format!("{format:?}") {
-                f if f.ends_with("Uint") => StorageFormat::Rgba32Uint,
-                f if f.ends_with("Sint") => StorageFormat::Rgba32Sint,
-                _ => StorageFormat::Rgba32Float,
-            },
+            None => {
+                let scalar = matches!(
+                    format,
+                    StorageFormat::R32Float | StorageFormat::R32Uint | StorageFormat::R32Sint
+                );
+                let read_write = access.contains(naga::StorageAccess::LOAD | naga::StorageAccess::STORE);
+                match format!("{format:?}") {
+                    _ if scalar && read_write => format,
+                    f if f.ends_with("Uint") => StorageFormat::Rgba32Uint,
+                    f if f.ends_with("Sint") => StorageFormat::Rgba32Sint,
+                    _ => StorageFormat::Rgba32Float,
+                }
+            }
         };
         if wanted == format {
             continue;

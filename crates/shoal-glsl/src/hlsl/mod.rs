@@ -27,18 +27,21 @@ pub const REGISTER_BASES: [(char, u32); 4] = [('b', 200), ('t', 400), ('s', 600)
 pub fn to_wgsl(path: &str, text: &str, entry: &str) -> Result<String, Error> {
     crate::refuse_nul(path, text)?;
     refused::scan(path, text)?;
-    let rewritten = rewrite::rewrite(path, text)?;
+    let rewritten = rewrite::rewrite(text);
     let spirv = compile(path, text, &rewritten.text, entry)?;
     let module = crate::naga_step(path, "read glslang's SPIR-V", || {
         naga::front::spv::parse_u8_slice(&spirv, &naga::front::spv::Options::default())
-    })?
-    .map_err(|e| crate::unsupported::from_spirv(path, text, &spirv, &e))?;
-    crate::naga_step(path, "translate the module", || {
+    })
+    .and_then(|r| r.map_err(|e| crate::unsupported::from_spirv(path, text, &spirv, &e)))
+    .map_err(|e| refused::in_hlsl_words(path, text, e))?;
+    let wgsl = crate::naga_step(path, "translate the module", || {
         let mut module = module;
         bindings::set(path, text, &mut module)?;
-        let wgsl = crate::translate(path, &rewritten.text, &spirv, module)?;
-        append::finish(path, wgsl, &rewritten.append)
-    })?
+        crate::translate(path, &rewritten.text, &spirv, module)
+    })
+    .and_then(|r| r)
+    .map_err(|e| refused::in_hlsl_words(path, text, e))?;
+    append::finish(path, wgsl, &rewritten.append)
 }
 
 /// HLSL → SPIR-V with glslang for Vulkan 1.0: registers mapped to bindings from their kind's
@@ -84,6 +87,14 @@ fn compile(path: &str, original: &str, text: &str, entry: &str) -> Result<Vec<u8
     }
     match compiler.compile_into_spirv(text, shaderc::ShaderKind::Compute, path, entry, Some(&options)) {
         Ok(artifact) => Ok(artifact.as_binary_u8().to_vec()),
+        Err(shaderc::Error::CompilationError(_, log)) if log.contains("Entry point not found") => {
+            Err(Error::Compile {
+                message: format!(
+                    "{path}: error: no function `{entry}`, the entry point asked for (a \
+                     `[numthreads(x, y, z)]` function of that name)"
+                ),
+            })
+        }
         Err(shaderc::Error::CompilationError(_, log)) => Err(Error::Compile {
             message: crate::render_log(path, original, &log),
         }),

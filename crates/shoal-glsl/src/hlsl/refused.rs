@@ -16,6 +16,11 @@ pub const REFUSED: &[(&str, &str)] = &[
     GLOBALS,
     REGISTER,
     BINDING_CLASH,
+    PACKING,
+    CBUFFER_ARRAY,
+    ATOMIC_COMPONENT,
+    IMAGE_ATOMIC,
+    super::bindings::IMAGE_FORMAT,
 ];
 
 pub(crate) const DESCRIPTOR_HEAP: (&str, &str) = (
@@ -57,6 +62,126 @@ pub(crate) const BINDING_CLASH: (&str, &str) = (
     "another `[[vk::binding(n)]]` number (registers take 200 and up: b at 200, t at 400, s at \
      600, u at 800)",
 );
+
+pub(crate) const PACKING: (&str, &str) = (
+    "a `cbuffer` (or push-constant) member HLSL packs at another offset than WGSL",
+    "members in WGSL's order of alignment: a `float3` or `float4` starts a 16-byte register \
+     (pad with a `float` before it), or read the block as `float4`s",
+);
+pub(crate) const CBUFFER_ARRAY: (&str, &str) = (
+    "an array of scalars or 2-vectors in a `cbuffer` (HLSL puts each element in a 16-byte \
+     register; WGSL's uniform arrays cannot have that stride)",
+    "a `float4` array read as `w[i / 4][i % 4]` (the Direct3D 12 book's `gWeightVec`), or a \
+     `StructuredBuffer`",
+);
+pub(crate) const ATOMIC_COMPONENT: (&str, &str) = (
+    "an atomic on one component of a vector (`InterlockedAdd(v.x, …)`)",
+    "an array, `groupshared uint g[4];`, with the atomic on its element `g[0]`",
+);
+pub(crate) const IMAGE_ATOMIC: (&str, &str) = (
+    "an atomic on a texture (`InterlockedAdd(image[xy], …)`): WebGPU has no image atomics",
+    "an `RWStructuredBuffer<uint>` indexed by pixel (`y * width + x`) with `InterlockedAdd`",
+);
+
+/// A refusal or failure of the GLSL route's steps, said for HLSL: layout refusals with HLSL's
+/// words (their block, member and offsets kept), and what naga's SPIR-V front end fails on in
+/// glslang's HLSL output (an atomic on a vector's component, on which it panics; an image atomic)
+/// with the line of the first atomic.
+pub(crate) fn in_hlsl_words(path: &str, text: &str, error: Error) -> Error {
+    let lines = code_lines(text);
+    let atomic_line = || {
+        find_word(
+            &lines,
+            &[
+                "InterlockedAdd",
+                "InterlockedAnd",
+                "InterlockedOr",
+                "InterlockedXor",
+                "InterlockedMin",
+                "InterlockedMax",
+                "InterlockedExchange",
+                "InterlockedCompareExchange",
+                "InterlockedCompareStore",
+            ],
+            |_| true,
+        )
+    };
+    match error {
+        Error::Unsupported {
+            ref construct,
+            ref location,
+            ..
+        } => {
+            let what = if construct.starts_with(crate::layout::LAYOUT.0) {
+                PACKING
+            } else if construct.starts_with(crate::unsupported::STD140_ARRAY.0) {
+                CBUFFER_ARRAY
+            } else {
+                return error;
+            };
+            // The GLSL route names the block by its struct (`C_block`): name the `cbuffer` and
+            // point at the member's line.
+            let detail = construct
+                .split_once(") (")
+                .map(|(_, d)| d.trim_end_matches(')').replacen("_block`", "`", 1).replacen("block `", "cbuffer `", 1));
+            let member = detail
+                .as_deref()
+                .and_then(|d| d.split_once(": `"))
+                .and_then(|(_, m)| m.split('`').next())
+                .map(|m| m.rsplit('.').next().unwrap_or(m).trim_end_matches("[]").to_string());
+            let line = location
+                .rsplit_once(':')
+                .and_then(|(_, n)| n.parse().ok())
+                .or_else(|| member.and_then(|m| find_word(&lines, &[&m], |_| true)))
+                .or_else(|| constant_buffer_array(&lines));
+            unsupported(path, line, what, detail)
+        }
+        Error::Translate { message } if message.contains("Atomic operations on Access") => {
+            unsupported(path, atomic_line(), ATOMIC_COMPONENT, None)
+        }
+        Error::Translate { message } if message.contains("UnsupportedStorageClass(11)") => {
+            unsupported(path, atomic_line(), IMAGE_ATOMIC, None)
+        }
+        other => other,
+    }
+}
+
+/// The line of the first array of scalars or 2-vectors declared in a `cbuffer`.
+fn constant_buffer_array(lines: &[String]) -> Option<usize> {
+    const NARROW: &[&str] = &[
+        "float", "int", "uint", "bool", "half", "float2", "int2", "uint2", "half2", "float1",
+        "int1", "uint1",
+    ];
+    let mut depth = 0usize;
+    let mut in_cbuffer = false;
+    for (index, line) in lines.iter().enumerate() {
+        let mut rest = line.as_str();
+        if depth == 0 && (rest.contains("cbuffer") || rest.contains("ConstantBuffer<")) {
+            in_cbuffer = true;
+        }
+        if in_cbuffer {
+            let body = if depth == 0 {
+                rest.split_once('{').map_or("", |(_, b)| b)
+            } else {
+                rest
+            };
+            let narrow = body.split(';').any(|declaration| {
+                let first = declaration.split_whitespace().next().unwrap_or_default();
+                NARROW.contains(&first) && declaration.contains('[')
+            });
+            if narrow {
+                return Some(index + 1);
+            }
+        }
+        depth += rest.matches('{').count();
+        rest = line.as_str();
+        depth = depth.saturating_sub(rest.matches('}').count());
+        if depth == 0 && rest.contains('}') {
+            in_cbuffer = false;
+        }
+    }
+    None
+}
 
 /// Refuses, before compiling, the constructs that can be seen in the text.
 pub(crate) fn scan(path: &str, text: &str) -> Result<(), Error> {

@@ -4,8 +4,6 @@
 //! consume buffers become `RWStructuredBuffer`s with a counter and functions doing what Shoal's
 //! append buffers do (see [`rewrite_append`]).
 
-use crate::Error;
-
 use super::refused::closing_paren;
 
 /// The rewritten text and the append and consume buffers found.
@@ -29,11 +27,15 @@ pub(crate) struct AppendBuffer {
 }
 
 /// The text with `select` and the append and consume buffers rewritten.
-pub(crate) fn rewrite(path: &str, text: &str) -> Result<Rewritten, Error> {
-    let _ = path;
-    let text = rewrite_select(text);
+/// Comments are blanked first (line by line, so lines keep their numbers): a word in a comment
+/// is rewritten nowhere.
+pub(crate) fn rewrite(text: &str) -> Rewritten {
+    let mut text = crate::unsupported::code_lines(text).join("\n");
+    text.push('\n');
+    let text = rewrite_select(&text);
+    let text = rewrite_push_constant(&text);
     let (text, append) = rewrite_append(&text);
-    Ok(Rewritten { text, append })
+    Rewritten { text, append }
 }
 
 fn is_ident(c: char) -> bool {
@@ -98,6 +100,32 @@ fn split_args(inside: &str) -> Vec<&str> {
     }
     out.push(&inside[from..]);
     out
+}
+
+/// `[[vk::push_constant]] T name;` → `[[vk::push_constant]] ConstantBuffer<T> name;`: glslang
+/// makes the first, a plain struct variable, a member of the `$Globals` uniform block, and the
+/// second the push-constant block the attribute asks for (a `var<immediate>` in WGSL).
+fn rewrite_push_constant(text: &str) -> String {
+    let mut text = text.to_string();
+    for at in words(&text, "push_constant").into_iter().rev() {
+        let Some(close) = text[at..].find("]]") else {
+            continue;
+        };
+        let start = at + close + 2;
+        let rest = &text[start..];
+        let skipped = rest.len() - rest.trim_start().len();
+        let ty: String = rest
+            .trim_start()
+            .chars()
+            .take_while(|&c| is_ident(c))
+            .collect();
+        if ty.is_empty() || ty == "cbuffer" || ty == "ConstantBuffer" {
+            continue;
+        }
+        let ty_start = start + skipped;
+        text.replace_range(ty_start..ty_start + ty.len(), &format!("ConstantBuffer<{ty}>"));
+    }
+    text
 }
 
 /// `AppendStructuredBuffer<T> name …;` → `RWStructuredBuffer<T> name …;` followed on the same
