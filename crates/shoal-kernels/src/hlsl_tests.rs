@@ -92,7 +92,7 @@ gpu_test! {
             let (a, b) = (data(), data());
             let (ia, ib) = (gpu.buffer_from(&a).expect("a"), gpu.buffer_from(&b).expect("b"));
             let out = gpu.buffer_zeroed::<Data>(n as u64).expect("out");
-            kernel.bind("gInputA", &ia).bind("gInputB", &ib).bind("gOutput", &out).invocations(n as u32).run().expect("run");
+            kernel.bind("gInputA", &ia).bind("gInputB", &ib).bind("gOutput", &out).invocations(n as u64).run().expect("run");
             let want: Vec<Data> = a.iter().zip(&b).map(|(p, q)| Data { v1: p.v1 + q.v1, v2: p.v2 + q.v2 }).collect();
             assert_eq!(out.read().await.expect("read"), want, "{n} elements");
         }

@@ -112,6 +112,8 @@ mod folded_tests;
 mod from_source_tests;
 #[cfg(all(test, feature = "glsl"))]
 mod glsl_tests;
+#[cfg(all(test, feature = "hlsl"))]
+mod hlsl_tests;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod properties_tests;
 #[cfg(test)]

@@ -34,6 +34,7 @@ pub(crate) fn rewrite(text: &str) -> Rewritten {
     text.push('\n');
     let text = rewrite_select(&text);
     let text = rewrite_push_constant(&text);
+    let text = rewrite_byte_dimensions(&text);
     let (text, append) = rewrite_append(&text);
     Rewritten { text, append }
 }
@@ -100,6 +101,50 @@ fn split_args(inside: &str) -> Vec<&str> {
     }
     out.push(&inside[from..]);
     out
+}
+
+/// `b.GetDimensions(n)` on a `(RW)ByteAddressBuffer` → a function giving `n` in bytes, as HLSL
+/// defines it: glslang gives the count of 32-bit words.
+fn rewrite_byte_dimensions(text: &str) -> String {
+    let mut text = text.to_string();
+    let mut names = Vec::new();
+    for kind in ["ByteAddressBuffer", "RWByteAddressBuffer"] {
+        for start in words(&text, kind) {
+            let rest = &text[start + kind.len()..];
+            let name: String = rest.trim_start().chars().take_while(|&c| is_ident(c)).collect();
+            let Some(semi) = rest.find(';') else { continue };
+            if !name.is_empty() {
+                names.push((name, start + kind.len() + semi + 1));
+            }
+        }
+    }
+    // The functions first, from the last declaration back so the offsets before it stay; their
+    // own call is spelt apart until the uses are replaced.
+    names.sort_by_key(|(_, at)| std::cmp::Reverse(*at));
+    const OWN: &str = "SHOAL_GET_DIMENSIONS";
+    for (name, after) in &names {
+        text.insert_str(
+            *after,
+            &format!(
+                " void shoal_byte_dimensions_{name}(out uint shoal_bytes) \
+                 {{ {name}.{OWN}(shoal_bytes); shoal_bytes *= 4; }}"
+            ),
+        );
+    }
+    for (name, _) in &names {
+        let function = format!("shoal_byte_dimensions_{name}");
+        for start in words(&text, name).into_iter().rev() {
+            let rest = &text[start + name.len()..];
+            let Some(call) = rest.trim_start().strip_prefix('.') else { continue };
+            let Some(open) = call.trim_start().strip_prefix("GetDimensions") else { continue };
+            if !open.trim_start().starts_with('(') {
+                continue;
+            }
+            let open = text.len() - open.trim_start().len();
+            text.replace_range(start..open, &function);
+        }
+    }
+    text.replace(OWN, "GetDimensions")
 }
 
 /// `[[vk::push_constant]] T name;` → `[[vk::push_constant]] ConstantBuffer<T> name;`: glslang

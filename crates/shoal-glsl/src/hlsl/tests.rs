@@ -198,3 +198,13 @@ fn glslang_errors_name_file_and_line() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn byte_address_dimensions_are_in_bytes() {
+    let (wgsl, _) = module(
+        "RWByteAddressBuffer b : register(u0);
+[numthreads(1, 1, 1)] void CS() { uint bytes; b.GetDimensions(bytes); b.Store(0, bytes); }
+",
+    );
+    assert!(wgsl.contains("(arrayLength((&b.u0040_data)) * 4u)"), "{wgsl}");
+}
