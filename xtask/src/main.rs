@@ -109,8 +109,9 @@ fn main() -> ExitCode {
     }
 }
 
-/// The feature that adds the GLSL kernels' tests (and with them shoal's `glsl`).
-pub(crate) const GLSL: &str = "shoal-kernels/glsl";
+/// The features that add the GLSL and HLSL kernels' tests (and with them shoal's `glsl` and
+/// `hlsl`).
+pub(crate) const GLSL: &str = "shoal-kernels/glsl,shoal-kernels/hlsl";
 
 /// The native backends every run covers.
 const BACKENDS: [&str; 2] = ["vulkan", "gl"];
