@@ -24,12 +24,17 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
     const USAGE: &str = "expected two string literals: hlsl!(\"kernel.hlsl\", \"CS\")";
     let tokens = unwrap_groups(input);
     let (path, entry) = match tokens.as_slice() {
-        [TokenTree::Literal(p), TokenTree::Punct(c), TokenTree::Literal(e)]
-        | [TokenTree::Literal(p), TokenTree::Punct(c), TokenTree::Literal(e), TokenTree::Punct(_)]
-            if c.as_char() == ',' =>
-        {
-            (p.clone(), e.clone())
-        }
+        [
+            TokenTree::Literal(p),
+            TokenTree::Punct(c),
+            TokenTree::Literal(e),
+        ]
+        | [
+            TokenTree::Literal(p),
+            TokenTree::Punct(c),
+            TokenTree::Literal(e),
+            TokenTree::Punct(_),
+        ] if c.as_char() == ',' => (p.clone(), e.clone()),
         _ => return error(Span::call_site(), USAGE),
     };
     let span = path.span();

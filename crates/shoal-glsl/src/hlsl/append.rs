@@ -49,7 +49,13 @@ pub(crate) fn finish(
         let line = &wgsl[decl.clone()];
         let typed = line.replacen(&format!(": {items_type};"), &format!(": {appended};"), 1);
         wgsl.replace_range(decl, &typed);
-        wgsl = replace_access(&wgsl, &buffer.header, &header_member, &buffer.name, "header");
+        wgsl = replace_access(
+            &wgsl,
+            &buffer.header,
+            &header_member,
+            &buffer.name,
+            "header",
+        );
         wgsl = replace_access(&wgsl, &buffer.name, &items_member, &buffer.name, "items");
     }
     wgsl.push_str(&structs);
@@ -96,7 +102,10 @@ fn replace_access(wgsl: &str, var: &str, member: &str, new_var: &str, new_member
     let mut rest = wgsl;
     while let Some(at) = rest.find(&pattern) {
         let end = at + pattern.len();
-        let whole = rest[..at].chars().next_back().is_none_or(|c| !is_ident(c) && c != '.')
+        let whole = rest[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !is_ident(c) && c != '.')
             && rest[end..].chars().next().is_none_or(|c| !is_ident(c));
         out.push_str(&rest[..at]);
         if whole {

@@ -37,7 +37,11 @@ pub(crate) fn set(path: &str, text: &str, module: &mut Module) -> Result<(), Err
             _ => continue,
         };
         for (_, var) in module.global_variables.iter_mut() {
-            if named(var, module_type_name(&var.ty, &module.types).as_deref(), &binding.name) {
+            if named(
+                var,
+                module_type_name(&var.ty, &module.types).as_deref(),
+                &binding.name,
+            ) {
                 var.binding = Some(ResourceBinding {
                     group,
                     binding: binding_n,
@@ -58,7 +62,12 @@ pub(crate) fn set(path: &str, text: &str, module: &mut Module) -> Result<(), Err
                 "`{other}` and `{name}` on group {} binding {}",
                 binding.group, binding.binding
             );
-            return Err(refuse(path, line_of(text, &name), BINDING_CLASH, Some(detail)));
+            return Err(refuse(
+                path,
+                line_of(text, &name),
+                BINDING_CLASH,
+                Some(detail),
+            ));
         }
         seen.push((binding, name));
     }
@@ -89,7 +98,9 @@ fn registers_in_range(path: &str, text: &str) -> Result<(), Error> {
             let start = from + at + "register".len();
             from = start;
             let rest = line[start..].trim_start();
-            let Some(inside) = rest.strip_prefix('(') else { continue };
+            let Some(inside) = rest.strip_prefix('(') else {
+                continue;
+            };
             let inside = inside.trim_start();
             let digits: String = inside
                 .chars()
@@ -119,10 +130,16 @@ fn attributes(text: &str, attribute: &str) -> Vec<Attribute> {
         let start = from + at;
         from = start + attribute.len();
         let rest = code[from..].trim_start();
-        let Some(inside) = rest.strip_prefix('(') else { continue };
-        let Some(close) = inside.find(')') else { continue };
+        let Some(inside) = rest.strip_prefix('(') else {
+            continue;
+        };
+        let Some(close) = inside.find(')') else {
+            continue;
+        };
         let value = inside[..close].trim().trim_matches('"').to_string();
-        let Some(end) = inside[close..].find("]]") else { continue };
+        let Some(end) = inside[close..].find("]]") else {
+            continue;
+        };
         let mut after = inside[close + end + 2..].trim_start();
         // Further attributes, then the type (with its template arguments) and the name.
         while let Some(more) = after.strip_prefix("[[") {
@@ -140,7 +157,10 @@ fn attributes(text: &str, attribute: &str) -> Vec<Attribute> {
                 rest = template.find('>').map_or("", |e| &template[e + 1..]);
             }
             rest = rest.trim_start();
-            if !matches!(word.as_str(), "static" | "globallycoherent" | "const" | "uniform") {
+            if !matches!(
+                word.as_str(),
+                "static" | "globallycoherent" | "const" | "uniform"
+            ) {
                 words.push(word);
             }
         }
@@ -164,7 +184,9 @@ fn name_constant_buffers(path: &str, text: &str, module: &mut Module) -> Result<
             continue;
         }
         let ty = &module.types[var.ty];
-        let Some(type_name) = ty.name.clone() else { continue };
+        let Some(type_name) = ty.name.clone() else {
+            continue;
+        };
         if type_name == "$Global" {
             let member = match &ty.inner {
                 TypeInner::Struct { members, .. } => members.first().and_then(|m| m.name.clone()),
@@ -209,7 +231,12 @@ fn set_image_formats(path: &str, text: &str, module: &mut Module) -> Result<(), 
         let name = var.name.clone().unwrap_or_default();
         let wanted = match given.iter().find(|a| a.name == name) {
             Some(a) => format_named(&a.value).ok_or_else(|| {
-                refuse(path, Some(a.line), IMAGE_FORMAT, Some(format!("`{}` on `{name}`", a.value)))
+                refuse(
+                    path,
+                    Some(a.line),
+                    IMAGE_FORMAT,
+                    Some(format!("`{}` on `{name}`", a.value)),
+                )
             })?,
             // The texel's kind from glslang's guess (`R32Uint` for `uint`, `Rgba32Float` for
             // `float4`, …).
@@ -218,7 +245,8 @@ fn set_image_formats(path: &str, text: &str, module: &mut Module) -> Result<(), 
                     format,
                     StorageFormat::R32Float | StorageFormat::R32Uint | StorageFormat::R32Sint
                 );
-                let read_write = access.contains(naga::StorageAccess::LOAD | naga::StorageAccess::STORE);
+                let read_write =
+                    access.contains(naga::StorageAccess::LOAD | naga::StorageAccess::STORE);
                 match format!("{format:?}") {
                     _ if scalar && read_write => format,
                     f if f.ends_with("Uint") => StorageFormat::Rgba32Uint,

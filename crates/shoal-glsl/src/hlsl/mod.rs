@@ -82,10 +82,19 @@ fn compile(path: &str, original: &str, text: &str, entry: &str) -> Result<Vec<u8
     }
     if entry.is_empty() || entry.contains('\0') {
         return Err(Error::Compile {
-            message: format!("{path}: the entry point's name `{}` is not an HLSL function name", entry.escape_debug()),
+            message: format!(
+                "{path}: the entry point's name `{}` is not an HLSL function name",
+                entry.escape_debug()
+            ),
         });
     }
-    match compiler.compile_into_spirv(text, shaderc::ShaderKind::Compute, path, entry, Some(&options)) {
+    match compiler.compile_into_spirv(
+        text,
+        shaderc::ShaderKind::Compute,
+        path,
+        entry,
+        Some(&options),
+    ) {
         Ok(artifact) => Ok(artifact.as_binary_u8().to_vec()),
         Err(shaderc::Error::CompilationError(_, log)) if log.contains("Entry point not found") => {
             Err(Error::Compile {

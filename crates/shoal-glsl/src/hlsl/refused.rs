@@ -121,14 +121,22 @@ pub(crate) fn in_hlsl_words(path: &str, text: &str, error: Error) -> Error {
             };
             // The GLSL route names the block by its struct (`C_block`): name the `cbuffer` and
             // point at the member's line.
-            let detail = construct
-                .split_once(") (")
-                .map(|(_, d)| d.trim_end_matches(')').replacen("_block`", "`", 1).replacen("block `", "cbuffer `", 1));
+            let detail = construct.split_once(") (").map(|(_, d)| {
+                d.trim_end_matches(')')
+                    .replacen("_block`", "`", 1)
+                    .replacen("block `", "cbuffer `", 1)
+            });
             let member = detail
                 .as_deref()
                 .and_then(|d| d.split_once(": `"))
                 .and_then(|(_, m)| m.split('`').next())
-                .map(|m| m.rsplit('.').next().unwrap_or(m).trim_end_matches("[]").to_string());
+                .map(|m| {
+                    m.rsplit('.')
+                        .next()
+                        .unwrap_or(m)
+                        .trim_end_matches("[]")
+                        .to_string()
+                });
             let line = location
                 .rsplit_once(':')
                 .and_then(|(_, n)| n.parse().ok())
@@ -189,13 +197,13 @@ pub(crate) fn scan(path: &str, text: &str) -> Result<(), Error> {
     let any = |_: &str| true;
     let template = |rest: &str| rest.trim_start().starts_with('<');
     let call = |rest: &str| rest.trim_start().starts_with('(');
-    let checks: [(&[&str], &dyn Fn(&str) -> bool, (&'static str, &'static str)); 4] = [
+    let checks = [
         (
-            &["ResourceDescriptorHeap", "SamplerDescriptorHeap"],
-            &any,
+            &["ResourceDescriptorHeap", "SamplerDescriptorHeap"][..],
+            &any as &dyn Fn(&str) -> bool,
             DESCRIPTOR_HEAP,
         ),
-        (&["Buffer", "RWBuffer"], &template, TEXEL_BUFFER),
+        (&["Buffer", "RWBuffer"][..], &template, TEXEL_BUFFER),
         (
             &[
                 "WaveActiveSum",
@@ -222,12 +230,12 @@ pub(crate) fn scan(path: &str, text: &str) -> Result<(), Error> {
                 "QuadReadAcrossY",
                 "QuadReadAcrossDiagonal",
                 "QuadReadLaneAt",
-            ],
+            ][..],
             &call,
             WAVE,
         ),
         (
-            &["IncrementCounter", "DecrementCounter", "counter_binding"],
+            &["IncrementCounter", "DecrementCounter", "counter_binding"][..],
             &any,
             COUNTER,
         ),
@@ -239,7 +247,12 @@ pub(crate) fn scan(path: &str, text: &str) -> Result<(), Error> {
     }
     if let Some((line, name)) = resource_argument(&lines) {
         let detail = format!("`{name}`");
-        return Err(unsupported(path, Some(line), RESOURCE_ARGUMENT, Some(detail)));
+        return Err(unsupported(
+            path,
+            Some(line),
+            RESOURCE_ARGUMENT,
+            Some(detail),
+        ));
     }
     Ok(())
 }
@@ -277,7 +290,10 @@ fn resource_argument(lines: &[String]) -> Option<(usize, String)> {
             let start = from + at;
             let end = start + ty.len();
             from = end;
-            let before_ok = text[..start].chars().next_back().is_none_or(|c| !is_ident(c));
+            let before_ok = text[..start]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !is_ident(c));
             let after_ok = text[end..].chars().next().is_none_or(|c| !is_ident(c));
             if !before_ok || !after_ok {
                 continue;
@@ -313,7 +329,7 @@ fn resource_argument(lines: &[String]) -> Option<(usize, String)> {
                 continue;
             }
             let name: String = text[end..]
-                .trim_start_matches(|c: char| c == '<')
+                .trim_start_matches('<')
                 .split(|c: char| !(is_ident(c) || c == '<' || c == '>' || c.is_whitespace()))
                 .next()
                 .unwrap_or_default()

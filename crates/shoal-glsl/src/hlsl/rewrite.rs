@@ -50,7 +50,10 @@ fn words(text: &str, word: &str) -> Vec<usize> {
     while let Some(at) = text[from..].find(word) {
         let start = from + at;
         let end = start + word.len();
-        if text[..start].chars().next_back().is_none_or(|c| !is_ident(c) && c != '.')
+        if text[..start]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !is_ident(c) && c != '.')
             && text[end..].chars().next().is_none_or(|c| !is_ident(c))
         {
             out.push(start);
@@ -111,7 +114,11 @@ fn rewrite_byte_dimensions(text: &str) -> String {
     for kind in ["ByteAddressBuffer", "RWByteAddressBuffer"] {
         for start in words(&text, kind) {
             let rest = &text[start + kind.len()..];
-            let name: String = rest.trim_start().chars().take_while(|&c| is_ident(c)).collect();
+            let name: String = rest
+                .trim_start()
+                .chars()
+                .take_while(|&c| is_ident(c))
+                .collect();
             let Some(semi) = rest.find(';') else { continue };
             if !name.is_empty() {
                 names.push((name, start + kind.len() + semi + 1));
@@ -135,8 +142,12 @@ fn rewrite_byte_dimensions(text: &str) -> String {
         let function = format!("shoal_byte_dimensions_{name}");
         for start in words(&text, name).into_iter().rev() {
             let rest = &text[start + name.len()..];
-            let Some(call) = rest.trim_start().strip_prefix('.') else { continue };
-            let Some(open) = call.trim_start().strip_prefix("GetDimensions") else { continue };
+            let Some(call) = rest.trim_start().strip_prefix('.') else {
+                continue;
+            };
+            let Some(open) = call.trim_start().strip_prefix("GetDimensions") else {
+                continue;
+            };
             if !open.trim_start().starts_with('(') {
                 continue;
             }
@@ -168,7 +179,10 @@ fn rewrite_push_constant(text: &str) -> String {
             continue;
         }
         let ty_start = start + skipped;
-        text.replace_range(ty_start..ty_start + ty.len(), &format!("ConstantBuffer<{ty}>"));
+        text.replace_range(
+            ty_start..ty_start + ty.len(),
+            &format!("ConstantBuffer<{ty}>"),
+        );
     }
     text
 }

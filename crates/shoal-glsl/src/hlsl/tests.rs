@@ -11,24 +11,96 @@ mod refusals;
 
 /// Every HLSL file of the repository (`wgsl/hlsl/`) with its entry points.
 const FILES: &[(&str, &str, &[&str])] = &[
-    ("vecadd.hlsl", include_str!("../../../../wgsl/hlsl/vecadd.hlsl"), &["CS"]),
-    ("texture_add.hlsl", include_str!("../../../../wgsl/hlsl/texture_add.hlsl"), &["CS"]),
-    ("blur.hlsl", include_str!("../../../../wgsl/hlsl/blur.hlsl"), &["HorzBlurCS", "VertBlurCS"]),
-    ("particles.hlsl", include_str!("../../../../wgsl/hlsl/particles.hlsl"), &["CS"]),
-    ("sobel.hlsl", include_str!("../../../../wgsl/hlsl/sobel.hlsl"), &["SobelCS"]),
-    ("waves.hlsl", include_str!("../../../../wgsl/hlsl/waves.hlsl"), &["UpdateWavesCS", "DisturbWavesCS"]),
-    ("saxpy.hlsl", include_str!("../../../../wgsl/hlsl/corpus/saxpy.hlsl"), &["CSMain"]),
-    ("group_sum.hlsl", include_str!("../../../../wgsl/hlsl/corpus/group_sum.hlsl"), &["ReduceCS"]),
-    ("histogram.hlsl", include_str!("../../../../wgsl/hlsl/corpus/histogram.hlsl"), &["HistogramCS"]),
-    ("group_scan.hlsl", include_str!("../../../../wgsl/hlsl/corpus/group_scan.hlsl"), &["ScanCS"]),
-    ("transpose.hlsl", include_str!("../../../../wgsl/hlsl/corpus/transpose.hlsl"), &["TransposeCS"]),
-    ("grayscale.hlsl", include_str!("../../../../wgsl/hlsl/corpus/grayscale.hlsl"), &["GrayCS"]),
-    ("downsample.hlsl", include_str!("../../../../wgsl/hlsl/corpus/downsample.hlsl"), &["DownsampleCS"]),
-    ("threshold.hlsl", include_str!("../../../../wgsl/hlsl/corpus/threshold.hlsl"), &["ThresholdCS"]),
-    ("byte_address.hlsl", include_str!("../../../../wgsl/hlsl/corpus/byte_address.hlsl"), &["MultiplyCS"]),
-    ("keep_even.hlsl", include_str!("../../../../wgsl/hlsl/corpus/keep_even.hlsl"), &["KeepEvenCS"]),
-    ("bindings.hlsl", include_str!("../../../../wgsl/hlsl/corpus/bindings.hlsl"), &["DistanceCS"]),
-    ("volume.hlsl", include_str!("../../../../wgsl/hlsl/corpus/volume.hlsl"), &["FillCS"]),
+    (
+        "vecadd.hlsl",
+        include_str!("../../../../wgsl/hlsl/vecadd.hlsl"),
+        &["CS"],
+    ),
+    (
+        "texture_add.hlsl",
+        include_str!("../../../../wgsl/hlsl/texture_add.hlsl"),
+        &["CS"],
+    ),
+    (
+        "blur.hlsl",
+        include_str!("../../../../wgsl/hlsl/blur.hlsl"),
+        &["HorzBlurCS", "VertBlurCS"],
+    ),
+    (
+        "particles.hlsl",
+        include_str!("../../../../wgsl/hlsl/particles.hlsl"),
+        &["CS"],
+    ),
+    (
+        "sobel.hlsl",
+        include_str!("../../../../wgsl/hlsl/sobel.hlsl"),
+        &["SobelCS"],
+    ),
+    (
+        "waves.hlsl",
+        include_str!("../../../../wgsl/hlsl/waves.hlsl"),
+        &["UpdateWavesCS", "DisturbWavesCS"],
+    ),
+    (
+        "saxpy.hlsl",
+        include_str!("../../../../wgsl/hlsl/corpus/saxpy.hlsl"),
+        &["CSMain"],
+    ),
+    (
+        "group_sum.hlsl",
+        include_str!("../../../../wgsl/hlsl/corpus/group_sum.hlsl"),
+        &["ReduceCS"],
+    ),
+    (
+        "histogram.hlsl",
+        include_str!("../../../../wgsl/hlsl/corpus/histogram.hlsl"),
+        &["HistogramCS"],
+    ),
+    (
+        "group_scan.hlsl",
+        include_str!("../../../../wgsl/hlsl/corpus/group_scan.hlsl"),
+        &["ScanCS"],
+    ),
+    (
+        "transpose.hlsl",
+        include_str!("../../../../wgsl/hlsl/corpus/transpose.hlsl"),
+        &["TransposeCS"],
+    ),
+    (
+        "grayscale.hlsl",
+        include_str!("../../../../wgsl/hlsl/corpus/grayscale.hlsl"),
+        &["GrayCS"],
+    ),
+    (
+        "downsample.hlsl",
+        include_str!("../../../../wgsl/hlsl/corpus/downsample.hlsl"),
+        &["DownsampleCS"],
+    ),
+    (
+        "threshold.hlsl",
+        include_str!("../../../../wgsl/hlsl/corpus/threshold.hlsl"),
+        &["ThresholdCS"],
+    ),
+    (
+        "byte_address.hlsl",
+        include_str!("../../../../wgsl/hlsl/corpus/byte_address.hlsl"),
+        &["MultiplyCS"],
+    ),
+    (
+        "keep_even.hlsl",
+        include_str!("../../../../wgsl/hlsl/corpus/keep_even.hlsl"),
+        &["KeepEvenCS"],
+    ),
+    (
+        "bindings.hlsl",
+        include_str!("../../../../wgsl/hlsl/corpus/bindings.hlsl"),
+        &["DistanceCS"],
+    ),
+    (
+        "volume.hlsl",
+        include_str!("../../../../wgsl/hlsl/corpus/volume.hlsl"),
+        &["FillCS"],
+    ),
 ];
 
 /// The translation of `text`'s entry `CS`, parsed and validated (immediates allowed).
@@ -90,8 +162,16 @@ RWStructuredBuffer<float4> o2 : register(u3, space2);
     assert_eq!(binding(&m, "smp"), (0, 600));
     assert_eq!(binding(&m, "o"), (0, 800));
     assert_eq!(binding(&m, "o2"), (2, 803));
-    assert_eq!(binding(&m, "first"), (0, 0), "an explicit binding is never shifted");
-    assert_eq!(binding(&m, "other"), (1, 7), "the attribute wins over the register");
+    assert_eq!(
+        binding(&m, "first"),
+        (0, 0),
+        "an explicit binding is never shifted"
+    );
+    assert_eq!(
+        binding(&m, "other"),
+        (1, 7),
+        "the attribute wins over the register"
+    );
 }
 
 #[test]
@@ -145,16 +225,32 @@ RWTexture2D<int2> pairs : register(u4);
 ",
     );
     let image = |name: &str| {
-        let var = m.global_variables.iter().map(|(_, v)| v).find(|v| v.name.as_deref() == Some(name)).expect("image");
+        let var = m
+            .global_variables
+            .iter()
+            .map(|(_, v)| v)
+            .find(|v| v.name.as_deref() == Some(name))
+            .expect("image");
         match m.types[var.ty].inner {
-            TypeInner::Image { class: ImageClass::Storage { format, access }, .. } => (format, access),
+            TypeInner::Image {
+                class: ImageClass::Storage { format, access },
+                ..
+            } => (format, access),
             _ => panic!("{name}: not a storage image"),
         }
     };
     use naga::StorageAccess as A;
-    assert_eq!(image("rgb"), (StorageFormat::Rgba32Float, A::STORE), "rgba32f by default, not a guess from float3");
+    assert_eq!(
+        image("rgb"),
+        (StorageFormat::Rgba32Float, A::STORE),
+        "rgba32f by default, not a guess from float3"
+    );
     assert_eq!(image("bytes"), (StorageFormat::Rgba8Unorm, A::STORE));
-    assert_eq!(image("counts"), (StorageFormat::R32Uint, A::LOAD | A::STORE), "read-write: r32");
+    assert_eq!(
+        image("counts"),
+        (StorageFormat::R32Uint, A::LOAD | A::STORE),
+        "read-write: r32"
+    );
     assert_eq!(image("read_only"), (StorageFormat::Rgba32Float, A::LOAD));
     assert_eq!(image("pairs"), (StorageFormat::Rgba32Sint, A::STORE));
 }
@@ -162,14 +258,31 @@ RWTexture2D<int2> pairs : register(u4);
 #[test]
 fn append_and_consume_buffers_are_one_binding_with_their_header() {
     let (wgsl, m) = module(include_str!("../../../../wgsl/hlsl/particles.hlsl"));
-    let storage: Vec<_> = m.global_variables.iter().map(|(_, v)| v).filter(|v| v.binding.is_some()).collect();
+    let storage: Vec<_> = m
+        .global_variables
+        .iter()
+        .map(|(_, v)| v)
+        .filter(|v| v.binding.is_some())
+        .collect();
     assert_eq!(storage.len(), 2, "no counter bindings: {wgsl}");
     for name in ["gInput", "gOutput"] {
-        let var = storage.iter().find(|v| v.name.as_deref() == Some(name)).expect("buffer");
-        let TypeInner::Struct { members, .. } = &m.types[var.ty].inner else { panic!("struct") };
-        assert_eq!(members.iter().map(|m| m.offset).collect::<Vec<_>>(), [0, 16], "{wgsl}");
+        let var = storage
+            .iter()
+            .find(|v| v.name.as_deref() == Some(name))
+            .expect("buffer");
+        let TypeInner::Struct { members, .. } = &m.types[var.ty].inner else {
+            panic!("struct")
+        };
+        assert_eq!(
+            members.iter().map(|m| m.offset).collect::<Vec<_>>(),
+            [0, 16],
+            "{wgsl}"
+        );
     }
-    assert!(!wgsl.contains("var<storage, read_write> shoal_header"), "{wgsl}");
+    assert!(
+        !wgsl.contains("var<storage, read_write> shoal_header"),
+        "{wgsl}"
+    );
 }
 
 #[test]
@@ -206,5 +319,8 @@ fn byte_address_dimensions_are_in_bytes() {
 [numthreads(1, 1, 1)] void CS() { uint bytes; b.GetDimensions(bytes); b.Store(0, bytes); }
 ",
     );
-    assert!(wgsl.contains("(arrayLength((&b.u0040_data)) * 4u)"), "{wgsl}");
+    assert!(
+        wgsl.contains("(arrayLength((&b.u0040_data)) * 4u)"),
+        "{wgsl}"
+    );
 }

@@ -32,7 +32,17 @@ const CORPUS: &[(Source, &[&str])] = &[
     (THRESHOLD, &["BandCB", "gValues"]),
     (BYTE_ADDRESS, &["gPairs", "gProducts"]),
     (KEEP_EVEN, &["gValues", "gEven"]),
-    (BINDINGS, &["gPositions", "gDistances", "ViewCB", "gMask", "gPoint", "gVisible"]),
+    (
+        BINDINGS,
+        &[
+            "gPositions",
+            "gDistances",
+            "ViewCB",
+            "gMask",
+            "gPoint",
+            "gVisible",
+        ],
+    ),
     (VOLUME, &["gVolume"]),
 ];
 
@@ -98,13 +108,30 @@ gpu_test! {
 async fn saxpy(gpu: &Gpu, rng: &mut Rng, n: usize) {
     let x: Vec<f32> = (0..n).map(|_| rng.range_f32(-10.0, 10.0)).collect();
     let y: Vec<f32> = (0..n).map(|_| rng.range_f32(-10.0, 10.0)).collect();
-    let cb = gpu.uniform(&SaxpyCb { a: 2.5, count: n as u32 }).expect("cbuffer");
-    let (bx, by) = (gpu.buffer_from(&x).expect("x"), gpu.buffer_from(&y).expect("y"));
+    let cb = gpu
+        .uniform(&SaxpyCb {
+            a: 2.5,
+            count: n as u32,
+        })
+        .expect("cbuffer");
+    let (bx, by) = (
+        gpu.buffer_from(&x).expect("x"),
+        gpu.buffer_from(&y).expect("y"),
+    );
     let kernel = gpu.kernel(SAXPY).expect("kernel");
-    kernel.bind("SaxpyCB", &cb).bind("gX", &bx).bind("gY", &by).invocations(n as u64).run().expect("run");
+    kernel
+        .bind("SaxpyCB", &cb)
+        .bind("gX", &bx)
+        .bind("gY", &by)
+        .invocations(n as u64)
+        .run()
+        .expect("run");
     let got = by.read().await.expect("read");
     for (i, g) in got.iter().enumerate() {
-        assert!((g - (2.5 * x[i] + y[i])).abs() <= 1e-5, "saxpy {n}: element {i}");
+        assert!(
+            (g - (2.5 * x[i] + y[i])).abs() <= 1e-5,
+            "saxpy {n}: element {i}"
+        );
     }
 }
 
@@ -113,7 +140,12 @@ async fn group_sum(gpu: &Gpu, rng: &mut Rng, n: usize) {
     let groups = n.div_ceil(128);
     let sums = gpu.buffer_zeroed::<u32>(groups as u64).expect("sums");
     let kernel = gpu.kernel(GROUP_SUM).expect("kernel");
-    kernel.bind("gInput", &gpu.buffer_from(&input).expect("input")).bind("gSums", &sums).groups([groups as u32, 1, 1]).run().expect("run");
+    kernel
+        .bind("gInput", &gpu.buffer_from(&input).expect("input"))
+        .bind("gSums", &sums)
+        .groups([groups as u32, 1, 1])
+        .run()
+        .expect("run");
     let want: Vec<u32> = input.chunks(128).map(|c| c.iter().sum()).collect();
     assert_eq!(sums.read().await.expect("read"), want, "group sums of {n}");
 }
@@ -122,7 +154,12 @@ async fn histogram(gpu: &Gpu, rng: &mut Rng, n: usize) {
     let input = values(rng, n, 100);
     let bins = gpu.buffer_zeroed::<u32>(16).expect("bins");
     let kernel = gpu.kernel(HISTOGRAM).expect("kernel");
-    kernel.bind("gValues", &gpu.buffer_from(&input).expect("values")).bind("gBins", &bins).invocations(n as u64).run().expect("run");
+    kernel
+        .bind("gValues", &gpu.buffer_from(&input).expect("values"))
+        .bind("gBins", &bins)
+        .invocations(n as u64)
+        .run()
+        .expect("run");
     let mut want = vec![0u32; 16];
     for v in &input {
         want[(v % 16) as usize] += 1;
@@ -134,8 +171,22 @@ async fn group_scan(gpu: &Gpu, rng: &mut Rng, n: usize) {
     let input: Vec<f32> = values(rng, n, 16).iter().map(|&v| v as f32).collect();
     let data = gpu.buffer_from(&input).expect("data");
     let kernel = gpu.kernel(GROUP_SCAN).expect("kernel");
-    kernel.bind("gData", &data).invocations(n as u64).run().expect("run");
-    let want: Vec<f32> = input.chunks(64).flat_map(|c| c.iter().scan(0.0, |s, v| { *s += v; Some(*s) }).collect::<Vec<_>>()).collect();
+    kernel
+        .bind("gData", &data)
+        .invocations(n as u64)
+        .run()
+        .expect("run");
+    let want: Vec<f32> = input
+        .chunks(64)
+        .flat_map(|c| {
+            c.iter()
+                .scan(0.0, |s, v| {
+                    *s += v;
+                    Some(*s)
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
     assert_eq!(data.read().await.expect("read"), want, "scans of {n}");
 }
 
@@ -143,16 +194,30 @@ async fn byte_address(gpu: &Gpu, rng: &mut Rng, n: usize) {
     let pairs = values(rng, 2 * n, 1 << 12);
     let products = gpu.buffer_zeroed::<u32>(n as u64).expect("products");
     let kernel = gpu.kernel(BYTE_ADDRESS).expect("kernel");
-    kernel.bind("gPairs", &gpu.buffer_from(&pairs).expect("pairs")).bind("gProducts", &products).invocations(n as u64).run().expect("run");
+    kernel
+        .bind("gPairs", &gpu.buffer_from(&pairs).expect("pairs"))
+        .bind("gProducts", &products)
+        .invocations(n as u64)
+        .run()
+        .expect("run");
     let want: Vec<u32> = pairs.chunks(2).map(|p| p[0] * p[1]).collect();
-    assert_eq!(products.read().await.expect("read"), want, "products of {n}");
+    assert_eq!(
+        products.read().await.expect("read"),
+        want,
+        "products of {n}"
+    );
 }
 
 async fn keep_even(gpu: &Gpu, rng: &mut Rng, n: usize) {
     let input = values(rng, n, 1000);
     let even = gpu.append_buffer::<u32>(n as u64).expect("even");
     let kernel = gpu.kernel(KEEP_EVEN).expect("kernel");
-    kernel.bind("gValues", &gpu.buffer_from(&input).expect("values")).bind("gEven", &even).invocations(n as u64).run().expect("run");
+    kernel
+        .bind("gValues", &gpu.buffer_from(&input).expect("values"))
+        .bind("gEven", &even)
+        .invocations(n as u64)
+        .run()
+        .expect("run");
     let mut got = even.read().await.expect("read");
     got.sort_unstable();
     let mut want: Vec<u32> = input.iter().copied().filter(|v| v % 2 == 0).collect();
@@ -161,12 +226,32 @@ async fn keep_even(gpu: &Gpu, rng: &mut Rng, n: usize) {
 }
 
 async fn threshold(gpu: &Gpu, rng: &mut Rng, n: usize) {
-    let input: Vec<[f32; 4]> = (0..n).map(|_| [0; 4].map(|_| rng.range_f32(-1.0, 2.0))).collect();
-    let cb = gpu.uniform(&BandCb { low: 0.0, high: 1.0 }).expect("cbuffer");
+    let input: Vec<[f32; 4]> = (0..n)
+        .map(|_| [0; 4].map(|_| rng.range_f32(-1.0, 2.0)))
+        .collect();
+    let cb = gpu
+        .uniform(&BandCb {
+            low: 0.0,
+            high: 1.0,
+        })
+        .expect("cbuffer");
     let data = gpu.buffer_from(&input).expect("values");
     let kernel = gpu.kernel(THRESHOLD).expect("kernel");
-    kernel.bind("BandCB", &cb).bind("gValues", &data).invocations(n as u64).run().expect("run");
-    let band = |v: f32| if v < 0.0 { 0.0 } else if v > 1.0 { 1.0 } else { v };
+    kernel
+        .bind("BandCB", &cb)
+        .bind("gValues", &data)
+        .invocations(n as u64)
+        .run()
+        .expect("run");
+    let band = |v: f32| {
+        if v < 0.0 {
+            0.0
+        } else if v > 1.0 {
+            1.0
+        } else {
+            v
+        }
+    };
     let want: Vec<[f32; 4]> = input.iter().map(|t| t.map(band)).collect();
     assert_eq!(data.read().await.expect("read"), want, "thresholds of {n}");
 }
@@ -176,7 +261,16 @@ async fn transpose(gpu: &Gpu, rng: &mut Rng, rows: u32, cols: u32) {
     let out = gpu.buffer_zeroed::<f32>((rows * cols) as u64).expect("out");
     let cb = gpu.uniform(&TransposeCb { rows, cols }).expect("cbuffer");
     let kernel = gpu.kernel(TRANSPOSE).expect("kernel");
-    kernel.bind("TransposeCB", &cb).bind("gIn", &gpu.buffer_from(&input).expect("in")).bind("gOut", &out).groups([cols.div_ceil(16), rows.div_ceil(16), 1]).run().expect("run");
-    let want: Vec<f32> = (0..cols).flat_map(|c| (0..rows).map(move |r| (r, c))).map(|(r, c)| input[(r * cols + c) as usize]).collect();
+    kernel
+        .bind("TransposeCB", &cb)
+        .bind("gIn", &gpu.buffer_from(&input).expect("in"))
+        .bind("gOut", &out)
+        .groups([cols.div_ceil(16), rows.div_ceil(16), 1])
+        .run()
+        .expect("run");
+    let want: Vec<f32> = (0..cols)
+        .flat_map(|c| (0..rows).map(move |r| (r, c)))
+        .map(|(r, c)| input[(r * cols + c) as usize])
+        .collect();
     assert_eq!(out.read().await.expect("read"), want, "{rows}x{cols}");
 }

@@ -25,7 +25,12 @@ fn hlsl_errors_are_typed_with_file_line_and_remedy() {
     match Source::hlsl("k.hlsl", bindless, "CS") {
         Err(e @ shoal::Error::HlslUnsupported { .. }) => {
             let text = e.to_string();
-            assert!(text.contains("k.hlsl:4") && text.contains("ResourceDescriptorHeap") && text.contains("register(t0)"), "{text}");
+            assert!(
+                text.contains("k.hlsl:4")
+                    && text.contains("ResourceDescriptorHeap")
+                    && text.contains("register(t0)"),
+                "{text}"
+            );
         }
         other => panic!("{other:?}"),
     }
