@@ -271,7 +271,8 @@ fn browser_suites(stages: &mut Stages, tools: &web::BrowserTools, extra: &[Strin
         "--tests",
     ];
     suites.extend(BROWSER_SUITES.iter().flat_map(|p| ["-p", p]));
-    // The GLSL kernels' tests: `glsl!` translated them at compile time, so they run here too.
+    // The GLSL and HLSL kernels' tests: `glsl!` and `hlsl!` translated them at compile time,
+    // so they run here too.
     suites.extend(["--features", GLSL]);
     let mut build = suites.clone();
     build.push("--no-run");

@@ -229,12 +229,8 @@ async fn threshold(gpu: &Gpu, rng: &mut Rng, n: usize) {
     let input: Vec<[f32; 4]> = (0..n)
         .map(|_| [0; 4].map(|_| rng.range_f32(-1.0, 2.0)))
         .collect();
-    let cb = gpu
-        .uniform(&BandCb {
-            low: 0.0,
-            high: 1.0,
-        })
-        .expect("cbuffer");
+    let (low, high) = (0.25, 0.75);
+    let cb = gpu.uniform(&BandCb { low, high }).expect("cbuffer");
     let data = gpu.buffer_from(&input).expect("values");
     let kernel = gpu.kernel(THRESHOLD).expect("kernel");
     kernel
@@ -243,10 +239,11 @@ async fn threshold(gpu: &Gpu, rng: &mut Rng, n: usize) {
         .invocations(n as u64)
         .run()
         .expect("run");
+    // Below the band 0, above it 1, inside it the value: HLSL's `select` per component.
     let band = |v: f32| {
-        if v < 0.0 {
+        if v < low {
             0.0
-        } else if v > 1.0 {
+        } else if v > high {
             1.0
         } else {
             v
