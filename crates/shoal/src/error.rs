@@ -74,28 +74,9 @@ pub enum Error {
         /// `file:line` of its first use.
         location: String,
     },
-    /// An HLSL kernel failed to compile (glslang's HLSL front end) or to translate (naga): the
-    /// message names the file and line (`kernel.hlsl:4: error: …`) with the source line under it.
-    #[error("kernel `{kernel}`: HLSL error\n{message}")]
-    Hlsl {
-        /// The kernel (HLSL file path or label).
-        kernel: String,
-        /// The rendered diagnostic.
-        message: String,
-    },
-    /// An HLSL kernel uses a construct Shoal refuses (docs/hlsl.md lists them): what it is,
-    /// where, and what to write instead.
-    #[error("kernel `{kernel}`: {location}: {construct} is refused in HLSL; instead: {remedy}")]
-    HlslUnsupported {
-        /// The kernel (HLSL file path or label).
-        kernel: String,
-        /// The HLSL construct.
-        construct: String,
-        /// What to write instead.
-        remedy: String,
-        /// `file:line` of its first use.
-        location: String,
-    },
+    /// An HLSL kernel that failed to compile or translate, or uses a construct Shoal refuses.
+    #[error("{0}")]
+    Hlsl(crate::HlslError),
     /// `#import` names a snippet that does not exist.
     #[error("kernel `{kernel}`: `#import {name}` names no snippet; known snippets: {}", available.join(", "))]
     UnknownSnippet {

@@ -74,7 +74,6 @@ fn the_source_reading_matches_the_enum() {
         "Glsl",
         "GlslUnsupported",
         "Hlsl",
-        "HlslUnsupported",
         "UnknownSnippet",
         "SnippetArguments",
         "Block",

@@ -70,6 +70,8 @@ pub use commands::{Commands, Submission};
 pub use dispatch::{Dispatch, DispatchArgs};
 pub use element::{Element, LayoutKind};
 pub use error::{Error, Result};
+mod hlsl_error;
+pub use hlsl_error::HlslError;
 pub use gpu::{AdapterDetails, Gpu, GpuOptions, LLVMPIPE_LOOP_ITERATIONS};
 pub use health::{ErrorHandler, LostHandler};
 pub use identity::ResourceId;

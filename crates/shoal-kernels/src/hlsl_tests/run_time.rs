@@ -15,7 +15,7 @@ fn hlsl_at_run_time_equals_the_macro() {
 fn hlsl_errors_are_typed_with_file_line_and_remedy() {
     let broken = "RWStructuredBuffer<float> o : register(u0);\n[numthreads(1, 1, 1)]\nvoid CS() {\n    o[0] = nope;\n}\n";
     match Source::hlsl("edited/broken.hlsl", broken, "CS") {
-        Err(shoal::Error::Hlsl { kernel, message }) => {
+        Err(shoal::Error::Hlsl(shoal::HlslError::Compile { kernel, message })) => {
             assert_eq!(kernel, "edited/broken.hlsl");
             assert!(message.contains("edited/broken.hlsl:4:"), "{message}");
         }
@@ -23,7 +23,7 @@ fn hlsl_errors_are_typed_with_file_line_and_remedy() {
     }
     let bindless = "RWStructuredBuffer<float> o : register(u0);\n[numthreads(1, 1, 1)]\nvoid CS() {\n    Texture2D t = ResourceDescriptorHeap[0];\n    o[0] = t[int2(0, 0)].x;\n}\n";
     match Source::hlsl("k.hlsl", bindless, "CS") {
-        Err(e @ shoal::Error::HlslUnsupported { .. }) => {
+        Err(e @ shoal::Error::Hlsl(shoal::HlslError::Unsupported { .. })) => {
             let text = e.to_string();
             assert!(
                 text.contains("k.hlsl:4")

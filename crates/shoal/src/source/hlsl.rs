@@ -10,8 +10,9 @@ impl Source {
     /// (a `cbuffer` by the `cbuffer`'s name), whatever their registers; registers of each kind
     /// (`b`, `t`, `s`, `u`) get their own binding numbers, so `b0` and `t0` never collide, and
     /// an explicit `[[vk::binding(n)]]` keeps its number. An HLSL error is
-    /// [`Error::Hlsl`](crate::Error::Hlsl) with `path:line`; a construct Shoal refuses is
-    /// [`Error::HlslUnsupported`](crate::Error::HlslUnsupported) with its line and remedy.
+    /// [`Error::Hlsl`](crate::Error::Hlsl): [`HlslError::Compile`](crate::HlslError::Compile)
+    /// with `path:line`, or [`HlslError::Unsupported`](crate::HlslError::Unsupported) for a
+    /// construct Shoal refuses, with its line and remedy.
     ///
     /// ```
     /// let source = shoal::Source::hlsl("double.hlsl", "
@@ -29,16 +30,16 @@ impl Source {
                 construct,
                 wgsl,
                 location,
-            }) => Err(crate::Error::HlslUnsupported {
+            }) => Err(crate::Error::Hlsl(crate::HlslError::Unsupported {
                 kernel: path,
                 construct,
                 remedy: wgsl.to_string(),
                 location,
-            }),
-            Err(e) => Err(crate::Error::Hlsl {
+            })),
+            Err(e) => Err(crate::Error::Hlsl(crate::HlslError::Compile {
                 kernel: path,
                 message: e.to_string(),
-            }),
+            })),
         }
     }
 
