@@ -45,6 +45,7 @@ pub(crate) const EXAMPLES: &[(&str, &str, &[&str])] = &[
     ("shoal-kernels", "scan", &[]),
     ("shoal-kernels", "histogram", &["docs/images/demo-blur.png"]),
     ("shoal-kernels", "blur", &["docs/images/demo-blur.png"]),
+    ("shoal-kernels", "blur_hlsl", &[]),
 ];
 
 /// The most lines of Rust an example may have: lines that are neither blank nor comments, after

@@ -109,8 +109,9 @@ fn main() -> ExitCode {
     }
 }
 
-/// The feature that adds the GLSL kernels' tests (and with them shoal's `glsl`).
-pub(crate) const GLSL: &str = "shoal-kernels/glsl";
+/// The features that add the GLSL and HLSL kernels' tests (and with them shoal's `glsl` and
+/// `hlsl`).
+pub(crate) const GLSL: &str = "shoal-kernels/glsl,shoal-kernels/hlsl";
 
 /// The native backends every run covers.
 const BACKENDS: [&str; 2] = ["vulkan", "gl"];
@@ -270,7 +271,8 @@ fn browser_suites(stages: &mut Stages, tools: &web::BrowserTools, extra: &[Strin
         "--tests",
     ];
     suites.extend(BROWSER_SUITES.iter().flat_map(|p| ["-p", p]));
-    // The GLSL kernels' tests: `glsl!` translated them at compile time, so they run here too.
+    // The GLSL and HLSL kernels' tests: `glsl!` and `hlsl!` translated them at compile time,
+    // so they run here too.
     suites.extend(["--features", GLSL]);
     let mut build = suites.clone();
     build.push("--no-run");

@@ -7,6 +7,15 @@
 
 use proc_macro::{Literal, Span, TokenStream, TokenTree};
 
+mod hlsl;
+
+/// The WGSL translation of one entry point of the HLSL compute kernel at the given path
+/// (`hlsl_wgsl!("kernel.hlsl", "CS")`), as a `&'static str`; `shoal::hlsl!` wraps it.
+#[proc_macro]
+pub fn hlsl_wgsl(input: TokenStream) -> TokenStream {
+    hlsl::expand(input)
+}
+
 /// The WGSL translation of the GLSL compute kernel at the given path, as a `&'static str`,
 /// followed by translation options, each `key = "value"`: `include = "dir"` (a directory
 /// `#include` searches, relative to the invoking file), `constant = "NAME=4"` (a `constant_id`

@@ -30,6 +30,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use naga::{AddressSpace, TypeInner};
 
 mod formats;
+pub mod hlsl;
 mod images;
 mod include;
 mod layout;

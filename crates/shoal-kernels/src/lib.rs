@@ -114,6 +114,8 @@ mod from_source_tests;
 mod glsl_tests;
 #[cfg(all(test, feature = "glsl", not(target_arch = "wasm32")))]
 mod glsl_corpus;
+#[cfg(all(test, feature = "hlsl"))]
+mod hlsl_tests;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod properties_tests;
 #[cfg(test)]

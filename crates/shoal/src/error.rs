@@ -74,6 +74,9 @@ pub enum Error {
         /// `file:line` of its first use.
         location: String,
     },
+    /// An HLSL kernel that failed to compile or translate, or uses a construct Shoal refuses.
+    #[error("{0}")]
+    Hlsl(crate::HlslError),
     /// `#import` names a snippet that does not exist.
     #[error("kernel `{kernel}`: `#import {name}` names no snippet; known snippets: {}", available.join(", "))]
     UnknownSnippet {

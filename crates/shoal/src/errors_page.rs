@@ -73,6 +73,7 @@ fn the_source_reading_matches_the_enum() {
         "Wgsl",
         "Glsl",
         "GlslUnsupported",
+        "Hlsl",
         "UnknownSnippet",
         "SnippetArguments",
         "Block",

@@ -71,6 +71,8 @@ pub use commands::{Commands, Submission};
 pub use dispatch::{Dispatch, DispatchArgs};
 pub use element::{Element, LayoutKind};
 pub use error::{Error, Result};
+mod hlsl_error;
+pub use hlsl_error::HlslError;
 pub use gpu::{AdapterDetails, Gpu, GpuOptions, LLVMPIPE_LOOP_ITERATIONS};
 pub use health::{ErrorHandler, LostHandler};
 pub use identity::ResourceId;
@@ -121,6 +123,20 @@ macro_rules! glsl {
     };
 }
 
+/// Compiles one entry point of an HLSL compute kernel (`.hlsl`, the `[numthreads]` function named
+/// by the second argument) into the binary as a [`Source`] named after the HLSL file: glslang's
+/// HLSL front end and naga translate it to WGSL at compile time, so it runs on every target, the
+/// browser included. The path is relative to the invoking file, as with `include_str!`. An HLSL
+/// error, or a construct docs/hlsl.md lists as refused, is a compile error naming the file and
+/// line. Resources are bound by their HLSL names as [`Source::hlsl`] says.
+#[cfg(feature = "hlsl")]
+#[macro_export]
+macro_rules! hlsl {
+    ($path:literal, $entry:literal) => {
+        $crate::Source::from_static($path, $crate::__private::hlsl_wgsl!($path, $entry))
+    };
+}
+
 // wasm32 unit tests run in the browser, where `cargo xtask test` runs every suite (no Node.js).
 #[cfg(all(test, target_arch = "wasm32"))]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
@@ -131,4 +147,6 @@ pub mod __private {
     pub use bytemuck;
     #[cfg(feature = "glsl")]
     pub use shoal_glsl_macro::glsl_wgsl;
+    #[cfg(feature = "hlsl")]
+    pub use shoal_glsl_macro::hlsl_wgsl;
 }

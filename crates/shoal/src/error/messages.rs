@@ -35,6 +35,7 @@ impl Error {
             E::Wgsl { .. } => "Wgsl",
             E::Glsl { .. } => "Glsl",
             E::GlslUnsupported { .. } => "GlslUnsupported",
+            E::Hlsl(_) => "Hlsl",
             E::UnknownSnippet { .. } => "UnknownSnippet",
             E::SnippetArguments { .. } => "SnippetArguments",
             E::Block { .. } => "Block",

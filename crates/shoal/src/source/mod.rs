@@ -23,6 +23,8 @@
 use std::borrow::Cow;
 
 mod compose;
+#[cfg(all(feature = "hlsl", not(target_arch = "wasm32")))]
+mod hlsl;
 
 pub(crate) use compose::Composed;
 
