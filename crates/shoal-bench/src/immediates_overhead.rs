@@ -6,7 +6,9 @@
 use std::time::Instant;
 
 use shoal::glam::UVec4;
-use shoal::{Gpu, wgpu};
+use shoal::Gpu;
+
+use crate::overhead::{BLOCKS, PER_BLOCK, drain};
 
 /// Adds the parameters' first word to every element.
 const IMMEDIATE: &str = "
@@ -25,14 +27,6 @@ const UNIFORM: &str = "
 fn bump(@builtin(global_invocation_id) id: vec3<u32>) {
     if id.x < arrayLength(&values) { values[id.x] = values[id.x] + p.x; }
 }";
-
-/// Dispatches per timed block, and blocks per side.
-const PER_BLOCK: usize = 200;
-const BLOCKS: usize = 15;
-
-fn drain(gpu: &Gpu) {
-    let _ = gpu.device().poll(wgpu::PollType::wait_indefinitely());
-}
 
 /// Runs the comparison and prints microseconds per dispatch for each side and their ratio.
 pub(crate) fn run(gpu: &Gpu) -> Result<(), shoal::Error> {
