@@ -5,8 +5,8 @@
 
 use std::time::Instant;
 
-use shoal::glam::UVec4;
 use shoal::Gpu;
+use shoal::glam::UVec4;
 
 use crate::overhead::{BLOCKS, PER_BLOCK, drain};
 
@@ -94,7 +94,10 @@ pub(crate) fn run(gpu: &Gpu) -> Result<(), shoal::Error> {
     // Every dispatch added its own value: the sum of 1..=n on each side, read back.
     let n = (BLOCKS + 1) * PER_BLOCK;
     let expected = (n * (n + 1) / 2) as u32;
-    let got = (by_immediate.read_blocking()?[63], by_uniform.read_blocking()?[63]);
+    let got = (
+        by_immediate.read_blocking()?[63],
+        by_uniform.read_blocking()?[63],
+    );
     if got != (expected, expected) {
         eprintln!("  the sums read back, {got:?}, are not {expected}: the comparison is void");
     }
