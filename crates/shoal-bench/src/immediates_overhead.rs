@@ -5,8 +5,10 @@
 
 use std::time::Instant;
 
+use shoal::Gpu;
 use shoal::glam::UVec4;
-use shoal::{Gpu, wgpu};
+
+use crate::overhead::{BLOCKS, PER_BLOCK, drain};
 
 /// Adds the parameters' first word to every element.
 const IMMEDIATE: &str = "
@@ -25,14 +27,6 @@ const UNIFORM: &str = "
 fn bump(@builtin(global_invocation_id) id: vec3<u32>) {
     if id.x < arrayLength(&values) { values[id.x] = values[id.x] + p.x; }
 }";
-
-/// Dispatches per timed block, and blocks per side.
-const PER_BLOCK: usize = 200;
-const BLOCKS: usize = 15;
-
-fn drain(gpu: &Gpu) {
-    let _ = gpu.device().poll(wgpu::PollType::wait_indefinitely());
-}
 
 /// Runs the comparison and prints microseconds per dispatch for each side and their ratio.
 pub(crate) fn run(gpu: &Gpu) -> Result<(), shoal::Error> {
@@ -100,7 +94,10 @@ pub(crate) fn run(gpu: &Gpu) -> Result<(), shoal::Error> {
     // Every dispatch added its own value: the sum of 1..=n on each side, read back.
     let n = (BLOCKS + 1) * PER_BLOCK;
     let expected = (n * (n + 1) / 2) as u32;
-    let got = (by_immediate.read_blocking()?[63], by_uniform.read_blocking()?[63]);
+    let got = (
+        by_immediate.read_blocking()?[63],
+        by_uniform.read_blocking()?[63],
+    );
     if got != (expected, expected) {
         eprintln!("  the sums read back, {got:?}, are not {expected}: the comparison is void");
     }

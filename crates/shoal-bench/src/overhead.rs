@@ -15,10 +15,12 @@ fn bump(@builtin(global_invocation_id) id: vec3<u32>) {
 }";
 
 /// Dispatches per timed block, and blocks per side.
-const PER_BLOCK: usize = 200;
-const BLOCKS: usize = 15;
+pub(crate) const PER_BLOCK: usize = 200;
+/// Timed blocks per side (after one that warms up).
+pub(crate) const BLOCKS: usize = 15;
 
-fn drain(gpu: &Gpu) {
+/// Waits until the GPU has finished everything submitted.
+pub(crate) fn drain(gpu: &Gpu) {
     let _ = gpu.device().poll(wgpu::PollType::wait_indefinitely());
 }
 

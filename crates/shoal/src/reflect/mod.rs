@@ -16,9 +16,7 @@ use naga::{AddressSpace, ImageClass, ScalarKind, TypeInner};
 use crate::source::Composed;
 
 use layout::buffer_shape;
-pub use types::{
-    BindingInfo, BindingKind, BufferShape, ImmediateInfo, NeededFeatures, Reflection,
-};
+pub use types::{BindingInfo, BindingKind, BufferShape, ImmediateInfo, NeededFeatures, Reflection};
 
 /// Why reflection failed, already rendered against the source files.
 #[derive(Debug, Clone, PartialEq)]
