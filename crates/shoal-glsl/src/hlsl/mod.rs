@@ -3,10 +3,12 @@
 //! [`to_wgsl`] takes the text and the name of one `[numthreads]` entry point. Before glslang,
 //! the text is scanned for what WebGPU cannot run (each a refusal with its line and remedy) and
 //! rewritten where HLSL has a construct glslang or WGSL lacks, line for line so every message
-//! keeps its line: HLSL 2021's `select()` becomes `?:`, and `AppendStructuredBuffer` /
-//! `ConsumeStructuredBuffer` become Shoal's append buffers (`#import shoal::append`). After naga
-//! reads the SPIR-V, the bindings are set as HLSL declared them (see [`registers`]) and the
-//! module goes the GLSL route's way (layout checks, names, image access, validation, WGSL).
+//! keeps its line: HLSL 2021's `select()` becomes `?:`, `[[vk::push_constant]]` on a struct a
+//! push-constant block, a `ByteAddressBuffer`'s size bytes, and `AppendStructuredBuffer` /
+//! `ConsumeStructuredBuffer` Shoal's append buffers (one binding with its header, as
+//! `shoal::AppendBuffer`). After naga reads the SPIR-V, the bindings are set as HLSL declared
+//! them (see [`REGISTER_BASES`]) and the module goes the GLSL route's way (layout checks, names,
+//! image access, validation, WGSL). Every naga step runs under the GLSL route's panic guard.
 
 use crate::Error;
 
