@@ -14,7 +14,7 @@ mod overhead;
 mod sims;
 mod splat;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use shoal_bench::harness;
 use shoal_bench::primitives;
@@ -156,7 +156,8 @@ fn kernels(
     };
     let report = Report::new(gpu, stamp, rows);
     println!("\n{}", report.table());
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = manifest.ancestors().nth(2).unwrap_or(manifest);
     let write = |dir: PathBuf, files: &[(&str, String)]| -> Result<(), String> {
         std::fs::create_dir_all(&dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
