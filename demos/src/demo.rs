@@ -147,6 +147,7 @@ pub fn write_png(
 /// (In the browser, [`crate::web`] runs the demos in a canvas instead.)
 #[cfg(not(target_arch = "wasm32"))]
 pub fn main<D: Demo>() -> std::process::ExitCode {
+    env_logger::init();
     let options = match Options::parse(std::env::args().skip(1), D::SIZE) {
         Ok(o) => o,
         Err(e) => {

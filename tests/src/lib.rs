@@ -4,6 +4,9 @@
 //!
 //! The programs are public so `cargo xtask run` can show them; the tests call the same code.
 
+// The pages' examples: doctests, and a test that every page has its item.
+#[cfg(any(doctest, test))]
+pub mod doc_pages;
 pub mod programs;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod property;

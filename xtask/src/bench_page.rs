@@ -2,14 +2,15 @@
 //! library built for wasm32 in release) in headless Chromium on WebGPU (SwiftShader), driven
 //! through WebDriver as the page test drives the site. The page runs the same entries and the
 //! same verification as the native benchmark; this reads its table, JSON and plot back
-//! (`window.shoalBench`), prints the table and writes `target/shoal/bench/primitives-webgpu.
-//! {json,svg}` as the native run writes `primitives-<backend>.*`.
+//! (`window.shoalBench`), prints the table and writes `docs/bench/webgpu-<adapter>.{md,json,svg}`
+//! as the native run writes `<backend>-<adapter>.*`.
 
 use std::path::Path;
 use std::time::Duration;
 
 use serde_json::Value;
 
+use crate::bench_stamp::Stamp;
 use crate::pages::{load, with_chromium};
 use crate::site::{BENCH, build};
 use crate::web::BrowserTools;
@@ -27,13 +28,13 @@ const TIMEOUT: Duration = Duration::from_secs(3 * 3600);
 const BENCH_FLAGS: &[&str] = &["--disable-dawn-features=timestamp_quantization"];
 
 /// Builds the bench page, runs it with `filter` (the primitives' names, as natively) and writes
-/// its results; `commit` is what the JSON names.
+/// its results, stamped with `stamp`.
 pub(crate) fn run(
     tools: &BrowserTools,
     root: &Path,
     target: &Path,
     filter: &[String],
-    commit: &str,
+    stamp: &Stamp,
 ) -> Result<(), String> {
     let site = build(root, target, &tools.wasm.wasm_bindgen, true, &[BENCH])?;
     let max_log2 = std::env::var("SHOAL_BENCH_MAX_LOG2")
@@ -41,7 +42,7 @@ pub(crate) fn run(
         .and_then(|v| v.parse().ok())
         .unwrap_or(DEFAULT_MAX_LOG2)
         .clamp(16, 24);
-    let out = target.join("shoal").join("bench");
+    let out = root.join("docs").join("bench");
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let web = target.join("shoal").join("web");
     with_chromium(tools, &site, &web, BENCH_FLAGS, |session, base| {
@@ -51,10 +52,12 @@ pub(crate) fn run(
             .filter(|w| *w != "--")
             .collect();
         let page = format!(
-            "{}bench.html?autostart=1&max_log2={max_log2}&filter={}&commit={}",
+            "{}bench.html?autostart=1&max_log2={max_log2}&filter={}&commit={}&cpu={}&date={}",
             base,
             url_encode(&words.join(" ")),
-            url_encode(commit)
+            url_encode(&stamp.commit),
+            url_encode(&stamp.cpu),
+            url_encode(&stamp.date),
         );
         let status = load(session, &page, TIMEOUT)?;
         eprintln!("  {}", status.replace('\n', " — "));
@@ -67,15 +70,13 @@ pub(crate) fn run(
                 .ok_or_else(|| format!("the page's results have no `{key}`"))
         };
         println!("\n{}", text("table")?);
-        for (ext, key) in [("json", "json"), ("svg", "svg")] {
-            let path = out.join(format!("primitives-webgpu.{ext}"));
-            std::fs::write(&path, text(key)?)
+        let stem = text("stem")?;
+        for ext in ["md", "json", "svg"] {
+            let path = out.join(format!("{stem}.{ext}"));
+            std::fs::write(&path, text(ext)?)
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            println!("written: {}", path.display());
         }
-        println!(
-            "written: {}",
-            out.join("primitives-webgpu.{json,svg}").display()
-        );
         Ok(())
     })
 }

@@ -52,11 +52,12 @@ pub(crate) const EXAMPLES: &[(&str, &str, &[&str])] = &[
 /// rustfmt (its kernel file is not counted).
 pub(crate) const EXAMPLE_LINES: usize = 25;
 
-/// The lines of Rust in `text` as [`EXAMPLE_LINES`] counts them.
+/// The lines of Rust in `text` as [`EXAMPLE_LINES`] counts them: neither blank nor comments,
+/// nor the logger's start (`env_logger::init();`), which every program has.
 fn rust_lines(text: &str) -> usize {
     text.lines()
         .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with("//"))
+        .filter(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with("env_logger::init();"))
         .count()
 }
 
@@ -92,11 +93,17 @@ fn without_header(text: &str) -> String {
         .collect()
 }
 
-/// The first ```rust block of `page`.
+/// The first ```rust block of `page` (```rust,ignore and the like too: a page that shows a
+/// file the examples run need not run it again as a doctest).
 fn first_rust_block(page: &str) -> &str {
-    page.split("```rust\n")
-        .nth(1)
-        .and_then(|rest| rest.split("```").next())
+    page.split("```rust")
+        .skip(1)
+        .find_map(|rest| {
+            let (info, body) = rest.split_once('\n')?;
+            info.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == ',' || c == '_')
+                .then(|| body.split("```").next().unwrap_or_default())
+        })
         .unwrap_or_default()
 }
 
@@ -388,7 +395,34 @@ pub(crate) fn stages(stages: &mut Stages, root: &Path, target: &Path, backends: 
 
 #[cfg(test)]
 mod tests {
-    use super::{blocks, lines_in, rust_lines};
+    use super::{blocks, first_rust_block, lines_in, rust_lines};
+
+    /// The first block whose info string is `rust` with or without attributes (`rust,ignore`,
+    /// which a page showing a file that runs elsewhere uses), not `rustc` text or another language.
+    #[test]
+    fn the_first_rust_block_may_carry_attributes() {
+        let page = "```sh
+x
+```
+```rust,ignore
+fn a() {}
+```
+```rust
+fn b() {}
+```
+";
+        assert_eq!(first_rust_block(page), "fn a() {}
+");
+        assert_eq!(first_rust_block("```rust
+fn b() {}
+```
+"), "fn b() {}
+");
+        assert_eq!(first_rust_block("```rust (not code)
+x
+```
+"), "");
+    }
 
     #[test]
     fn annotated_blocks_are_found_and_checked_line_by_line() {
@@ -407,7 +441,9 @@ mod tests {
     #[test]
     fn counts_code_not_comments_or_blank_lines() {
         assert_eq!(
-            rust_lines("//! doc\n\nfn main() {\n    // why\n    run();\n}\n"),
+            rust_lines(
+                "//! doc\n\nfn main() {\n    env_logger::init(); // logs\n    // why\n    run();\n}\n"
+            ),
             3
         );
     }

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 /// The Markdown files checked: the README, the CHANGELOG and every `*.md` under `docs/`.
-fn markdown_files(root: &Path) -> Vec<PathBuf> {
+pub(crate) fn markdown_files(root: &Path) -> Vec<PathBuf> {
     let mut files = vec![root.join("README.md"), root.join("CHANGELOG.md")];
     let mut dirs = vec![root.join("docs")];
     while let Some(dir) = dirs.pop() {

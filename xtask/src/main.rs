@@ -9,11 +9,13 @@
 //! help it would generate is the one [`USAGE`] text.
 
 mod bench_page;
+mod bench_stamp;
 mod dependency;
 mod fuzz;
 mod limits;
 mod lines;
 mod links;
+mod page_lines;
 mod pages;
 mod setup;
 mod site;
@@ -34,7 +36,9 @@ const USAGE: &str = "usage: cargo xtask <command>
 commands:
   test          the whole test suite on Vulkan, on GL and in headless Chromium (WebGPU), then
                 `cargo check` for Windows (DX12) and macOS (Metal); first of all, `lines` and
-                `links`, and `check-wgsl` after the build; each stage has a time limit
+                `links`, and `check-wgsl` after the build; the doc-tests run every Rust block
+                of README.md and docs/; the properties run again with the commit's seed; each
+                stage has a time limit
   test-browser  only the browser part of `test`: the suites and the web site's pages in
                 headless Chromium (WebGPU)
   test-dependency  only the dependency part of `test`: package shoal and shoal-kernels, build
@@ -46,7 +50,9 @@ commands:
                 to a copy kernel, the CPU and lampshade)
                   [--browser: the primitives in headless Chromium on WebGPU, the bench page]
                   [--swiftshader: Chromium's SwiftShader natively (Vulkan), subgroups withheld:
-                  the browser's paths, written as primitives-swiftshader.{csv,json,svg}]
+                  the browser's paths]
+                written to docs/bench/<backend>-<adapter>.{md,json,svg}, stamped with the
+                commit, adapter, CPU and date (a filtered run says so on its page)
   web           build the web site (the demos and the kernel checks on WebGPU, wasm32) into
                 target/shoal/site/ and serve it on http://localhost:8000
                   [--port N] [--no-serve: only build]
@@ -55,7 +61,8 @@ commands:
   soak          100,000 dispatches and 10,000 readbacks on Vulkan and on GL (release): wgpu's
                 resource counts back at their baseline, resident memory within its bound
   check-wgsl    parse and validate every .wgsl file under wgsl/ with naga (no device needed)
-  lines         fail when a *.rs file under crates/, demos/ or xtask/ has more than 600 lines
+  lines         fail when a *.rs file under crates/, demos/ or xtask/ has more than 600 lines,
+                or a page under docs/ more than 800
   links         fail when a relative link in README.md, CHANGELOG.md or docs/ names no file";
 
 /// Runs the command the first argument names.
@@ -121,7 +128,7 @@ fn test(extra: &[String]) -> bool {
     let mut stages = Stages::new("cargo xtask test");
     // Before anything is built: a second to read, and its failure shows at once. The stages
     // after it still run, so that one run reports everything.
-    stages.run(&lines_stage(), || lines::check(&workspace_root()));
+    stages.run(&lines_stage(), || lengths(&workspace_root()));
     stages.run(LINKS_STAGE, || links::check(&workspace_root()));
     if !stages.run_within(ADAPTERS_STAGE, limits::INSTALL, setup::ensure_adapters) {
         return stages.finish();
@@ -154,6 +161,7 @@ fn test(extra: &[String]) -> bool {
         stages.run_within(&format!("tests on {backend}"), limits::NATIVE_TESTS, || {
             cargo(&args, &[("SHOAL_BACKEND", backend)])
         });
+        fuzz::commit_stage(&mut stages, &workspace_root(), backend);
     }
     let root = workspace_root();
     dependency::stages(&mut stages, &root, &target_dir(&root), &BACKENDS);
@@ -452,12 +460,12 @@ fn bench(extra: &[String]) -> bool {
     if !stages.run(ADAPTERS_STAGE, setup::ensure_adapters) {
         return stages.finish();
     }
-    let commit = commit(&workspace_root());
+    let stamp = bench_stamp::Stamp::new(&workspace_root());
     if extra.first().map(String::as_str) == Some("--browser") {
         if let Some(tools) = browser_tools(&mut stages) {
             let root = workspace_root();
             stages.run("benchmarks on webgpu (headless Chromium, release)", || {
-                bench_page::run(&tools, &root, &target_dir(&root), &extra[1..], &commit)
+                bench_page::run(&tools, &root, &target_dir(&root), &extra[1..], &stamp)
                     .map_err(|e| eprintln!("{e}"))
                     .is_ok()
             });
@@ -486,15 +494,13 @@ fn bench(extra: &[String]) -> bool {
                     eprintln!("{icd} not found: Debian's chromium package ships it");
                     return false;
                 }
-                cargo(
-                    &args,
-                    &[
-                        ("SHOAL_BACKEND", "vulkan"),
-                        ("VK_ICD_FILENAMES", &icd),
-                        ("SHOAL_BENCH_WITHOUT_SUBGROUPS", "1"),
-                        ("SHOAL_BENCH_COMMIT", &commit),
-                    ],
-                )
+                let mut env = vec![
+                    ("SHOAL_BACKEND", "vulkan"),
+                    ("VK_ICD_FILENAMES", icd.as_str()),
+                    ("SHOAL_BENCH_WITHOUT_SUBGROUPS", "1"),
+                ];
+                env.extend(stamp.env());
+                cargo(&args, &env)
             },
         );
         return stages.finish();
@@ -503,35 +509,31 @@ fn bench(extra: &[String]) -> bool {
     let mut args = vec!["run", "--release", "-q", "-p", "shoal-bench", "--"];
     args.extend(extra.iter().map(String::as_str));
     stages.run(&format!("benchmarks on {backend} (release)"), || {
-        cargo(
-            &args,
-            &[("SHOAL_BACKEND", &backend), ("SHOAL_BENCH_COMMIT", &commit)],
-        )
+        let mut env = vec![("SHOAL_BACKEND", backend.as_str())];
+        env.extend(stamp.env());
+        cargo(&args, &env)
     });
     stages.finish()
 }
 
-/// `git describe --always --dirty` of the workspace: the commit a benchmark's JSON names.
-fn commit(root: &Path) -> String {
-    std::process::Command::new("git")
-        .args(["describe", "--always", "--dirty"])
-        .current_dir(root)
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_else(|| "unknown".into())
-}
-
 /// The name of the file-length stage.
 fn lines_stage() -> String {
-    format!("file lengths (*.rs at most {} lines)", lines::MAX_LINES)
+    format!(
+        "file lengths (*.rs at most {} lines, docs/ pages at most {})",
+        lines::MAX_LINES,
+        page_lines::MAX_PAGE_LINES
+    )
+}
+
+/// The file-length check and the page-length check, both reported.
+fn lengths(root: &Path) -> bool {
+    lines::check(root) & page_lines::check(root)
 }
 
 /// `cargo xtask lines`: only the file-length check.
 fn lines() -> bool {
     let mut stages = Stages::new("cargo xtask lines");
-    stages.run(&lines_stage(), || lines::check(&workspace_root()));
+    stages.run(&lines_stage(), || lengths(&workspace_root()));
     stages.finish()
 }
 

@@ -5,7 +5,8 @@
 //! `<group>`: `overhead`, `kernels`, or a primitive such as `scan` or `sort`. A word that
 //! selects nothing is an error listing the names.
 //! `SHOAL_BENCH_MAX_LOG2` (default 22) sets the largest size, 2^16 to 2^max.
-//! `SHOAL_BENCH_COMMIT` (set by xtask) is the commit the JSON names.
+//! `SHOAL_BENCH_COMMIT`, `SHOAL_BENCH_CPU` and `SHOAL_BENCH_DATE` (set by xtask) stamp the
+//! published table (`docs/bench/<backend>-<adapter>.{md,json,svg}`).
 //! `SHOAL_BENCH_WITHOUT_SUBGROUPS` withholds subgroup operations from the device, so that the
 //! kernels take the paths of an adapter without them (set by `cargo xtask bench --swiftshader`).
 
@@ -14,9 +15,11 @@ mod overhead;
 mod sims;
 mod splat;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use shoal_bench::{harness, primitives, report::Report};
+use shoal_bench::harness;
+use shoal_bench::primitives;
+use shoal_bench::report::{Report, Stamp};
 
 /// The groups a filter word can select besides the primitives (`primitives::ENTRIES`): the
 /// overhead and splat benchmarks and the simulations (each by its name, or all as `sims`).
@@ -59,6 +62,7 @@ fn unmatched(words: &[&String]) -> String {
 }
 
 fn main() -> std::process::ExitCode {
+    env_logger::init();
     let filter: Vec<String> = std::env::args().skip(1).collect();
     let typos: Vec<&String> = filter.iter().filter(|w| !selects_something(w)).collect();
     if !typos.is_empty() {
@@ -116,7 +120,7 @@ fn main() -> std::process::ExitCode {
         .clamp(16, 26);
     let entries = primitives::selected(&filter);
     if !entries.is_empty()
-        && let Err(e) = kernels(&gpu, &entries, &primitives::sizes(max))
+        && let Err(e) = kernels(&gpu, &entries, &primitives::sizes(max), &filter)
     {
         eprintln!("\nkernel benchmarks failed: {e}");
         return std::process::ExitCode::FAILURE;
@@ -124,9 +128,14 @@ fn main() -> std::process::ExitCode {
     std::process::ExitCode::SUCCESS
 }
 
-/// Runs the primitives, prints the table and writes CSV, JSON and SVG under
-/// `target/shoal/bench/`.
-fn kernels(gpu: &shoal::Gpu, entries: &[harness::Entry], sizes: &[u32]) -> Result<(), String> {
+/// Runs the primitives, prints the table and publishes it: the page, JSON and plot under
+/// `docs/bench/`, the CSV (for a spreadsheet, not committed) under `target/shoal/bench/`.
+fn kernels(
+    gpu: &shoal::Gpu,
+    entries: &[harness::Entry],
+    sizes: &[u32],
+    filter: &[String],
+) -> Result<(), String> {
     let rows = pollster::block_on(harness::run(gpu, entries, sizes, &mut |p| match p {
         harness::Progress::Started {
             done,
@@ -140,20 +149,37 @@ fn kernels(gpu: &shoal::Gpu, entries: &[harness::Entry], sizes: &[u32]) -> Resul
             row.gpu_ms / row.copy_ms
         ),
     }))?;
-    let commit = std::env::var("SHOAL_BENCH_COMMIT").ok();
-    let report = Report::new(gpu, commit, rows);
+    let stamp = Stamp {
+        commit: std::env::var("SHOAL_BENCH_COMMIT").ok(),
+        cpu: std::env::var("SHOAL_BENCH_CPU").ok(),
+        date: std::env::var("SHOAL_BENCH_DATE").ok(),
+        filter: filter.to_vec(),
+    };
+    let report = Report::new(gpu, stamp, rows);
     println!("\n{}", report.table());
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/shoal/bench");
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let stem = dir.join(format!("primitives-{}", report.backend));
-    for (ext, text) in [
-        ("csv", report.csv()),
-        ("json", report.json()?),
-        ("svg", report.svg()),
-    ] {
-        let path = stem.with_extension(ext);
-        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    }
-    println!("written: {}.{{csv,json,svg}}", stem.display());
-    Ok(())
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = manifest.ancestors().nth(2).unwrap_or(manifest);
+    let write = |dir: PathBuf, files: &[(&str, String)]| -> Result<(), String> {
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        for (ext, text) in files {
+            let path = dir.join(format!("{}.{ext}", report.stem()));
+            std::fs::write(&path, text)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            println!("written: {}", path.display());
+        }
+        Ok(())
+    };
+    write(
+        root.join("docs").join("bench"),
+        &[
+            ("md", report.markdown()),
+            ("json", report.json()?),
+            ("svg", report.svg()),
+        ],
+    )?;
+    write(
+        root.join("target").join("shoal").join("bench"),
+        &[("csv", report.csv())],
+    )
 }

@@ -1,7 +1,7 @@
-//! A run's results as text: the table printed natively and shown in the browser, the CSV, and
-//! the JSON (serde_json's, from the derived `Serialize`), the same on every adapter. The CSV
-//! stays hand-written, a `format!` a line: its fields are our own numbers and names (no commas
-//! or quotes in them).
+//! A run's results as text: the table printed natively and shown in the browser, the CSV, the
+//! JSON (serde_json's, from the derived `Serialize`) and the Markdown page published under
+//! `docs/bench/`, the same on every adapter. The CSV stays hand-written, a `format!` a line: its
+//! fields are our own numbers and names (no commas or quotes in them).
 
 use serde::Serialize;
 
@@ -15,8 +15,12 @@ pub struct Report {
     /// The backend's name in the file names: `vulkan`, `gl`, `webgpu`, or `swiftshader` (its
     /// Vulkan driver run natively).
     pub backend: String,
-    /// The commit the benchmark was built from (`git describe --always --dirty`), when known.
-    pub commit: Option<String>,
+    /// The file names' adapter part: `lavapipe`, `llvmpipe`, `swiftshader`, or the adapter's
+    /// name in lower case, words joined by `-` ([`adapter_slug`]).
+    pub adapter_slug: String,
+    /// What was measured when, beyond the adapter.
+    #[serde(flatten)]
+    pub stamp: Stamp,
     /// `release` (optimised, what `cargo xtask bench` builds) or `debug`.
     pub build: &'static str,
     /// Timed runs per median ([`RUNS`]).
@@ -25,22 +29,59 @@ pub struct Report {
     pub rows: Vec<Row>,
 }
 
+/// Where and when a run was measured, beyond the adapter: `cargo xtask bench` passes the commit,
+/// the CPU and the date (natively in `SHOAL_BENCH_COMMIT`, `SHOAL_BENCH_CPU` and
+/// `SHOAL_BENCH_DATE`, to the bench page in its address); each is `None` when the bench runs
+/// without xtask.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Stamp {
+    /// The commit the benchmark was built from (`git describe --always --dirty`).
+    pub commit: Option<String>,
+    /// The machine's CPU (its model name and hardware threads, from `/proc/cpuinfo`).
+    pub cpu: Option<String>,
+    /// The day of the run (UTC, `YYYY-MM-DD`).
+    pub date: Option<String>,
+    /// The filter words the run was given: empty when every benchmark ran.
+    pub filter: Vec<String>,
+}
+
+/// The adapter part of the published files' names: Mesa's software drivers by the name they are
+/// known by (its Vulkan driver calls itself llvmpipe too), SwiftShader by its own, any other
+/// adapter by its name up to a parenthesis, in lower case, words joined by `-`.
+pub fn adapter_slug(details: &shoal::AdapterDetails) -> String {
+    let name = details.name.to_ascii_lowercase();
+    match details.backend {
+        shoal::wgpu::Backend::Vulkan if name.contains("llvmpipe") => return "lavapipe".into(),
+        _ if name.contains("llvmpipe") => return "llvmpipe".into(),
+        _ if name.contains("swiftshader") => return "swiftshader".into(),
+        _ => {}
+    }
+    let words: Vec<&str> = name
+        .split('(')
+        .next()
+        .unwrap_or_default()
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    if words.is_empty() {
+        "unknown".into()
+    } else {
+        words.join("-")
+    }
+}
+
 impl Report {
     /// A report of `rows` measured on `gpu`, built as this crate was.
-    pub fn new(gpu: &shoal::Gpu, commit: Option<String>, rows: Vec<Row>) -> Self {
+    pub fn new(gpu: &shoal::Gpu, stamp: Stamp, rows: Vec<Row>) -> Self {
         let details = gpu.adapter_details();
         Self {
             adapter: details.to_string(),
-            // SwiftShader run natively (`cargo xtask bench --swiftshader`) keeps its own files.
             backend: match details.backend {
-                shoal::wgpu::Backend::Vulkan
-                    if details.name.to_ascii_lowercase().contains("swiftshader") =>
-                {
-                    "swiftshader".into()
-                }
+                shoal::wgpu::Backend::BrowserWebGpu => "webgpu".into(),
                 b => format!("{b:?}").to_lowercase(),
             },
-            commit,
+            adapter_slug: adapter_slug(details),
+            stamp,
             build: if cfg!(debug_assertions) {
                 "debug"
             } else {
@@ -57,7 +98,8 @@ impl Report {
             "kernels on {} ({} build{}; times: median of {RUNS} runs after a warm-up)\n\n",
             self.adapter,
             self.build,
-            self.commit
+            self.stamp
+                .commit
                 .as_ref()
                 .map(|c| format!(" of {c}"))
                 .unwrap_or_default(),
@@ -178,6 +220,57 @@ impl Report {
         csv
     }
 
+    /// The published files' name without extension: `<backend>-<adapter>`, e.g.
+    /// `vulkan-lavapipe`, `gl-llvmpipe`, `webgpu-swiftshader`.
+    pub fn stem(&self) -> String {
+        format!("{}-{}", self.backend, self.adapter_slug)
+    }
+
+    /// The Markdown page of `docs/bench/`: the stamp (commit, adapter, CPU, date, build, what
+    /// ran), the plot beside it ([`Report::stem`]`.svg`) and the table.
+    pub fn markdown(&self) -> String {
+        let or_unknown = |v: &Option<String>| v.clone().unwrap_or_else(|| "unknown".into());
+        let sizes: Vec<u64> = self.rows.iter().map(|r| r.n).collect();
+        let log2 = |n: Option<&u64>| n.map_or(0, |n| n.trailing_zeros());
+        let ran = if self.stamp.filter.is_empty() {
+            "every primitive".to_string()
+        } else {
+            format!(
+                "the primitives matching {} (not a full run)",
+                self.stamp
+                    .filter
+                    .iter()
+                    .map(|w| format!("`{w}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        format!(
+            "# Benchmarks: {adapter}\n\n\
+             Generated by `cargo xtask bench`: a new run on this adapter replaces this page, its \
+             JSON and its plot.\n\n\
+             | | |\n|---|---|\n\
+             | commit | `{commit}` |\n\
+             | adapter | {adapter} |\n\
+             | CPU | {cpu} |\n\
+             | date | {date} |\n\
+             | build | {build}, median of {runs} runs after a warm-up |\n\
+             | run | {ran}, 2^{lo} to 2^{hi} elements |\n\n\
+             ![GPU time relative to the copy kernel, {adapter}]({stem}.svg)\n\n\
+             ```text\n{table}```\n",
+            adapter = self.adapter,
+            commit = or_unknown(&self.stamp.commit),
+            cpu = or_unknown(&self.stamp.cpu),
+            date = or_unknown(&self.stamp.date),
+            build = self.build,
+            runs = self.runs,
+            lo = log2(sizes.iter().min()),
+            hi = log2(sizes.iter().max()),
+            stem = self.stem(),
+            table = self.table(),
+        )
+    }
+
     /// The JSON text.
     pub fn json(&self) -> Result<String, String> {
         serde_json::to_string_pretty(self)
@@ -230,7 +323,8 @@ mod tests {
         let report = Report {
             adapter: "test".into(),
             backend: "test".into(),
-            commit: None,
+            adapter_slug: "test".into(),
+            stamp: Stamp::default(),
             build: "release",
             runs: RUNS,
             rows: vec![
@@ -254,5 +348,78 @@ mod tests {
         let json = report.json().expect("json");
         assert!(json.contains("\"kernel\": \"wgsl/a.wgsl:scatter\""));
         assert!(json.contains("\"dispatches\": 4"));
+    }
+
+    fn details(name: &str, backend: shoal::wgpu::Backend) -> shoal::AdapterDetails {
+        shoal::AdapterDetails {
+            name: name.into(),
+            backend,
+            driver: String::new(),
+            driver_info: String::new(),
+            device_type: shoal::wgpu::DeviceType::Cpu,
+            subgroup_sizes: [0, 0],
+        }
+    }
+
+    /// Mesa's drivers by their names (lavapipe calls itself llvmpipe), others by their words.
+    #[test]
+    fn adapters_are_named_for_their_files() {
+        use shoal::wgpu::Backend::{BrowserWebGpu, Gl, Vulkan};
+        let slug = |name, backend| adapter_slug(&details(name, backend));
+        assert_eq!(slug("llvmpipe (LLVM 15.0.6, 256 bits)", Vulkan), "lavapipe");
+        assert_eq!(slug("llvmpipe (LLVM 15.0.6, 256 bits)", Gl), "llvmpipe");
+        assert_eq!(slug("SwiftShader Device (Subzero)", Vulkan), "swiftshader");
+        assert_eq!(slug("google swiftshader", BrowserWebGpu), "swiftshader");
+        assert_eq!(
+            slug("NVIDIA GeForce RTX 3080 (Laptop)", Vulkan),
+            "nvidia-geforce-rtx-3080"
+        );
+        assert_eq!(slug("", Gl), "unknown");
+    }
+
+    /// The page carries every part of the stamp, says when the run was partial, and shows the
+    /// plot that is written beside it.
+    #[test]
+    fn the_page_is_stamped() {
+        let stamp = Stamp {
+            commit: Some("abc1234".into()),
+            cpu: Some("Some CPU (2 threads)".into()),
+            date: Some("2026-11-29".into()),
+            filter: vec!["scan".into()],
+        };
+        let report = Report {
+            adapter: "llvmpipe (Vulkan, software)".into(),
+            backend: "vulkan".into(),
+            adapter_slug: "lavapipe".into(),
+            stamp,
+            build: "release",
+            runs: RUNS,
+            rows: vec![
+                row("scan", 1 << 16, Vec::new()),
+                row("scan", 1 << 20, Vec::new()),
+            ],
+        };
+        assert_eq!(report.stem(), "vulkan-lavapipe");
+        let page = report.markdown();
+        for part in [
+            "| commit | `abc1234` |",
+            "| CPU | Some CPU (2 threads) |",
+            "| date | 2026-11-29 |",
+            "| adapter | llvmpipe (Vulkan, software) |",
+            "matching `scan` (not a full run), 2^16 to 2^20 elements",
+            "](vulkan-lavapipe.svg)",
+            &report.table(),
+        ] {
+            assert!(page.contains(part), "{part:?} missing from\n{page}");
+        }
+        let json = report.json().expect("json");
+        for key in [
+            "\"commit\": \"abc1234\"",
+            "\"cpu\":",
+            "\"date\":",
+            "\"adapter_slug\": \"lavapipe\"",
+        ] {
+            assert!(json.contains(key), "{key} missing from {json}");
+        }
     }
 }

@@ -1,8 +1,9 @@
 //! The bench page (wasm32 only): `demos/web/bench.html` calls [`run_bench`], which runs the same
 //! entries as `cargo xtask bench` on the browser's WebGPU, verified the same way, adds a table
 //! row as each finishes, and leaves the results for automation: `window.shoalBench` holds the
-//! `table`, `json` and `svg` texts and `window.shoalReady` turns true, or `window.shoalError`
-//! holds the message. `cargo xtask bench --browser` reads them through WebDriver.
+//! `table`, `json`, `svg` and `md` texts and the files' `stem`, and `window.shoalReady` turns
+//! true, or `window.shoalError` holds the message. `cargo xtask bench --browser` reads them
+//! through WebDriver and writes `docs/bench/<stem>.{md,json,svg}`.
 
 use std::sync::Once;
 
@@ -12,11 +13,12 @@ use web_sys::HtmlElement;
 
 use crate::harness::{self, Progress};
 use crate::primitives;
-use crate::report::Report;
+use crate::report::{Report, Stamp};
 
 /// Runs the primitives `filter` selects (space-separated words, as on the command line; empty
 /// for all) from 2^16 up to 2^`max_log2`, writing progress into `status` and a row per result
-/// into `rows` (a `<tbody>`). `commit` is what the JSON names (empty when unknown).
+/// into `rows` (a `<tbody>`). `commit`, `cpu` and `date` stamp the results (each empty when
+/// unknown; `cargo xtask bench --browser` passes them in the page's address).
 #[wasm_bindgen]
 pub async fn run_bench(
     status: HtmlElement,
@@ -24,23 +26,30 @@ pub async fn run_bench(
     filter: String,
     max_log2: u32,
     commit: String,
+    cpu: String,
+    date: String,
 ) -> Result<(), JsError> {
     install_panic_hook();
-    run(&status, &rows, &filter, max_log2, commit)
-        .await
-        .map_err(|e| {
-            fail(&e);
-            JsError::new(&e)
-        })
+    let known = |s: String| (!s.is_empty()).then_some(s);
+    let filter: Vec<String> = filter.split_whitespace().map(str::to_string).collect();
+    let stamp = Stamp {
+        commit: known(commit),
+        cpu: known(cpu),
+        date: known(date),
+        filter,
+    };
+    run(&status, &rows, max_log2, stamp).await.map_err(|e| {
+        fail(&e);
+        JsError::new(&e)
+    })
 }
 
 /// [`run_bench`], its errors as messages.
 async fn run(
     status: &HtmlElement,
     rows: &HtmlElement,
-    filter: &str,
     max_log2: u32,
-    commit: String,
+    stamp: Stamp,
 ) -> Result<(), String> {
     status.set_text_content(Some("opening WebGPU…"));
     let gpu = Gpu::new().await.map_err(|e| e.to_string())?;
@@ -49,8 +58,7 @@ async fn run(
         gpu.adapter_details(),
         harness::timing_source(&gpu)
     );
-    let filter: Vec<String> = filter.split_whitespace().map(str::to_string).collect();
-    let entries = primitives::selected(&filter);
+    let entries = primitives::selected(&stamp.filter);
     let sizes = primitives::sizes(max_log2);
     let document = web_sys::window()
         .and_then(|w| w.document())
@@ -75,13 +83,14 @@ async fn run(
     if let Some(e) = failure {
         return Err(e);
     }
-    let commit = (!commit.is_empty()).then_some(commit);
-    let report = Report::new(&gpu, commit, measured);
+    let report = Report::new(&gpu, stamp, measured);
     let results = js_sys::Object::new();
     for (key, text) in [
         ("table", report.table()),
         ("json", report.json()?),
         ("svg", report.svg()),
+        ("md", report.markdown()),
+        ("stem", report.stem()),
     ] {
         js_sys::Reflect::set(&results, &key.into(), &text.into())
             .map_err(|_| "cannot set the results")?;

@@ -4,6 +4,7 @@ use shoal::glam::Vec4;
 use shoal_kernels::blur::{BlurParams, GaussianBlur, gaussian_blur_cpu};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    env_logger::init(); // RUST_LOG=shoal=debug shows what Shoal does
     let input = std::env::args().nth(1);
     let input = input.unwrap_or("docs/images/demo-blur.png".into());
     let mut reader = png::Decoder::new(std::fs::File::open(&input)?).read_info()?;

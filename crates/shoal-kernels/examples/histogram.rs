@@ -2,6 +2,7 @@
 //! on the CPU too. `cargo run -p shoal-kernels --example histogram [in.png]` (8-bit RGBA)
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    env_logger::init(); // RUST_LOG=shoal=debug shows what Shoal does
     let input = std::env::args().nth(1);
     let input = input.unwrap_or("docs/images/demo-blur.png".into());
     let mut reader = png::Decoder::new(std::fs::File::open(&input)?).read_info()?;

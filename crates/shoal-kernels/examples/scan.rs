@@ -3,6 +3,7 @@
 use shoal_kernels::{Op, Scan, ScanSpec};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    env_logger::init(); // RUST_LOG=shoal=debug shows what Shoal does
     let gpu = shoal::Gpu::blocking()?;
     let values: Vec<u32> = (0..300_000u32).map(|i| i % 7).collect();
     let input = gpu.buffer_from(&values)?;

@@ -2,6 +2,7 @@
 //! `cargo run -p shoal-kernels --example sort`
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    env_logger::init(); // RUST_LOG=shoal=debug shows what Shoal does
     let gpu = shoal::Gpu::blocking()?;
     let mut keys: Vec<u32> = (0..100_000u32)
         .map(|i| i.wrapping_mul(2_654_435_761))

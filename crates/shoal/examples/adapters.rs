@@ -2,6 +2,7 @@
 //! minimums. Fails when there is no such adapter.
 
 fn main() -> std::process::ExitCode {
+    env_logger::init(); // RUST_LOG=shoal=debug shows what Shoal does
     match shoal::Gpu::blocking() {
         Ok(gpu) => {
             println!("adapter: {}", gpu.adapter_details());

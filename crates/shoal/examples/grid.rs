@@ -3,6 +3,7 @@
 use shoal::wgpu::TextureFormat;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    env_logger::init(); // RUST_LOG=shoal=debug shows what Shoal does
     let gpu = shoal::Gpu::blocking()?;
     let (w, h) = (200u32, 120u32);
     let image = gpu.image_zeroed(w, h, TextureFormat::Rgba8Unorm)?;

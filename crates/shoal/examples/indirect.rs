@@ -4,6 +4,7 @@
 use shoal::{DispatchArgs, Usage};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    env_logger::init(); // RUST_LOG=shoal=debug shows what Shoal does
     let gpu = shoal::Gpu::blocking()?;
     let values: Vec<i32> = (0..1000).map(|i| (i * 7919) % 201 - 100).collect();
     let input = gpu.buffer_from(&values)?;

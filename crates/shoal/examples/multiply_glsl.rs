@@ -4,6 +4,7 @@
 use glam::Vec4;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    env_logger::init(); // RUST_LOG=shoal=debug shows what Shoal does
     let gpu = shoal::Gpu::blocking()?;
     let x: Vec<Vec4> = (0..1000).map(|i| Vec4::splat(i as f32)).collect();
     let y: Vec<Vec4> = (0..1000)

@@ -2,6 +2,7 @@
 //! shared memory. `cargo run -p shoal --example prefix_sum`
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    env_logger::init(); // RUST_LOG=shoal=debug shows what Shoal does
     let gpu = shoal::Gpu::blocking()?;
     let values: Vec<u32> = (0..1000).map(|i| (i * 37) % 11).collect();
     let (input, output) = (gpu.buffer_from(&values)?, gpu.buffer_zeroed::<u32>(1000)?);

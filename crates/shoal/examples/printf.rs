@@ -3,6 +3,7 @@
 use shoal::PrintValue;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    env_logger::init(); // RUST_LOG=shoal=debug shows what Shoal does
     let gpu = shoal::Gpu::blocking()?;
     let kernel = gpu.kernel(shoal::wgsl!("../wgsl/examples/printf.wgsl"))?;
     kernel.dispatch().invocations(16).run()?;

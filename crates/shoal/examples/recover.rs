@@ -12,6 +12,7 @@ fn double(gpu: &shoal::Gpu, input: &[u32]) -> Result<Vec<u32>, shoal::Error> {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    env_logger::init(); // RUST_LOG=shoal=debug shows what Shoal does
     let input: Vec<u32> = (0..1000).collect();
     let mut gpu = shoal::Gpu::blocking()?;
     gpu.destroy(); // what a driver reset does to a device

@@ -9,6 +9,7 @@ struct Data {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    env_logger::init(); // RUST_LOG=shoal=debug shows what Shoal does
     let gpu = shoal::Gpu::blocking()?; // native: SHOAL_BACKEND=vulkan|gl|metal|dx12|auto
     let (data, xs) = (|v1, v2| Data { v1, v2 }, || (0..32).map(|i| i as f32));
     let a: Vec<Data> = xs().map(|x| data(vec3(x, x, x), vec2(x, 0.0))).collect();

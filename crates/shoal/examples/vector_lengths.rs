@@ -4,6 +4,7 @@
 use glam::Vec3;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    env_logger::init(); // RUST_LOG=shoal=debug shows what Shoal does
     let gpu = shoal::Gpu::blocking()?;
     let vectors: Vec<Vec3> = (1..=100).map(|i| Vec3::new(i as f32, 2.0, -1.0)).collect();
     let input = gpu.append_buffer_from(&vectors, vectors.len() as u64)?;

@@ -285,6 +285,13 @@ impl<'a> Dispatch<'a> {
 
     /// Checks everything and records the dispatch into `commands`, after what is already there.
     pub fn record(self, commands: &mut Commands) -> Result<()> {
+        let kernel = self.kernel;
+        self.record_checked(commands)
+            .inspect_err(|e| log::debug!("shoal: kernel `{}` not dispatched: {e}", kernel.name()))
+    }
+
+    /// [`Dispatch::record`], its error not yet logged.
+    fn record_checked(self, commands: &mut Commands) -> Result<()> {
         let Dispatch {
             kernel,
             bound,
@@ -377,6 +384,7 @@ impl<'a> Dispatch<'a> {
                 },
             });
         }
+        log::trace!("shoal: dispatch `{name}`: {groups:?} work groups of {size:?}");
         // Checked for every dispatch, one of no work groups too (`Error::Unfilterable`).
         let mask = binding::filtering_mask(kernel.gpu(), name, r, &resources)?;
         if groups.is_some_and(|g| g.contains(&0)) {
@@ -423,25 +431,28 @@ impl<'a> Dispatch<'a> {
 /// The work groups of `.invocations(n)`: `ceil(n / work-group invocations)` folded over y and z
 /// where x cannot hold them, for a kernel that can rebuild its index from such a fold.
 fn linear_groups(name: &str, r: &Reflection, n: u64, max: [u32; 3]) -> Result<[u32; 3]> {
-    let needed = n.div_ceil(r.workgroup_invocations() as u64);
-    let groups = fold(needed, max).ok_or_else(|| {
-        // The fold that did not fit: whole x and y, and the planes it would need.
-        let plane = u64::from(max[0].max(1)) * u64::from(max[1].max(1));
-        let planes = needed.div_ceil(plane).min(u32::MAX as u64) as u32;
-        Error::TooManyGroups {
-            kernel: name.to_string(),
-            groups: [max[0], max[1], planes],
-            dimension: 2,
-            limit: max[2],
-            remedy: "even folded over y and z the count does not fit: split the work into \
+    let invocations = u64::from(r.workgroup_invocations());
+    let needed = n.div_ceil(invocations);
+    let most = (1u64 << 32) / invocations.max(1);
+    let groups = fold(needed, max)
+        .map(|g| snug(g, needed, max, most))
+        .ok_or_else(|| {
+            // The fold that did not fit: whole x and y, and the planes it would need.
+            let plane = u64::from(max[0].max(1)) * u64::from(max[1].max(1));
+            let planes = needed.div_ceil(plane).min(u32::MAX as u64) as u32;
+            Error::TooManyGroups {
+                kernel: name.to_string(),
+                groups: [max[0], max[1], planes],
+                dimension: 2,
+                limit: max[2],
+                remedy: "even folded over y and z the count does not fit: split the work into \
                 several dispatches"
-                .into(),
-        }
-    })?;
+                    .into(),
+            }
+        })?;
     // WGSL's index is a u32 (shoal_linear_index's too): past 2^32 launched invocations (the
     // fold may launch more than n) an index wraps and passes the kernel's bound check.
-    let launched = groups.iter().map(|&g| u64::from(g)).product::<u64>()
-        * u64::from(r.workgroup_invocations());
+    let launched = groups.iter().map(|&g| u64::from(g)).product::<u64>() * invocations;
     if launched > 1 << 32 {
         return Err(Error::InvalidParameter {
             kernel: name.to_string(),
@@ -453,6 +464,9 @@ fn linear_groups(name: &str, r: &Reflection, n: u64, max: [u32; 3]) -> Result<[u
                  {groups:?}); split the work into several dispatches"
             ),
         });
+    }
+    if groups[1] > 1 || groups[2] > 1 {
+        log::debug!("shoal: `{name}`: {n} invocations folded to {groups:?} work groups");
     }
     // A kernel that reads only its x coordinates would run the folded groups' elements again
     // and leave the rest unwritten, without an error anywhere: refused instead.
@@ -496,6 +510,25 @@ pub(crate) fn fold(groups: u64, max: [u32; 3]) -> Option<[u32; 3]> {
     Some([mx as u32, rows.div_ceil(planes) as u32, planes as u32])
 }
 
+/// `folded` ([`fold`]'s shape for `groups` work groups) when it launches at most `most` groups;
+/// otherwise the first 2D shape with more rows that holds `groups` within `most`, if any. The
+/// fold makes x as wide as the rows allow and may overshoot by up to a row: near 2^32
+/// invocations that overshoot alone would pass the u32 index, where narrower rows fit exactly
+/// (2^26 groups of 64 fold to 65473 x 1025 but fit as 32768 x 2048).
+fn snug(folded: [u32; 3], groups: u64, max: [u32; 3], most: u64) -> [u32; 3] {
+    let launched = folded.iter().map(|&g| u64::from(g)).product::<u64>();
+    if launched <= most || groups > most || folded[2] > 1 {
+        return folded;
+    }
+    let (mx, my) = (u64::from(max[0].max(1)), u64::from(max[1].max(1)));
+    (u64::from(folded[1])..=my)
+        .find_map(|rows| {
+            let x = groups.div_ceil(rows);
+            (x <= mx && x * rows <= most).then_some([x as u32, rows as u32, 1])
+        })
+        .unwrap_or(folded)
+}
+
 /// Checks indirect arguments at byte `offset` of a `Buffer` of `bytes` bytes (to whole words) in
 /// `buffer`.
 fn check_indirect(name: &str, buffer: &wgpu::Buffer, offset: u64, bytes: u64) -> Result<()> {
@@ -527,9 +560,34 @@ fn check_indirect(name: &str, buffer: &wgpu::Buffer, offset: u64, bytes: u64) ->
 #[cfg(test)]
 mod tests {
     // In wasm32 these run in the browser through wasm-bindgen-test (plain `#[test]`s would not run).
-    use super::fold;
+    use super::{fold, snug};
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    /// Near 2^32 invocations the fold's overshoot is traded for narrower rows that fit; a fold
+    /// already within the bound, and a count past it, keep the fold's shape.
+    #[test]
+    fn snug_folds_fit_the_u32_index() {
+        let max = [65535, 65535, 65535];
+        let most = (1u64 << 32) / 64;
+        for groups in [most, most - 1, most - 960, most - 65_000, 40_000_000] {
+            let folded = fold(groups, max).expect("fits");
+            let shape = snug(folded, groups, max, most);
+            let product = shape.iter().map(|&d| u64::from(d)).product::<u64>();
+            assert!(
+                groups <= product && product <= most,
+                "{groups} -> {shape:?}"
+            );
+            assert!(shape.iter().all(|&d| d <= 65535), "{shape:?}");
+        }
+        assert_eq!(fold(most, max), Some([65473, 1025, 1]));
+        assert_eq!(snug([65473, 1025, 1], most, max, most), [32768, 2048, 1]);
+        assert_eq!(snug([1000, 1, 1], 1000, max, most), [1000, 1, 1]);
+        assert_eq!(
+            snug([65535, 1026, 1], most + 1, max, most),
+            [65535, 1026, 1]
+        );
+    }
 
     #[test]
     fn folding_covers_every_group_within_limits() {

@@ -175,6 +175,13 @@ impl Gpu {
 
     /// Opens an adapter as `options` say.
     pub async fn with_options(options: GpuOptions) -> Result<Self> {
+        Self::open(options)
+            .await
+            .inspect_err(|e| log::debug!("shoal: no Gpu: {e}"))
+    }
+
+    /// [`Gpu::with_options`], its error not yet logged.
+    async fn open(options: GpuOptions) -> Result<Self> {
         let choice = match options.backend {
             Some(choice) => choice,
             None => BackendChoice::from_env()?,
@@ -184,6 +191,9 @@ impl Gpu {
         let instance = wgpu::Instance::new(desc);
         let adapter = pick_adapter(&instance, choice).await?;
         let features = adapter.features() & WANTED_FEATURES & !options.withheld_features;
+        if !options.withheld_features.is_empty() {
+            log::info!("shoal: features withheld: {:?}", options.withheld_features);
+        }
         let (device, queue) = request_device(&adapter, features, options.limits).await?;
         Ok(Self::assemble(
             Some(instance),
@@ -271,6 +281,16 @@ impl Gpu {
         let details = AdapterDetails::from_device(&device);
         let tag = GpuTag::new(&details.name);
         let limits = Limits::from_wgpu(&device.limits());
+        log::info!(
+            "shoal: {details}: work groups up to {:?} ({} invocations, {} bytes shared), \
+             {:?} per dispatch, buffers up to {} bytes",
+            limits.max_compute_work_group_size,
+            limits.max_compute_work_group_invocations,
+            limits.max_compute_shared_memory_size,
+            limits.max_compute_work_group_count,
+            limits.max_buffer_size,
+        );
+        log::debug!("shoal: {limits:?}; features {:?}", device.features());
         let health = Health::install(&device, errors, lost);
         Self {
             inner: Arc::new(GpuInner {
@@ -411,10 +431,13 @@ impl Gpu {
     /// The largest 1D work group this device runs, at most `cap`: the number to plan a kernel's
     /// `override` work-group size with (1024 on lavapipe, 256 on WebGPU).
     pub fn max_workgroup_1d(&self, cap: u32) -> u32 {
-        self.limits()
+        let size = self
+            .limits()
             .max_compute_work_group_invocations
             .min(self.limits().max_compute_work_group_size[0])
-            .min(cap)
+            .min(cap);
+        log::debug!("shoal: 1D work group of {size} invocations planned (asked for at most {cap})");
+        size
     }
 
     pub(crate) fn health(&self) -> &Health {
@@ -452,6 +475,14 @@ async fn pick_adapter(instance: &wgpu::Instance, choice: BackendChoice) -> Resul
     {
         let mut adapters = instance.enumerate_adapters(choice.backends()).await;
         adapters.sort_by_key(|a| backend::preference(&a.get_info()));
+        if log::log_enabled!(log::Level::Debug) {
+            let names: Vec<String> = adapters.iter().map(|a| a.get_info().name).collect();
+            log::debug!(
+                "shoal: {} adapters for {}, by preference: {names:?}",
+                names.len(),
+                choice.name()
+            );
+        }
         match adapters.into_iter().next() {
             Some(a) => Ok(a),
             None => {

@@ -135,6 +135,13 @@ impl KernelBuilder {
 
     /// Parses, validates and reflects the WGSL, checks it against the device and builds the pipeline.
     pub fn build(self) -> Result<Kernel> {
+        let path = self.source.path().to_string();
+        self.build_logged()
+            .inspect_err(|e| log::debug!("shoal: kernel {path} not built: {e}"))
+    }
+
+    /// [`KernelBuilder::build`], its error not yet logged.
+    fn build_logged(self) -> Result<Kernel> {
         let gpu = self.gpu;
         let composed = Composed::new(&self.source)?;
         let base = self.source.path().to_string();
@@ -167,6 +174,17 @@ impl KernelBuilder {
             constants: self.constants,
         });
         let default = Arc::new(build_variant(&gpu, &name, &reflection, &shader, 0)?);
+        log::debug!(
+            "shoal: kernel `{name}` built: {} bytes of WGSL composed, work group {:?}, {} \
+             bindings{}",
+            composed.text.len(),
+            reflection.workgroup_size,
+            reflection.bindings.len(),
+            match shader {
+                Shader::Zeroed(_) => ", shared memory zeroed by the work group (GL)",
+                Shader::Wgsl { .. } => "",
+            }
+        );
         let cache = BindCache::new(gpu.turn_lock());
         Ok(Kernel {
             inner: Arc::new(KernelInner {

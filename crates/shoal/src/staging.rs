@@ -58,6 +58,7 @@ impl StagingPool {
         }
         .min(device.limits().max_buffer_size)
         .max(size);
+        log::debug!("shoal: new staging buffer of {rounded} bytes for a read of {size}");
         device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("shoal staging"),
             size: rounded,
@@ -69,6 +70,11 @@ impl StagingPool {
     /// Returns a buffer to the pool (or drops it, when it alone exceeds the cap).
     pub(crate) fn give(&self, buffer: wgpu::Buffer) {
         if buffer.size() > self.cap() {
+            log::debug!(
+                "shoal: staging buffer of {} bytes dropped: over the pool's cap of {}",
+                buffer.size(),
+                self.cap()
+            );
             return;
         }
         if let Ok(mut free) = self.free.lock() {

@@ -19,6 +19,7 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn main() -> ExitCode {
+    env_logger::init();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut paths = Vec::new();
     files(&root.join("wgsl"), &mut paths);

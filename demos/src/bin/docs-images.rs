@@ -89,6 +89,7 @@ async fn render(gpu: &Gpu, dir: &Path) -> Result<Vec<String>, String> {
 }
 
 fn main() -> ExitCode {
+    env_logger::init();
     let dir = std::env::args()
         .nth(1)
         .map(PathBuf::from)

@@ -205,6 +205,7 @@ fn flock_picture(gpu: &Gpu, dir: &Path) -> Result<(), Failure> {
 }
 
 fn main() -> ExitCode {
+    env_logger::init();
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/images");
     let run = || -> Result<(), Failure> {
         std::fs::create_dir_all(&dir)?;

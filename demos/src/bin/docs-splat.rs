@@ -66,6 +66,7 @@ fn run(dir: PathBuf) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
+    env_logger::init();
     let dir = std::env::args()
         .nth(1)
         .map(PathBuf::from)

@@ -7,6 +7,7 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    env_logger::init();
     let gpu = match shoal::Gpu::blocking() {
         Ok(gpu) => gpu,
         Err(e) => {

@@ -234,7 +234,8 @@ fn dispatch_sizes_run_or_give_typed_errors() {
         let mut folded = None;
         let (d, groups) = match grid.clone() {
             Grid::Groups(x) => (d.groups(x), Some(x.map(u64::from))),
-            // Folded over y and z: the count is what must be right, not the shape.
+            // Folded over y and z: the count is what must be right, not the shape. A count no
+            // fold holds is TooManyGroups, one past the u32 index InvalidParameter (below).
             Grid::Invocations(n) => {
                 let groups = n.div_ceil(64);
                 let most = max.iter().map(|&m| m as u64).product::<u64>();
@@ -259,10 +260,29 @@ fn dispatch_sizes_run_or_give_typed_errors() {
         let mut commands = gpu.commands();
         let recorded = d.record(&mut commands);
         let within = groups.map(|g| (0..3).all(|i| g[i] <= max[i] as u64));
+        // WGSL numbers a 1D dispatch's invocations with a u32: at most 2^32 of them, and every
+        // count up to that runs (the fold narrows its rows rather than overshoot the index).
+        let past_index = matches!(grid, Grid::Invocations(n) if n > 1 << 32);
         match (&recorded, &grid) {
-            (Ok(()), _) => ensure(within != Some(false), || {
+            (Ok(()), _) => ensure(within != Some(false) && !past_index, || {
                 format!("{grid:?} over the limit recorded")
             })?,
+            (
+                Err(Error::InvalidParameter {
+                    parameter,
+                    value,
+                    rule,
+                    ..
+                }),
+                Grid::Invocations(n),
+            ) => ensure(
+                within == Some(true)
+                    && past_index
+                    && parameter == "invocations"
+                    && *value == n.to_string()
+                    && rule.contains("2^32"),
+                || format!("{grid:?}: {recorded:?}"),
+            )?,
             (Err(Error::TooManyGroups { .. }), _) => ensure(within != Some(true), || {
                 format!("{grid:?} within the limit refused")
             })?,

@@ -104,6 +104,7 @@ struct Pool {
 }
 
 fn main() -> Result<(), shoal::Error> {
+    env_logger::init();
     let gpu = Gpu::blocking()?;
     println!("soak on {}", gpu.adapter_details());
     let kernels: Vec<Kernel> = [
