@@ -343,6 +343,7 @@ impl<T: Element> Bindable for AppendBuffer<T> {
             size: T::SIZE,
             type_name: T::type_name(),
             layout: T::LAYOUT,
+            fields: T::FIELDS,
             header: HEADER,
         })
     }

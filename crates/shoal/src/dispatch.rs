@@ -84,6 +84,8 @@ pub struct Dispatch<'a> {
     bound: Vec<Option<Resource<'a>>>,
     grid: Grid<'a>,
     error: Option<Error>,
+    /// What a profile calls it ([`Dispatch::label`]); the kernel's name otherwise.
+    label: Option<String>,
 }
 
 impl Kernel {
@@ -109,11 +111,20 @@ impl Kernel {
             bound,
             grid: Grid::Unset,
             error: None,
+            label: None,
         }
     }
 }
 
 impl<'a> Dispatch<'a> {
+    /// Names the dispatch in a profile ([`Commands::profiled`], [`Timing::label`]) and in wgpu's
+    /// debug labels: `"my_sim: integrate"` instead of the kernel's `file.wgsl:entry`. Shoal's
+    /// kernel families label theirs `family: operation` (`reduce_by_key: scan`).
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = Some(label.into());
+        self
+    }
+
     /// Binds `resource` to the WGSL variable `name`.
     pub fn bind(mut self, name: &str, resource: &'a (impl Bindable + ?Sized)) -> Self {
         if self.error.is_some() {
@@ -222,7 +233,10 @@ impl<'a> Dispatch<'a> {
     /// Runs the dispatch on its own and returns its GPU time (timestamps where the device has
     /// them, wall clock otherwise, labelled as such).
     pub async fn run_timed(self) -> Result<Timing> {
-        let label = self.kernel.name().to_string();
+        let label = self
+            .label
+            .clone()
+            .unwrap_or_else(|| self.kernel.name().to_string());
         let mut commands = self.kernel.gpu().commands().profiled();
         self.record(&mut commands)?;
         let timings = commands.submit()?.timings().await?;
@@ -239,6 +253,7 @@ impl<'a> Dispatch<'a> {
             bound,
             grid,
             error,
+            label,
         } = self;
         if let Some(e) = error {
             return Err(e);
@@ -333,7 +348,7 @@ impl<'a> Dispatch<'a> {
         let _turn = kernel.gpu().turn();
         let variant = kernel.variant(mask)?;
         let bind_groups = kernel.bind_groups(&variant, mask, &resources)?;
-        commands.compute_pass(name, |pass| {
+        commands.compute_pass(label.as_deref().unwrap_or(name), |pass| {
             pass.set_pipeline(&variant.pipeline);
             for (i, group) in bind_groups.iter().enumerate() {
                 pass.set_bind_group(i as u32, group, &[]);

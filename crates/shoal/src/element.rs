@@ -20,6 +20,10 @@ pub trait Element: Sized + Send + Sync + 'static {
     const SIZE: u64;
     /// Whether a WGSL `vec3` hides in the type (used to explain layout errors).
     const LAYOUT: LayoutKind;
+    /// The fields of a struct deriving `Element` (`#[derive(shoal::Element)]`), by name, offset
+    /// and type: bound to a WGSL struct, each field is compared with the member of its name
+    /// ([`Error::StructField`]). Empty for every other type, whose stride alone is checked.
+    const FIELDS: &'static [crate::ElementField] = &[];
     /// The name shown in messages.
     fn type_name() -> &'static str {
         std::any::type_name::<Self>()
@@ -40,6 +44,21 @@ pub enum LayoutKind {
     Wgsl,
     /// Byte for byte, as the Rust compiler laid it out (`#[repr(C)]` + bytemuck).
     Pod,
+}
+
+/// `e` (an [`Error::ElementCodec`] of a derived struct's twin) naming `T` instead. Public for
+/// `#[derive(shoal::Element)]` only.
+pub fn renamed<T: Element>(e: Error) -> Error {
+    match e {
+        Error::ElementCodec {
+            operation, reason, ..
+        } => Error::ElementCodec {
+            type_name: T::type_name().to_string(),
+            operation,
+            reason,
+        },
+        other => other,
+    }
 }
 
 /// The [`Error::ElementCodec`] for `bytes` bytes that are not whole elements of `T`, or `Ok`.

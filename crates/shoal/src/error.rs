@@ -1,9 +1,8 @@
 //! The one error type of Shoal.
 //!
-//! Every variant says what happened, where (the kernel, and the binding where there is one) and,
-//! when there is a limit, which limit and its value. Nothing here is a wgpu panic: the checks in
-//! [`crate::Dispatch`] and [`crate::Kernel`] run before anything reaches the device, and what
-//! wgpu still reports is captured with error scopes and returned as [`Error::Wgpu`].
+//! Every variant says what happened, where (the kernel, the binding where there is one) and
+//! which limit and its value. No wgpu panic: the checks in [`crate::Dispatch`] and
+//! [`crate::Kernel`] run first, and wgpu's reports are error scopes' [`Error::Wgpu`].
 
 mod messages;
 use messages::{hint, list_or_none};
@@ -285,6 +284,9 @@ pub enum Error {
         /// Advice, such as the vec3 alignment rule.
         hint: String,
     },
+    /// A field of a `#[derive(shoal::Element)]` struct differs from its WGSL struct's member.
+    #[error("{0}")]
+    StructField(Box<crate::FieldMismatch>),
     /// The bound buffer is smaller than the WGSL type needs.
     #[error(
         "kernel `{kernel}`: binding `{binding}` needs at least {needed} bytes ({wgsl_type}) but the buffer has {got}"

@@ -140,6 +140,13 @@ impl KernelBuilder {
                 .map_err(|e| e.into_error(&base))?;
         let name = format!("{base}:{}", reflection.entry_point);
         kernel_checks::check_device(&gpu, &name, &reflection)?;
+        #[cfg(not(target_arch = "wasm32"))]
+        crate::portable::warn_unportable(
+            &name,
+            &reflection,
+            &gpu.device().limits(),
+            !self.constants.is_empty(),
+        );
 
         let printf = match reflection
             .bindings
