@@ -31,7 +31,7 @@ gpu_test! {
         let values = gpu.buffer_from(&input).expect("values");
         let evens = gpu.append_buffer::<u32>(n as u64).expect("append buffer");
         if n > 0 {
-            k.bind("values", &values).bind("evens", &evens).invocations(n).run().expect("run");
+            k.bind("values", &values).bind("evens", &evens).invocations(n as u64).run().expect("run");
         }
         let mut got = evens.read().await.expect("read");
         got.sort_unstable();

@@ -108,7 +108,7 @@ fn refused<T: shoal::Element>(gpu: &Gpu, items: &[T], member: &str, words: &[&st
     let buffer = gpu.buffer_from(items).expect("buffer");
     let e = k
         .bind("particles", &buffer)
-        .invocations(items.len() as u32)
+        .invocations(items.len() as u64)
         .run()
         .expect_err("a struct that differs from the WGSL's");
     assert!(
@@ -128,7 +128,7 @@ gpu_test! {
     for n in [1usize, 2, 63, 64, 65, 100, 257] {
         let start = particles(n);
         let buffer = gpu.buffer_from(&start).expect("buffer");
-        k.bind("particles", &buffer).invocations(n as u32).run().expect("step");
+        k.bind("particles", &buffer).invocations(n as u64).run().expect("step");
         let got = buffer.read().await.expect("read");
         let want: Vec<Particle> = start.into_iter().map(step).collect();
         assert_eq!(got, want, "{n} particles");

@@ -109,6 +109,8 @@ mod contract;
 #[cfg(test)]
 mod folded_tests;
 #[cfg(test)]
+mod labels_tests;
+#[cfg(test)]
 mod from_source_tests;
 #[cfg(all(test, feature = "glsl"))]
 mod glsl_tests;

@@ -70,6 +70,7 @@ impl<T: Value> Reduce<T> {
         output: &Buffer<T>,
         op: impl Into<Operation>,
     ) -> Result<()> {
+        let commands = &mut commands.labelled("reduce");
         let op = op.into();
         // One answer whatever the size: the last level writes the output while it reads the
         // input (or a level of scratch), so the two are apart always.

@@ -48,6 +48,8 @@ pub struct Commands {
     /// Taken only by [`Commands::submit`], which consumes the batch.
     encoder: Option<wgpu::CommandEncoder>,
     profiler: Option<Profiler>,
+    /// The label of what is recorded now ([`Commands::labelled`]).
+    pub(crate) scope: Option<String>,
     /// A mistake found while recording by a call that returns no `Result`; `submit` returns it.
     error: Option<Error>,
     /// Held while the fields above drop: a batch dropped unsubmitted may hold the last handle
@@ -76,6 +78,7 @@ impl Gpu {
             gpu: self.clone(),
             encoder: Some(encoder),
             profiler: None,
+            scope: None,
             error: None,
             dropping: None,
         }
@@ -475,6 +478,12 @@ impl Submission {
     #[cfg(not(target_arch = "wasm32"))]
     pub fn wait_blocking(&self) -> Result<()> {
         pollster::block_on(self.wait())
+    }
+
+    /// [`timings`](Self::timings), blocking the thread (native only).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn timings_blocking(self) -> Result<Vec<Timing>> {
+        pollster::block_on(self.timings())
     }
 
     /// The time of each dispatch of a [`profiled`](Commands::profiled) batch, in order; without

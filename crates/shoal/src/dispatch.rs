@@ -348,7 +348,8 @@ impl<'a> Dispatch<'a> {
         let _turn = kernel.gpu().turn();
         let variant = kernel.variant(mask)?;
         let bind_groups = kernel.bind_groups(&variant, mask, &resources)?;
-        commands.compute_pass(label.as_deref().unwrap_or(name), |pass| {
+        let label = commands.dispatch_label(label, name, &r.entry_point);
+        commands.compute_pass(&label, |pass| {
             pass.set_pipeline(&variant.pipeline);
             for (i, group) in bind_groups.iter().enumerate() {
                 pass.set_bind_group(i as u32, group, &[]);

@@ -188,6 +188,7 @@ impl<T: Value> Scan<T> {
         spec: ScanSpec,
         hooks: &[(&'static str, &dyn shoal::Bindable)],
     ) -> Result<()> {
+        let commands = &mut commands.labelled("scan");
         if n == 0 {
             return Ok(());
         }
@@ -248,6 +249,7 @@ impl<T: Value> Scan<T> {
         output: &Buffer<T>,
         spec: ScanSpec,
     ) -> Result<()> {
+        let commands = &mut commands.labelled("scan");
         let n = check_pair(self.kernels.gpu(), "scan", input, output)?;
         if n == 0 {
             return Ok(());
