@@ -19,6 +19,7 @@ mod compact;
 mod histogram;
 mod matmul;
 mod operator;
+mod prepare;
 mod radix_sort;
 mod reduce;
 mod scan;

@@ -133,6 +133,17 @@ pub struct Segmented<T: Scalar> {
 }
 
 impl<T: Scalar> Segmented<T> {
+    /// The `Gpu` the kernels run on.
+    pub(crate) fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// How many kernels the scans have compiled so far (for the warm-up's tests).
+    #[cfg(test)]
+    pub(crate) fn kernels_built(&self) -> usize {
+        self.scan.kernels_built() + self.by_key.kernels_built()
+    }
+
     /// The kernels for `gpu` (compiled on first use of each operation), tiled as
     /// [`Tiling::for_value`] plans for the pairs they scan.
     pub fn new(gpu: &Gpu) -> Result<Self> {

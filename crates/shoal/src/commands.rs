@@ -342,7 +342,7 @@ impl Commands {
         let between = self.gpu.has_timestamps_between_passes();
         let encoder = self.encoder.as_mut().expect(ENCODER_TAKEN);
         let timed = match &mut self.profiler {
-            Some(p) if between => p.next(&self.gpu, label),
+            Some(p) if between => p.next(&self.gpu, &crate::labels::scoped(&self.scope, label)),
             _ => None,
         };
         if let Some((q, at)) = timed {

@@ -13,6 +13,21 @@ use crate::error::{Error, Result};
 
 /// A type that can live in a [`Buffer`](crate::Buffer): its WGSL stride, and how to encode and
 /// decode a slice of it.
+///
+/// A type that is none (`gpu.uniform(&1.0f64)`) is a compile error naming it in one line:
+///
+/// ```compile_fail
+/// # fn f(gpu: &shoal::Gpu) -> Result<(), shoal::Error> {
+/// let wide = gpu.uniform(&1.0f64)?; // `f64` is not a Shoal `Element`
+/// # Ok(()) }
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a Shoal `Element`: no WGSL type holds it in a buffer",
+    label = "not an `Element`",
+    note = "Elements are u32, i32, f32, f16, glam vectors and matrices, arrays of them, and \
+            structs deriving `shoal::Element` (or `encase::ShaderType`); for f64, u64, i64, bool \
+            or usize convert to f32 or u32, or hold 64-bit values as `[u32; 2]` words"
+)]
 pub trait Element: Sized + Send + Sync + 'static {
     /// Bytes from one element to the next in a WGSL array (size rounded up to the alignment).
     const STRIDE: u64;

@@ -9,7 +9,7 @@ use crate::commands::Commands;
 impl Commands {
     /// Labels every dispatch recorded through the returned handle `"{label}: {operation}"`, the
     /// operation being the dispatch's own [`label`](crate::Dispatch::label) or its kernel's
-    /// entry point; labels nest (`reduce_by_key: scan: scan_lookback`), a label directly inside
+    /// entry point (and a copy or clear timed there `"{label}: copy"`); labels nest (`reduce_by_key: scan: scan_lookback`), a label directly inside
     /// itself counting once. The handle is the batch
     /// (it dereferences to `Commands`); when it drops, the labels are as they were.
     ///
@@ -59,6 +59,14 @@ impl Commands {
             (None, Some(own)) => own,
             (None, None) => kernel.to_string(),
         }
+    }
+}
+
+/// `label` (a copy's, a clear's) inside `scope`: `reduce_by_key: clear`.
+pub(crate) fn scoped<'a>(scope: &Option<String>, label: &'a str) -> std::borrow::Cow<'a, str> {
+    match scope {
+        Some(scope) => format!("{scope}: {label}").into(),
+        None => label.into(),
     }
 }
 

@@ -208,6 +208,17 @@ impl<T: Value> Scan<T> {
         }
     }
 
+    /// The `Gpu` the scan runs on.
+    pub(crate) fn gpu(&self) -> &Gpu {
+        self.kernels.gpu()
+    }
+
+    /// How many kernels are compiled so far (for the warm-up's tests).
+    #[cfg(test)]
+    pub(crate) fn kernels_built(&self) -> usize {
+        self.kernels.built()
+    }
+
     /// Elements per tile (one work group's share): WG × elements per invocation.
     pub fn tile(&self) -> u32 {
         self.kernels.tile()
