@@ -90,6 +90,7 @@ fn the_source_reading_matches_the_enum() {
         "UnknownBinding",
         "BindingKind",
         "ElementLayout",
+        "StructField",
         "BufferTooSmall",
         "ImageSize",
         "ImageUsage",

@@ -5,7 +5,9 @@
 //! A native adapter offers more than a browser: lavapipe runs 1024 invocations per work group
 //! where WebGPU promises 256, so a kernel that works natively can fail only in the browser.
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::collections::HashSet;
+#[cfg(not(target_arch = "wasm32"))]
 use std::sync::Mutex;
 
 use crate::error::Result;
@@ -77,12 +79,15 @@ pub fn validate_for(
 }
 
 /// Kernels already warned about, by name and warning: each is logged once per process.
+#[cfg(not(target_arch = "wasm32"))]
 static WARNED: Mutex<Option<HashSet<String>>> = Mutex::new(None);
 
 /// Logs a warning, once per kernel, when the kernel `name` just built on a native device
 /// needs more than WebGPU's defaults or a native-only feature. With `sized_by_program`
 /// (override constants given), the limits are the program's choice, made from the device (as
 /// Shoal's kernel families size their work groups), and only the features are compared.
+/// Native only: in the browser, the browser's own limits refuse such a kernel.
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn warn_unportable(
     name: &str,
     r: &Reflection,
@@ -108,7 +113,7 @@ pub(crate) fn warn_unportable(
 }
 
 /// Whether `name` was warned about (for tests).
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 pub(crate) fn warned(name: &str) -> bool {
     let warned = WARNED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     warned
