@@ -104,7 +104,9 @@ fn step(p: Particle) -> Particle {
 /// Binds `items` to `particles` and returns the error, which must be a `StructField` naming
 /// `member` and every one of `words`.
 fn refused<T: shoal::Element>(gpu: &Gpu, items: &[T], member: &str, words: &[&str]) {
-    let k = gpu.kernel(shoal::Source::new("particles.wgsl", STEP)).expect("kernel");
+    let k = gpu
+        .kernel(shoal::Source::new("particles.wgsl", STEP))
+        .expect("kernel");
     let buffer = gpu.buffer_from(items).expect("buffer");
     let e = k
         .bind("particles", &buffer)

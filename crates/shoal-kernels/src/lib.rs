@@ -110,11 +110,11 @@ mod contract;
 #[cfg(test)]
 mod folded_tests;
 #[cfg(test)]
-mod labels_tests;
-#[cfg(test)]
 mod from_source_tests;
 #[cfg(all(test, feature = "glsl"))]
 mod glsl_tests;
+#[cfg(test)]
+mod labels_tests;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod properties_tests;
 #[cfg(test)]

@@ -8,11 +8,11 @@
 
 use shoal::{Buffer, Gpu, Result};
 
+use crate::Segmented;
 use crate::compact::CompactCount;
 use crate::scan::{Scan, ScanSpec};
 use crate::value::Value;
 use crate::wgsl::{Op, Scalar};
-use crate::Segmented;
 
 /// A zeroed buffer of `n` elements (one at least: an operation of none compiles nothing).
 fn zeroed<T: shoal::Element>(gpu: &Gpu, n: u64) -> Result<Buffer<T>> {

@@ -59,7 +59,7 @@ pub struct AppendBuffer<T> {
     args_kernel: Arc<OnceLock<Kernel>>,
     /// The dispatch-arguments kernel's parameters, one uniform per `items_per_group` asked
     /// for: made on the first call with it and bound again after, not made per call.
-    args_params: Arc<Mutex<Vec<(u32, Buffer<glam::UVec4>)>>>,
+    args_params: Arc<Mutex<Vec<ArgsParams>>>,
     _item: PhantomData<fn() -> T>,
 }
 
@@ -335,6 +335,9 @@ impl<T: Element> AppendBuffer<T> {
     }
 }
 
+/// The dispatch-arguments kernel's parameters for one `items_per_group`.
+type ArgsParams = (u32, Buffer<glam::UVec4>);
+
 impl<T> AppendBuffer<T> {
     /// The uniform of [`record_dispatch_args`](Self::record_dispatch_args) for
     /// `items_per_group` on a device of `max_x` groups per dimension, made once.
@@ -392,16 +395,39 @@ mod tests {
         for (round, count) in [0u32, 1, 63, 64, 65, 1000].into_iter().enumerate() {
             items.fill(&vec![7; count as usize]).expect("fill");
             let mut commands = gpu.commands();
-            items.record_dispatch_args(&mut commands, &args, 64).expect("args");
-            commands.submit().expect("submit").wait_blocking().expect("wait");
+            items
+                .record_dispatch_args(&mut commands, &args, 64)
+                .expect("args");
+            commands
+                .submit()
+                .expect("submit")
+                .wait_blocking()
+                .expect("wait");
             let got = args.read_blocking().expect("read")[0];
-            assert_eq!((got.x, got.y, got.z), (count.div_ceil(64), 1, 1), "{count} items");
-            assert_eq!(items.args_params_made(), 1, "round {round}: one uniform, reused");
+            assert_eq!(
+                (got.x, got.y, got.z),
+                (count.div_ceil(64), 1, 1),
+                "{count} items"
+            );
+            assert_eq!(
+                items.args_params_made(),
+                1,
+                "round {round}: one uniform, reused"
+            );
         }
         let mut commands = gpu.commands();
-        items.record_dispatch_args(&mut commands, &args, 32).expect("args");
-        commands.submit().expect("submit").wait_blocking().expect("wait");
-        assert_eq!(args.read_blocking().expect("read")[0].x, 1000u32.div_ceil(32));
+        items
+            .record_dispatch_args(&mut commands, &args, 32)
+            .expect("args");
+        commands
+            .submit()
+            .expect("submit")
+            .wait_blocking()
+            .expect("wait");
+        assert_eq!(
+            args.read_blocking().expect("read")[0].x,
+            1000u32.div_ceil(32)
+        );
         assert_eq!(items.args_params_made(), 2, "another size, another uniform");
     }
 }

@@ -357,11 +357,13 @@ impl Commands {
     /// Opens a compute pass (timed when profiling) and lets `f` fill it.
     pub(crate) fn compute_pass(&mut self, label: &str, f: impl FnOnce(&mut wgpu::ComputePass<'_>)) {
         let timestamp_writes = match &mut self.profiler {
-            Some(p) => p.next(&self.gpu, label).map(|(q, at)| wgpu::ComputePassTimestampWrites {
-                query_set: q,
-                beginning_of_pass_write_index: Some(at),
-                end_of_pass_write_index: Some(at + 1),
-            }),
+            Some(p) => p
+                .next(&self.gpu, label)
+                .map(|(q, at)| wgpu::ComputePassTimestampWrites {
+                    query_set: q,
+                    beginning_of_pass_write_index: Some(at),
+                    end_of_pass_write_index: Some(at + 1),
+                }),
             None => None,
         };
         let mut pass = self

@@ -99,17 +99,27 @@ pub(crate) fn compare(
             .find(|f| f.offset == m.offset && !wgsl.members.iter().any(|w| w.name == f.name));
         let (rust, fix) = match renamed {
             Some(f) => (
-                format!("missing; field `{}` ({}) is where it would be", f.name, rust_describe(f)),
+                format!(
+                    "missing; field `{}` ({}) is where it would be",
+                    f.name,
+                    rust_describe(f)
+                ),
                 format!("rename the field `{}` to `{}`", f.name, m.name),
             ),
             None => (
                 "missing (no field of that name)".to_string(),
-                format!("add a field `{}` of the twin of `{}`, in the WGSL's order", m.name, m.ty),
+                format!(
+                    "add a field `{}` of the twin of `{}`, in the WGSL's order",
+                    m.name, m.ty
+                ),
             ),
         };
         return Err(mismatch(&m.name, describe(&m.ty, m.offset), rust, fix));
     }
-    if let Some(extra) = fields.iter().find(|f| !wgsl.members.iter().any(|m| m.name == f.name)) {
+    if let Some(extra) = fields
+        .iter()
+        .find(|f| !wgsl.members.iter().any(|m| m.name == f.name))
+    {
         return Err(mismatch(
             extra.name,
             "missing (no member of that name)".to_string(),
@@ -134,7 +144,10 @@ pub(crate) fn compare(
                 &m.name,
                 format!("{} ({} bytes)", describe(&m.ty, m.offset), m.size),
                 format!("{} ({} bytes)", rust_describe(f), f.size),
-                format!("give the field `{}` the type that matches `{}`", m.name, m.ty),
+                format!(
+                    "give the field `{}` the type that matches `{}`",
+                    m.name, m.ty
+                ),
             ));
         }
     }

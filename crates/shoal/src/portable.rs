@@ -106,8 +106,13 @@ pub(crate) fn warn_unportable(
         "{e} (WebGPU's default): this kernel runs here but not in a browser; open the Gpu with \
          GpuOptions::webgpu() to make it an error natively"
     );
-    let mut warned = WARNED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if warned.get_or_insert_with(HashSet::new).insert(warning.clone()) {
+    let mut warned = WARNED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if warned
+        .get_or_insert_with(HashSet::new)
+        .insert(warning.clone())
+    {
         log::warn!("{warning}");
     }
 }
@@ -115,7 +120,9 @@ pub(crate) fn warn_unportable(
 /// Whether `name` was warned about (for tests).
 #[cfg(all(test, not(target_arch = "wasm32")))]
 pub(crate) fn warned(name: &str) -> bool {
-    let warned = WARNED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let warned = WARNED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     warned
         .as_ref()
         .is_some_and(|w| w.iter().any(|m| m.contains(&format!("`{name}`"))))
@@ -165,11 +172,19 @@ mod tests {
         if gpu.limits().max_compute_work_group_invocations < 512 {
             return; // the adapter refuses it itself, as the browser does
         }
-        let k = gpu.kernel(Source::new("warned.wgsl", BIG)).expect("natively, 512 run");
+        let k = gpu
+            .kernel(Source::new("warned.wgsl", BIG))
+            .expect("natively, 512 run");
         let v = gpu.buffer_zeroed::<u32>(1000).expect("buffer");
         k.bind("v", &v).invocations(1000).run().expect("run");
-        assert_eq!(v.read_blocking().expect("read"), (0..1000).collect::<Vec<u32>>());
-        assert!(super::warned("warned.wgsl:big"), "a warning names the kernel");
+        assert_eq!(
+            v.read_blocking().expect("read"),
+            (0..1000).collect::<Vec<u32>>()
+        );
+        assert!(
+            super::warned("warned.wgsl:big"),
+            "a warning names the kernel"
+        );
         // Built with override constants, its size is the program's choice: no warning.
         let sized = "override WG: u32 = 64;
             @compute @workgroup_size(WG) fn sized() {}";
@@ -186,8 +201,16 @@ mod tests {
             Err(e) => panic!("{e}"),
         };
         assert_eq!(web.limits().max_compute_work_group_invocations, 256);
-        assert_eq!(web.features() & !super::WEBGPU_FEATURES, wgpu::Features::empty());
-        let e = web.kernel(Source::new("big.wgsl", BIG)).expect_err("512 > 256");
-        assert!(matches!(e, Error::WorkgroupTooLarge { limit: 256, .. }), "{e:?}");
+        assert_eq!(
+            web.features() & !super::WEBGPU_FEATURES,
+            wgpu::Features::empty()
+        );
+        let e = web
+            .kernel(Source::new("big.wgsl", BIG))
+            .expect_err("512 > 256");
+        assert!(
+            matches!(e, Error::WorkgroupTooLarge { limit: 256, .. }),
+            "{e:?}"
+        );
     }
 }

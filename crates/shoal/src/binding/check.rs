@@ -364,7 +364,10 @@ fn not_an_append_buffer(
     b: &BufferResource<'_>,
     shape: &crate::reflect::BufferShape,
 ) -> Error {
-    let item = shape.runtime_array.as_ref().map_or("T", |(e, _)| e.as_str());
+    let item = shape
+        .runtime_array
+        .as_ref()
+        .map_or("T", |(e, _)| e.as_str());
     Error::BindingKind {
         kernel: kernel.to_string(),
         binding: info.name.clone(),

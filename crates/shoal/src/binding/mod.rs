@@ -10,9 +10,9 @@ mod layout;
 mod scalars;
 
 pub(crate) use check::short_type_name;
-pub(crate) use scalars::{kind_of_rust, kind_of_wgsl};
 pub(crate) use check::{check, check_offset, check_size};
 pub(crate) use layout::{filtering_mask, layout_entry, texture_format};
+pub(crate) use scalars::{kind_of_rust, kind_of_wgsl};
 
 /// Something that can be bound to a kernel's binding by name.
 pub trait Bindable {
