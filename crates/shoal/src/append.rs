@@ -392,18 +392,22 @@ mod tests {
         let args = gpu
             .buffer_zeroed_with::<DispatchArgs>(1, Usage::STORAGE | Usage::INDIRECT)
             .expect("args");
-        for (round, count) in [0u32, 1, 63, 64, 65, 1000].into_iter().enumerate() {
-            items.fill(&vec![7; count as usize]).expect("fill");
+        // The arguments the GPU writes for the count it holds, `per` items per group.
+        let args_for = |per: u32| {
             let mut commands = gpu.commands();
             items
-                .record_dispatch_args(&mut commands, &args, 64)
+                .record_dispatch_args(&mut commands, &args, per)
                 .expect("args");
             commands
                 .submit()
                 .expect("submit")
                 .wait_blocking()
                 .expect("wait");
-            let got = args.read_blocking().expect("read")[0];
+            args.read_blocking().expect("read")[0]
+        };
+        for (round, count) in [0u32, 1, 63, 64, 65, 1000].into_iter().enumerate() {
+            items.fill(&vec![7; count as usize]).expect("fill");
+            let got = args_for(64);
             assert_eq!(
                 (got.x, got.y, got.z),
                 (count.div_ceil(64), 1, 1),
@@ -415,19 +419,7 @@ mod tests {
                 "round {round}: one uniform, reused"
             );
         }
-        let mut commands = gpu.commands();
-        items
-            .record_dispatch_args(&mut commands, &args, 32)
-            .expect("args");
-        commands
-            .submit()
-            .expect("submit")
-            .wait_blocking()
-            .expect("wait");
-        assert_eq!(
-            args.read_blocking().expect("read")[0].x,
-            1000u32.div_ceil(32)
-        );
+        assert_eq!(args_for(32).x, 1000u32.div_ceil(32));
         assert_eq!(items.args_params_made(), 2, "another size, another uniform");
     }
 }
