@@ -175,6 +175,17 @@ pub struct Compact {
 }
 
 impl Compact {
+    /// The `Gpu` the compaction runs on.
+    pub(crate) fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// How many kernels the flags' scan has compiled so far (for the warm-up's tests).
+    #[cfg(test)]
+    pub(crate) fn kernels_built(&self) -> usize {
+        self.flags.kernels_built()
+    }
+
     /// Compaction for `gpu`, tiled as its [`Scan`]'s ([`Tiling::for_gpu`]), with the flag
     /// kernels compiled.
     pub fn new(gpu: &Gpu) -> Result<Self> {

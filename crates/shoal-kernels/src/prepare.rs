@@ -9,7 +9,9 @@
 use shoal::{Buffer, Gpu, Result};
 
 use crate::Segmented;
-use crate::compact::CompactCount;
+use crate::compact::{Compact, CompactCount, Keep};
+use crate::operator::Operation;
+use crate::reduce::Reduce;
 use crate::scan::{Scan, ScanSpec};
 use crate::value::Value;
 use crate::wgsl::{Op, Scalar};
@@ -27,6 +29,29 @@ impl<T: Value> Scan<T> {
         let gpu = self.gpu();
         let (input, output) = (zeroed::<T>(gpu, n)?, zeroed::<T>(gpu, n)?);
         self.record(&mut gpu.commands(), &input, &output, spec)
+    }
+}
+
+impl<T: Value> Reduce<T> {
+    /// Compiles what a reduction of `n` elements with `op` uses (its levels' kernels and
+    /// scratch), so that the first [`record`](Self::record) or [`run`](Self::run) of that
+    /// size does not. Nothing runs on the GPU.
+    pub fn prepare(&self, n: u64, op: impl Into<Operation>) -> Result<()> {
+        let gpu = self.gpu();
+        let (input, output) = (zeroed::<T>(gpu, n)?, zeroed::<T>(gpu, 1)?);
+        self.record(&mut gpu.commands(), &input, &output, op)
+    }
+}
+
+impl Compact {
+    /// Compiles what compacting `n` values with `keep` uses, so that the first
+    /// [`record`](Self::record) or [`run`](Self::run) of that size does not. Nothing runs on
+    /// the GPU.
+    pub fn prepare(&self, n: u64, keep: Keep<'_>) -> Result<()> {
+        let gpu = self.gpu();
+        let (values, output) = (zeroed::<u32>(gpu, n)?, zeroed::<u32>(gpu, n)?);
+        let count = CompactCount::new(gpu)?;
+        self.record(&mut gpu.commands(), &values, keep, &output, &count, 0)
     }
 }
 
@@ -57,7 +82,7 @@ impl<T: Scalar> Segmented<T> {
 #[cfg(test)]
 mod tests {
     use crate::test_support::*;
-    use crate::{CompactCount, Segmented, reduce_by_key_cpu};
+    use crate::{Segmented, reduce_by_key_cpu};
 
     shoal_conformance::gpu_test! {
         async fn a_prepared_reduce_by_key_compiles_nothing_more_and_sums_right(gpu) {
@@ -78,6 +103,32 @@ mod tests {
                 let runs = count.read().await.expect("count") as usize;
                 assert_eq!(unique.read().await.expect("unique")[..runs], want_keys, "{n}");
                 assert_eq!(reduced.read().await.expect("reduced")[..runs], want_sums, "{n}");
+            }
+        }
+
+        async fn a_prepared_reduction_and_compaction_compile_nothing_more(gpu) {
+            for n in [1u64, 255, 256, 257, 10_000] {
+                let data = random_u32(4, n, 100);
+                let input = gpu.buffer_from(&data).expect("input");
+                let reduce = Reduce::<u32>::new(&gpu).expect("reduce");
+                reduce.prepare(n, Op::Max).expect("prepare");
+                let prepared = reduce.kernels_built();
+                let output = gpu.buffer_zeroed::<u32>(1).expect("output");
+                reduce.run(&input, &output, Op::Max).expect("reduce");
+                assert_eq!(reduce.kernels_built(), prepared, "{n}: the first reduction compiled nothing");
+                assert_eq!(output.read().await.expect("read"), [reduce_cpu(&data, Op::Max)], "{n}");
+
+                let compact = Compact::new(&gpu).expect("compact");
+                let flags: Vec<u32> = data.iter().map(|v| v % 2).collect();
+                let flags = gpu.buffer_from(&flags).expect("flags");
+                compact.prepare(n, Keep::Flags(&flags)).expect("prepare");
+                let prepared = compact.kernels_built();
+                let (kept, count) = (gpu.buffer_zeroed::<u32>(n).expect("kept"), CompactCount::new(&gpu).expect("count"));
+                compact.run(&input, Keep::Flags(&flags), &kept, &count).expect("compact");
+                assert_eq!(compact.kernels_built(), prepared, "{n}: the first compaction compiled nothing");
+                let want = compact_cpu(&data, |v, _| v % 2 == 1);
+                assert_eq!(count.read().await.expect("count") as usize, want.len(), "{n}");
+                assert_eq!(kept.read().await.expect("kept")[..want.len()], want, "{n}");
             }
         }
 
