@@ -358,7 +358,7 @@ impl<T> AppendBuffer<T> {
     }
 
     /// How many parameter uniforms the dispatch-arguments kernel has made (for tests).
-    #[cfg(test)]
+    #[cfg(all(test, not(target_arch = "wasm32")))]
     pub(crate) fn args_params_made(&self) -> usize {
         self.args_params.lock().map_or(0, |m| m.len())
     }
