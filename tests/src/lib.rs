@@ -15,9 +15,13 @@ pub mod rng;
 #[cfg(test)]
 mod aliasing;
 #[cfg(test)]
+mod append_binding;
+#[cfg(test)]
 mod atomics;
 #[cfg(test)]
 mod errors;
+#[cfg(test)]
+mod fields;
 pub mod harness;
 #[cfg(test)]
 mod images;
@@ -29,6 +33,8 @@ mod memory;
 mod model;
 #[cfg(test)]
 mod ownership;
+#[cfg(test)]
+mod profiling;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod properties;
 #[cfg(all(test, not(target_arch = "wasm32")))]

@@ -176,6 +176,7 @@ impl Bilateral {
 
     /// Records the filtered `src` into `dst` (same size).
     pub fn record(&self, commands: &mut Commands, src: &Image, dst: &Image) -> Result<()> {
+        let commands = &mut commands.labelled("bilateral");
         crate::same_size("Bilateral", src, dst)?;
         self.kernel
             .bind("src", src)

@@ -286,6 +286,7 @@ impl GaussianBlur {
     /// image), in place: each pass blurs horizontally into the scratch image and vertically back.
     /// More than [`MAX_PASSES`] is [`Error::InvalidParameter`] (record them in several calls).
     pub fn record(&self, commands: &mut Commands, image: &Image, passes: u32) -> Result<()> {
+        let commands = &mut commands.labelled("blur");
         if passes > MAX_PASSES {
             return Err(Error::InvalidParameter {
                 kernel: "GaussianBlur".into(),

@@ -331,6 +331,7 @@ impl Boids {
     /// A `time` that is not finite is [`Error::InvalidParameter`]: the goal would be NaN, and
     /// every member with it for good.
     pub fn record_step(&mut self, commands: &mut Commands, time: f32) -> Result<()> {
+        let commands = &mut commands.labelled("boids");
         if !time.is_finite() {
             return Err(Error::InvalidParameter {
                 kernel: "Boids".into(),

@@ -175,6 +175,17 @@ pub struct Compact {
 }
 
 impl Compact {
+    /// The `Gpu` the compaction runs on.
+    pub(crate) fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// How many kernels the flags' scan has compiled so far (for the warm-up's tests).
+    #[cfg(test)]
+    pub(crate) fn kernels_built(&self) -> usize {
+        self.flags.kernels_built()
+    }
+
     /// Compaction for `gpu`, tiled as its [`Scan`]'s ([`Tiling::for_gpu`]), with the flag
     /// kernels compiled.
     pub fn new(gpu: &Gpu) -> Result<Self> {
@@ -259,6 +270,7 @@ impl Compact {
         (kept_count, rejected_count): (&CompactCount, &CompactCount),
         next_workgroup: u32,
     ) -> Result<()> {
+        let commands = &mut commands.labelled("partition");
         // Each side is one compaction: the values, its output and its count in one dispatch, so
         // three wgpu buffers. The second clears its count and writes its output after the first
         // wrote its own: the two sides' outputs and counts may be slices of one wgpu buffer (the
@@ -305,6 +317,7 @@ impl Compact {
         count: &CompactCount,
         next_workgroup: u32,
     ) -> Result<()> {
+        let commands = &mut commands.labelled("compact");
         // The output and the count are written while the values (and flags) are read: all
         // apart, checked before the count's clear is recorded.
         let why = "the kernels read the values and flags while writing the output and the count";

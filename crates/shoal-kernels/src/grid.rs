@@ -63,6 +63,7 @@ impl Grid {
 
     /// Records drawing the grid into `image` (rgba32float, any size).
     pub fn record(&self, commands: &mut Commands, image: &Image) -> Result<()> {
+        let commands = &mut commands.labelled("grid");
         self.kernel
             .bind("img_output", image)
             .groups(Self::groups(image.width(), image.height()))

@@ -237,6 +237,7 @@ impl Histogram {
         input: &Buffer<u32>,
         counts: &Buffer<u32>,
     ) -> Result<()> {
+        let commands = &mut commands.labelled("histogram");
         let buffers = [named("input", input), named("counts", counts)];
         let why = "the counts are zeroed, then the input read";
         check_apart(&self.gpu, "histogram", &buffers, why)?;

@@ -45,6 +45,7 @@ impl Invert {
 
     /// Records `output = 1 - input` (two rgba32float images of the same size).
     pub fn record(&self, commands: &mut Commands, input: &Image, output: &Image) -> Result<()> {
+        let commands = &mut commands.labelled("invert");
         crate::same_size(self.kernel.name(), input, output)?;
         self.kernel
             .bind("img_input", input)

@@ -19,6 +19,7 @@ mod compact;
 mod histogram;
 mod matmul;
 mod operator;
+mod prepare;
 mod radix_sort;
 mod reduce;
 mod scan;
@@ -116,6 +117,8 @@ mod glsl_tests;
 mod glsl_corpus;
 #[cfg(all(test, feature = "hlsl"))]
 mod hlsl_tests;
+#[cfg(test)]
+mod labels_tests;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod properties_tests;
 #[cfg(test)]

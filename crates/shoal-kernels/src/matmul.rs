@@ -278,6 +278,7 @@ impl Matmul {
         [m, k, n]: [u32; 3],
         kernel: MatmulKernel,
     ) -> Result<()> {
+        let commands = &mut commands.labelled("matmul");
         let dims = |what: &str, buffer: &Buffer<f32>, rows: u32, cols: u32| {
             let want = rows as u64 * cols as u64;
             if buffer.len() != want {

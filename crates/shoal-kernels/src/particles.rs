@@ -265,6 +265,7 @@ impl Particles {
     /// The step's [`Step`] goes into a small uniform of its own, so many steps recorded into one
     /// batch each keep their first id; the batch runs without a readback.
     pub fn record_step(&mut self, commands: &mut Commands) -> Result<()> {
+        let commands = &mut commands.labelled("particles");
         // At most the capacity (checked in `new`), which a u32 holds.
         let emitted = u32::try_from(self.settings.emitted()).unwrap_or(u32::MAX);
         let step = self.gpu.uniform(&self.next_step())?;

@@ -275,6 +275,7 @@ impl<K: SortKey> RadixSort<K> {
 
     /// Records sorting `keys` in place.
     pub fn record(&self, commands: &mut Commands, keys: &Buffer<K>) -> Result<()> {
+        let commands = &mut commands.labelled("radix_sort");
         let n = self.count(keys)?;
         if n <= 1 {
             return Ok(());
@@ -335,6 +336,7 @@ impl<K: SortKey> RadixSort<K> {
         keys: &Buffer<K>,
         values: &Buffer<V>,
     ) -> Result<()> {
+        let commands = &mut commands.labelled("radix_sort");
         self.distinct(keys, named("values", values))?;
         if values.len() != keys.len() {
             return Err(Error::Length {
@@ -393,6 +395,7 @@ impl<K: SortKey> RadixSort<K> {
         keys: &Buffer<K>,
         indices: &Buffer<u32>,
     ) -> Result<()> {
+        let commands = &mut commands.labelled("radix_sort");
         self.distinct(keys, named("indices", indices))?;
         wgsl::at_least(
             "radix sort: argsort indices (one per key)",

@@ -225,6 +225,7 @@ impl RayTracer {
     /// Records the document's orthographic sphere into `image` (rgba32float, any size; the
     /// document's is 512 x 512).
     pub fn record(&self, commands: &mut Commands, image: &Image) -> Result<()> {
+        let commands = &mut commands.labelled("raytrace");
         self.ortho
             .bind("img_output", image)
             .invocations_2d(image.size())
@@ -251,6 +252,7 @@ impl RayTracer {
         scene: &Scene,
         image: &Image,
     ) -> Result<()> {
+        let commands = &mut commands.labelled("raytrace");
         check_scene(scene)?;
         let uniform = self.scene_uniform(scene)?;
         self.scene

@@ -44,6 +44,17 @@ pub struct Reduce<T: Value> {
 }
 
 impl<T: Value> Reduce<T> {
+    /// The `Gpu` the reduction runs on.
+    pub(crate) fn gpu(&self) -> &Gpu {
+        self.kernels.gpu()
+    }
+
+    /// How many kernels are compiled so far (for the warm-up's tests).
+    #[cfg(test)]
+    pub(crate) fn kernels_built(&self) -> usize {
+        self.kernels.built()
+    }
+
     /// A reduction for `gpu`, tiled as [`Tiling::for_value`] plans.
     pub fn new(gpu: &Gpu) -> Result<Self> {
         Self::with_tiling(gpu, Tiling::for_value::<T>(gpu))
@@ -69,6 +80,7 @@ impl<T: Value> Reduce<T> {
         output: &Buffer<T>,
         op: impl Into<Operation>,
     ) -> Result<()> {
+        let commands = &mut commands.labelled("reduce");
         let op = op.into();
         // One answer whatever the size: the last level writes the output while it reads the
         // input (or a level of scratch), so the two are apart always.

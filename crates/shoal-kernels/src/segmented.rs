@@ -133,6 +133,17 @@ pub struct Segmented<T: Scalar> {
 }
 
 impl<T: Scalar> Segmented<T> {
+    /// The `Gpu` the kernels run on.
+    pub(crate) fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// How many kernels the scans have compiled so far (for the warm-up's tests).
+    #[cfg(test)]
+    pub(crate) fn kernels_built(&self) -> usize {
+        self.scan.kernels_built() + self.by_key.kernels_built()
+    }
+
     /// The kernels for `gpu` (compiled on first use of each operation), tiled as
     /// [`Tiling::for_value`] plans for the pairs they scan.
     pub fn new(gpu: &Gpu) -> Result<Self> {
@@ -167,6 +178,7 @@ impl<T: Scalar> Segmented<T> {
         op: Op,
         inclusive: bool,
     ) -> Result<()> {
+        let commands = &mut commands.labelled("segmented_scan");
         // The output is written while the values and the heads are read (one buffer may be
         // both of those: it is only read).
         let why = "the kernels read the values and heads while writing the output";
@@ -211,15 +223,21 @@ impl<T: Scalar> Segmented<T> {
     /// dispatch arguments after it are zero, there being no next kernel to size). Both outputs
     /// hold at least one element per key; past the count their elements are overwritten (every
     /// key is stored somewhere, so that no store waits on a branch).
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "run_reduce_by_key's arguments and the batch: one per buffer, as there"
+    )]
     pub fn record_reduce_by_key(
         &self,
         commands: &mut Commands,
         keys: &Buffer<u32>,
         values: &Buffer<T>,
-        (unique_keys, reduced): (&Buffer<u32>, &Buffer<T>),
+        unique_keys: &Buffer<u32>,
+        reduced: &Buffer<T>,
         count: &CompactCount,
         op: Op,
     ) -> Result<()> {
+        let commands = &mut commands.labelled("reduce_by_key");
         // Three outputs, apart from each other and from both inputs (which may be one buffer:
         // they are only read). All checked before anything is recorded.
         let why = "the kernels read the keys and values while writing the outputs and the count";
@@ -255,14 +273,7 @@ impl<T: Scalar> Segmented<T> {
         op: Op,
     ) -> Result<Submission> {
         let mut commands = self.gpu.commands();
-        self.record_reduce_by_key(
-            &mut commands,
-            keys,
-            values,
-            (unique_keys, reduced),
-            count,
-            op,
-        )?;
+        self.record_reduce_by_key(&mut commands, keys, values, unique_keys, reduced, count, op)?;
         commands.submit()
     }
 
@@ -387,9 +398,11 @@ impl Segmented<u32> {
         &self,
         commands: &mut Commands,
         keys: &Buffer<u32>,
-        (unique_keys, lengths): (&Buffer<u32>, &Buffer<u32>),
+        unique_keys: &Buffer<u32>,
+        lengths: &Buffer<u32>,
         count: &CompactCount,
     ) -> Result<()> {
+        let commands = &mut commands.labelled("run_lengths");
         // The scan reads the keys and writes the count, then the lengths' pass reads the keys
         // again and writes the outputs: no two of the four may be one buffer.
         let buffers = [
@@ -483,7 +496,7 @@ impl Segmented<u32> {
         count: &CompactCount,
     ) -> Result<Submission> {
         let mut commands = self.gpu.commands();
-        self.record_run_lengths(&mut commands, keys, (unique_keys, lengths), count)?;
+        self.record_run_lengths(&mut commands, keys, unique_keys, lengths, count)?;
         commands.submit()
     }
 }

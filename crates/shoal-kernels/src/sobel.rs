@@ -66,6 +66,7 @@ impl Sobel {
 
     /// Records the inverted edge image of `src` into `dst` (both `rgba32float`, same size).
     pub fn record(&self, commands: &mut Commands, src: &Image, dst: &Image) -> Result<()> {
+        let commands = &mut commands.labelled("sobel");
         crate::same_size("Sobel", src, dst)?;
         self.sobel
             .bind("src", src)
@@ -90,6 +91,7 @@ impl Sobel {
         edges: &Image,
         dst: &Image,
     ) -> Result<()> {
+        let commands = &mut commands.labelled("sobel");
         crate::same_size("Sobel (multiply)", base, edges)?;
         crate::same_size("Sobel (multiply)", base, dst)?;
         self.multiply
@@ -213,6 +215,7 @@ impl Cartoon {
 
     /// Records the cartoon of `src` into `dst` (`src` is left as it was).
     pub fn record(&self, commands: &mut Commands, src: &Image, dst: &Image) -> Result<()> {
+        let commands = &mut commands.labelled("cartoon");
         crate::same_size("Cartoon", src, dst)?;
         let (blurred, edges) = self.scratch(src)?;
         commands.copy_image(src, &blurred)?;

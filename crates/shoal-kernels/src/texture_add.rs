@@ -43,6 +43,7 @@ impl TextureAdd {
         b: &Image,
         output: &Image,
     ) -> Result<()> {
+        let commands = &mut commands.labelled("texture_add");
         crate::same_size(self.kernel.name(), a, b)?;
         crate::same_size(self.kernel.name(), a, output)?;
         self.kernel

@@ -42,6 +42,7 @@ impl VectorLengths {
         vectors: &AppendBuffer<Vec3>,
         lengths: &AppendBuffer<f32>,
     ) -> Result<()> {
+        let commands = &mut commands.labelled("vector_lengths");
         self.kernel
             .bind("vectors", vectors)
             .bind("lengths", lengths)

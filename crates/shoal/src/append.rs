@@ -8,7 +8,7 @@
 //! without a readback.
 
 use std::marker::PhantomData;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::binding::{Bindable, BufferResource, Resource};
 use crate::buffer::{Buffer, Usage};
@@ -57,6 +57,9 @@ pub struct AppendBuffer<T> {
     /// The header alone as `array<u32, 4>`, for the dispatch-arguments kernel.
     header: Buffer<u32>,
     args_kernel: Arc<OnceLock<Kernel>>,
+    /// The dispatch-arguments kernel's parameters, one uniform per `items_per_group` asked
+    /// for: made on the first call with it and bound again after, not made per call.
+    args_params: Arc<Mutex<Vec<ArgsParams>>>,
     _item: PhantomData<fn() -> T>,
 }
 
@@ -69,6 +72,7 @@ impl<T> Clone for AppendBuffer<T> {
             id: self.id.share(),
             header: self.header.clone(),
             args_kernel: Arc::clone(&self.args_kernel),
+            args_params: Arc::clone(&self.args_params),
             _item: PhantomData,
         }
     }
@@ -121,6 +125,7 @@ impl Gpu {
             id: header.id().view("append"),
             header,
             args_kernel: Arc::new(OnceLock::new()),
+            args_params: Arc::default(),
             _item: PhantomData,
         };
         buffer.set_count(0)?;
@@ -320,15 +325,42 @@ impl<T: Element> AppendBuffer<T> {
                 self.args_kernel.get_or_init(|| built)
             }
         };
-        let params = self
-            .gpu
-            .uniform(&glam::UVec4::new(items_per_group.max(1), max[0], 0, 0))?;
+        let params = self.args_params(items_per_group.max(1), max[0])?;
         kernel
             .bind("header", &self.header)
             .bind("params", &params)
             .bind("args", args)
             .groups([1, 1, 1])
             .record(commands)
+    }
+}
+
+/// The dispatch-arguments kernel's parameters for one `items_per_group`.
+type ArgsParams = (u32, Buffer<glam::UVec4>);
+
+impl<T> AppendBuffer<T> {
+    /// The uniform of [`record_dispatch_args`](Self::record_dispatch_args) for
+    /// `items_per_group` on a device of `max_x` groups per dimension, made once.
+    fn args_params(&self, items_per_group: u32, max_x: u32) -> Result<Buffer<glam::UVec4>> {
+        // A list a panic cannot leave half-changed: a poisoned lock's is whole.
+        let mut made = self
+            .args_params
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((_, params)) = made.iter().find(|(per, _)| *per == items_per_group) {
+            return Ok(params.clone());
+        }
+        let params = self
+            .gpu
+            .uniform(&glam::UVec4::new(items_per_group, max_x, 0, 0))?;
+        made.push((items_per_group, params.clone()));
+        Ok(params)
+    }
+
+    /// How many parameter uniforms the dispatch-arguments kernel has made (for tests).
+    #[cfg(all(test, not(target_arch = "wasm32")))]
+    pub(crate) fn args_params_made(&self) -> usize {
+        self.args_params.lock().map_or(0, |m| m.len())
     }
 }
 
@@ -343,7 +375,51 @@ impl<T: Element> Bindable for AppendBuffer<T> {
             size: T::SIZE,
             type_name: T::type_name(),
             layout: T::LAYOUT,
+            fields: T::FIELDS,
             header: HEADER,
         })
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use crate::{DispatchArgs, Gpu, Usage};
+
+    #[test]
+    fn dispatch_args_reuse_their_parameters_and_size_each_count() {
+        let gpu = Gpu::blocking().expect("device");
+        let items = gpu.append_buffer::<u32>(1000).expect("append buffer");
+        let args = gpu
+            .buffer_zeroed_with::<DispatchArgs>(1, Usage::STORAGE | Usage::INDIRECT)
+            .expect("args");
+        // The arguments the GPU writes for the count it holds, `per` items per group.
+        let args_for = |per: u32| {
+            let mut commands = gpu.commands();
+            items
+                .record_dispatch_args(&mut commands, &args, per)
+                .expect("args");
+            commands
+                .submit()
+                .expect("submit")
+                .wait_blocking()
+                .expect("wait");
+            args.read_blocking().expect("read")[0]
+        };
+        for (round, count) in [0u32, 1, 63, 64, 65, 1000].into_iter().enumerate() {
+            items.fill(&vec![7; count as usize]).expect("fill");
+            let got = args_for(64);
+            assert_eq!(
+                (got.x, got.y, got.z),
+                (count.div_ceil(64), 1, 1),
+                "{count} items"
+            );
+            assert_eq!(
+                items.args_params_made(),
+                1,
+                "round {round}: one uniform, reused"
+            );
+        }
+        assert_eq!(args_for(32).x, 1000u32.div_ceil(32));
+        assert_eq!(items.args_params_made(), 2, "another size, another uniform");
     }
 }

@@ -550,6 +550,7 @@ impl<T: Element> Bindable for Buffer<T> {
             size: T::SIZE,
             type_name: T::type_name(),
             layout: T::LAYOUT,
+            fields: T::FIELDS,
             header: 0,
         })
     }

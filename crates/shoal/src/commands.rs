@@ -15,14 +15,12 @@ use crate::error::{Error, Result};
 use crate::gpu::Gpu;
 use crate::image::Image;
 use crate::profile::{Timing, TimingSource};
+use crate::profiler::Profiler;
 use crate::readback;
 use crate::turn::Turn;
 
 /// Why a batch always has its encoder: only [`Commands::submit`] takes it, consuming the batch.
 const ENCODER_TAKEN: &str = "only `submit` takes the encoder, and it consumes the batch";
-
-/// Dispatches, copies and clears timed per batch at most (two timestamps each).
-const MAX_TIMED: u32 = 256;
 
 /// A batch of GPU work, submitted with [`Commands::submit`].
 ///
@@ -50,6 +48,8 @@ pub struct Commands {
     /// Taken only by [`Commands::submit`], which consumes the batch.
     encoder: Option<wgpu::CommandEncoder>,
     profiler: Option<Profiler>,
+    /// The label of what is recorded now ([`Commands::labelled`]).
+    pub(crate) scope: Option<String>,
     /// A mistake found while recording by a call that returns no `Result`; `submit` returns it.
     error: Option<Error>,
     /// Held while the fields above drop: a batch dropped unsubmitted may hold the last handle
@@ -65,11 +65,6 @@ impl Drop for Commands {
     }
 }
 
-struct Profiler {
-    queries: Option<wgpu::QuerySet>,
-    labels: Vec<String>,
-}
-
 impl Gpu {
     /// Starts a batch.
     pub fn commands(&self) -> Commands {
@@ -83,6 +78,7 @@ impl Gpu {
             gpu: self.clone(),
             encoder: Some(encoder),
             profiler: None,
+            scope: None,
             error: None,
             dropping: None,
         }
@@ -95,22 +91,10 @@ impl Commands {
     /// passes ([`Gpu::has_timestamps_between_passes`]: Vulkan, Metal, DX12 and GL, not the
     /// browser), labelled `copy`, `clear` (also an
     /// [`AppendBuffer::record_clear`](crate::AppendBuffer::record_clear)) and `write`.
-    /// The first 256 of them are timed.
+    /// Every one is timed, however many the batch holds (query sets are added as it grows).
+    /// A dispatch is labelled with its kernel, or with [`Dispatch::label`].
     pub fn profiled(mut self) -> Self {
-        let queries = self.gpu.has_timestamps().then(|| {
-            let _turn = self.gpu.turn();
-            self.gpu
-                .device()
-                .create_query_set(&wgpu::QuerySetDescriptor {
-                    label: Some("shoal timestamps"),
-                    ty: wgpu::QueryType::Timestamp,
-                    count: MAX_TIMED * 2,
-                })
-        });
-        self.profiler = Some(Profiler {
-            queries,
-            labels: Vec::new(),
-        });
+        self.profiler = Some(Profiler::new(&self.gpu));
         self
     }
 
@@ -358,14 +342,7 @@ impl Commands {
         let between = self.gpu.has_timestamps_between_passes();
         let encoder = self.encoder.as_mut().expect(ENCODER_TAKEN);
         let timed = match &mut self.profiler {
-            Some(p) if between => {
-                let index = p.labels.len() as u32;
-                p.labels.push(label.to_string());
-                p.queries
-                    .as_ref()
-                    .filter(|_| index < MAX_TIMED)
-                    .map(|q| (q, index * 2))
-            }
+            Some(p) if between => p.next(&self.gpu, &crate::labels::scoped(&self.scope, label)),
             _ => None,
         };
         if let Some((q, at)) = timed {
@@ -380,18 +357,13 @@ impl Commands {
     /// Opens a compute pass (timed when profiling) and lets `f` fill it.
     pub(crate) fn compute_pass(&mut self, label: &str, f: impl FnOnce(&mut wgpu::ComputePass<'_>)) {
         let timestamp_writes = match &mut self.profiler {
-            Some(p) => {
-                let index = p.labels.len() as u32;
-                p.labels.push(label.to_string());
-                match &p.queries {
-                    Some(q) if index < MAX_TIMED => Some(wgpu::ComputePassTimestampWrites {
-                        query_set: q,
-                        beginning_of_pass_write_index: Some(index * 2),
-                        end_of_pass_write_index: Some(index * 2 + 1),
-                    }),
-                    _ => None,
-                }
-            }
+            Some(p) => p
+                .next(&self.gpu, label)
+                .map(|(q, at)| wgpu::ComputePassTimestampWrites {
+                    query_set: q,
+                    beginning_of_pass_write_index: Some(at),
+                    end_of_pass_write_index: Some(at + 1),
+                }),
             None => None,
         };
         let mut pass = self
@@ -413,30 +385,10 @@ impl Commands {
         let gpu = self.gpu.clone();
         let profiler = self.profiler.take();
         let mut encoder = self.encoder.take().expect(ENCODER_TAKEN);
-        let mut resolve = None;
-        let mut labels = Vec::new();
-        if let Some(Profiler {
-            queries,
-            labels: timed_labels,
-        }) = profiler
-        {
-            // The query set is dropped here, and destroying it takes wgpu's GL context lock:
-            // under the turn, like every GL call.
-            let _turn = gpu.turn();
-            let timed = (timed_labels.len() as u32).min(MAX_TIMED);
-            if let (Some(q), true) = (&queries, timed > 0) {
-                let buffer = gpu.device().create_buffer(&wgpu::BufferDescriptor {
-                    label: Some("shoal timestamps"),
-                    size: timed as u64 * 16,
-                    usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
-                    mapped_at_creation: false,
-                });
-                encoder.resolve_query_set(q, 0..timed * 2, &buffer, 0);
-                resolve = Some(buffer);
-            }
-            drop(queries);
-            labels = timed_labels;
-        }
+        let (resolve, labels) = match profiler {
+            Some(p) => p.resolve(&gpu, &mut encoder),
+            None => (None, Vec::new()),
+        };
         let started = web_time::Instant::now();
         // Numbered inside the submitting call's turn, noted once wgpu has accepted it.
         let submitted = gpu.scoped("submitting commands", || {
@@ -528,6 +480,12 @@ impl Submission {
     #[cfg(not(target_arch = "wasm32"))]
     pub fn wait_blocking(&self) -> Result<()> {
         pollster::block_on(self.wait())
+    }
+
+    /// [`timings`](Self::timings), blocking the thread (native only).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn timings_blocking(self) -> Result<Vec<Timing>> {
+        pollster::block_on(self.timings())
     }
 
     /// The time of each dispatch of a [`profiled`](Commands::profiled) batch, in order; without

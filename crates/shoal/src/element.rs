@@ -13,6 +13,21 @@ use crate::error::{Error, Result};
 
 /// A type that can live in a [`Buffer`](crate::Buffer): its WGSL stride, and how to encode and
 /// decode a slice of it.
+///
+/// A type that is none (`gpu.uniform(&1.0f64)`) is a compile error naming it in one line:
+///
+/// ```compile_fail
+/// # fn f(gpu: &shoal::Gpu) -> Result<(), shoal::Error> {
+/// let wide = gpu.uniform(&1.0f64)?; // `f64` is not a Shoal `Element`
+/// # Ok(()) }
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a Shoal `Element`: no WGSL type holds it in a buffer",
+    label = "not an `Element`",
+    note = "Elements are u32, i32, f32, f16, glam vectors and matrices, arrays of them, and \
+            structs deriving `shoal::Element` (or `encase::ShaderType`); for f64, u64, i64, bool \
+            or usize convert to f32 or u32, or hold 64-bit values as `[u32; 2]` words"
+)]
 pub trait Element: Sized + Send + Sync + 'static {
     /// Bytes from one element to the next in a WGSL array (size rounded up to the alignment).
     const STRIDE: u64;
@@ -20,6 +35,10 @@ pub trait Element: Sized + Send + Sync + 'static {
     const SIZE: u64;
     /// Whether a WGSL `vec3` hides in the type (used to explain layout errors).
     const LAYOUT: LayoutKind;
+    /// The fields of a struct deriving `Element` (`#[derive(shoal::Element)]`), by name, offset
+    /// and type: bound to a WGSL struct, each field is compared with the member of its name
+    /// ([`Error::StructField`]). Empty for every other type, whose stride alone is checked.
+    const FIELDS: &'static [crate::ElementField] = &[];
     /// The name shown in messages.
     fn type_name() -> &'static str {
         std::any::type_name::<Self>()
@@ -40,6 +59,21 @@ pub enum LayoutKind {
     Wgsl,
     /// Byte for byte, as the Rust compiler laid it out (`#[repr(C)]` + bytemuck).
     Pod,
+}
+
+/// `e` (an [`Error::ElementCodec`] of a derived struct's twin) naming `T` instead. Public for
+/// `#[derive(shoal::Element)]` only.
+pub fn renamed<T: Element>(e: Error) -> Error {
+    match e {
+        Error::ElementCodec {
+            operation, reason, ..
+        } => Error::ElementCodec {
+            type_name: T::type_name().to_string(),
+            operation,
+            reason,
+        },
+        other => other,
+    }
 }
 
 /// The [`Error::ElementCodec`] for `bytes` bytes that are not whole elements of `T`, or `Ok`.

@@ -1,9 +1,6 @@
-//! The one error type of Shoal.
-//!
-//! Every variant says what happened, where (the kernel, and the binding where there is one) and,
-//! when there is a limit, which limit and its value. Nothing here is a wgpu panic: the checks in
-//! [`crate::Dispatch`] and [`crate::Kernel`] run before anything reaches the device, and what
-//! wgpu still reports is captured with error scopes and returned as [`Error::Wgpu`].
+//! The one error type of Shoal: every variant says what happened, where (the kernel, the binding)
+//! and which limit and its value. The checks in [`crate::Dispatch`] and [`crate::Kernel`] run
+//! before wgpu, whose reports are error scopes' [`Error::Wgpu`], never a panic.
 
 mod messages;
 use messages::{hint, list_or_none};
@@ -41,8 +38,7 @@ pub enum Error {
         /// wgpu's reason.
         message: String,
     },
-    /// A WGSL source failed to parse or validate; the message holds file, line, column and the
-    /// offending source line.
+    /// A WGSL source failed to parse or validate: file, line, column and the source line.
     #[error("kernel `{kernel}`: WGSL error\n{message}")]
     Wgsl {
         /// The kernel (file path or label).
@@ -50,8 +46,7 @@ pub enum Error {
         /// The rendered diagnostic.
         message: String,
     },
-    /// A GLSL kernel failed to compile (glslang) or to translate (naga): the message names the
-    /// file and line (`kernel.comp:4: error: …`) with the source line under it.
+    /// A GLSL kernel failed to compile or translate: `kernel.comp:4: error: …`, the line under it.
     #[error("kernel `{kernel}`: GLSL error\n{message}")]
     Glsl {
         /// The kernel (GLSL file path or label).
@@ -59,8 +54,7 @@ pub enum Error {
         /// The rendered diagnostic.
         message: String,
     },
-    /// A GLSL kernel uses a construct Shoal cannot translate to WGSL or run on WebGPU
-    /// (docs/porting.md lists them): what it is, where, and what to write in WGSL instead.
+    /// A GLSL construct Shoal cannot translate or WebGPU run (docs/glsl.md): what, where, the fix.
     #[error(
         "kernel `{kernel}`: {location}: {construct} cannot be translated from GLSL; in WGSL: {wgsl}"
     )]
@@ -291,6 +285,9 @@ pub enum Error {
     /// Immediate data and the value given for it do not match (docs/immediates.md).
     #[error("{0}")]
     Immediates(#[from] crate::ImmediateError),
+    /// A field of a `#[derive(shoal::Element)]` struct differs from its WGSL struct's member.
+    #[error("{0}")]
+    StructField(Box<crate::FieldMismatch>),
     /// The bound buffer is smaller than the WGSL type needs.
     #[error(
         "kernel `{kernel}`: binding `{binding}` needs at least {needed} bytes ({wgsl_type}) but the buffer has {got}"

@@ -92,6 +92,7 @@ fn the_source_reading_matches_the_enum() {
         "BindingKind",
         "ElementLayout",
         "Immediates",
+        "StructField",
         "BufferTooSmall",
         "ImageSize",
         "ImageUsage",

@@ -211,6 +211,12 @@ impl Gpu {
         pollster::block_on(Self::new())
     }
 
+    /// Blocks on [`Gpu::with_options`] (native only).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn with_options_blocking(options: GpuOptions) -> Result<Self> {
+        pollster::block_on(Self::with_options(options))
+    }
+
     /// Wraps a device and queue created elsewhere (a renderer, another library), so Shoal's
     /// kernels and the caller's code share one device.
     ///

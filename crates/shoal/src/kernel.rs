@@ -152,6 +152,13 @@ impl KernelBuilder {
         let (composed, reflection, resolved, immediates) =
             immediates::plan(&gpu, &name, composed, &self.constants, reflected)?;
         kernel_checks::check_device(&gpu, &name, &reflection)?;
+        #[cfg(not(target_arch = "wasm32"))]
+        crate::portable::warn_unportable(
+            &name,
+            &reflection,
+            &gpu.device().limits(),
+            !self.constants.is_empty(),
+        );
 
         let printf = match reflection
             .bindings

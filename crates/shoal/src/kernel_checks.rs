@@ -10,7 +10,23 @@ use crate::reflect::{BindingKind, Reflection};
 /// The checks the specification puts on a program before it runs: work-group size, shared
 /// memory, and the features it needs.
 pub(crate) fn check_device(gpu: &Gpu, name: &str, r: &Reflection) -> Result<()> {
-    let limits = gpu.limits();
+    check_limits(name, r, &gpu.device().limits(), gpu.features(), || {
+        gpu.adapter_details().name.clone()
+    })?;
+    check_storage_images(gpu, name, r)
+}
+
+/// The checks of [`check_device`] that need only `device_limits` and `features` (no device):
+/// also what [`crate::validate_for`] and the WebGPU portability warning run. `adapter` names
+/// the device in a missing feature's error.
+pub(crate) fn check_limits(
+    name: &str,
+    r: &Reflection,
+    device_limits: &wgpu::Limits,
+    features: wgpu::Features,
+    adapter: impl Fn() -> String,
+) -> Result<()> {
+    let limits = &crate::Limits::from_wgpu(device_limits);
     for (axis, (&size, &limit)) in r
         .workgroup_size
         .iter()
@@ -41,7 +57,6 @@ pub(crate) fn check_device(gpu: &Gpu, name: &str, r: &Reflection) -> Result<()> 
         });
     }
     // Before any layout is made: layouts are made for every group up to the highest one.
-    let device_limits = gpu.device().limits();
     let per_stage = [
         (
             "storage buffers",
@@ -111,7 +126,6 @@ pub(crate) fn check_device(gpu: &Gpu, name: &str, r: &Reflection) -> Result<()> 
             limit: limits.max_compute_shared_memory_size,
         });
     }
-    let features = gpu.features();
     let needs = [
         (
             r.needs.int64_atomics,
@@ -133,10 +147,15 @@ pub(crate) fn check_device(gpu: &Gpu, name: &str, r: &Reflection) -> Result<()> 
             return Err(Error::MissingFeature {
                 kernel: name.to_string(),
                 feature: label.to_string(),
-                adapter: gpu.adapter_details().name.clone(),
+                adapter: adapter(),
             });
         }
     }
+    Ok(())
+}
+
+/// Whether each storage image's declared access is one its format allows on this device.
+fn check_storage_images(gpu: &Gpu, name: &str, r: &Reflection) -> Result<()> {
     for b in &r.bindings {
         if let BindingKind::StorageTexture { format, access, .. } = b.kind {
             let Some(wgpu_format) = binding::texture_format(format) else {

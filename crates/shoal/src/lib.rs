@@ -36,6 +36,8 @@ mod append;
 mod backend;
 mod bind_cache;
 mod binding;
+#[cfg(not(target_arch = "wasm32"))]
+mod blocking;
 mod buffer;
 mod commands;
 mod dispatch;
@@ -43,6 +45,8 @@ mod element;
 mod error;
 #[cfg(test)]
 mod errors_page;
+mod fields;
+mod fold;
 mod gpu;
 mod health;
 mod identity;
@@ -50,9 +54,12 @@ mod image;
 mod immediates;
 mod kernel;
 mod kernel_checks;
+mod labels;
 mod limits;
+mod portable;
 mod printf;
 mod profile;
+mod profiler;
 mod readback;
 mod reflect;
 mod sampler;
@@ -73,17 +80,21 @@ pub use element::{Element, LayoutKind};
 pub use error::{Error, Result};
 mod hlsl_error;
 pub use hlsl_error::HlslError;
+pub use fields::{ElementField, FieldMismatch};
 pub use gpu::{AdapterDetails, Gpu, GpuOptions, LLVMPIPE_LOOP_ITERATIONS};
 pub use health::{ErrorHandler, LostHandler};
 pub use identity::ResourceId;
 pub use image::{Image, Texel};
 pub use immediates::ImmediateError;
 pub use kernel::{Kernel, KernelBuilder};
+pub use labels::Labelled;
 pub use limits::{LimitRow, Limits, PORTABLE_OFFSET_ALIGNMENT};
+pub use portable::{WEBGPU_FEATURES, WEBGPU_LIMITS, validate_for};
 pub use printf::{DEFAULT_PRINTF_CAPACITY, PrintLog, PrintRecord, PrintValue};
 pub use profile::{Timing, TimingSource};
 pub use reflect::{
-    BindingInfo, BindingKind, BufferShape, ImmediateInfo, NeededFeatures, Reflection, validate,
+    BindingInfo, BindingKind, BufferShape, ImmediateInfo, NeededFeatures, Reflection, WgslMember,
+    WgslStruct, validate,
 };
 pub use sampler::Sampler;
 pub use source::{SNIPPETS, Source};
@@ -95,6 +106,36 @@ pub use staging::DEFAULT_STAGING_CAP;
 pub use wait::DEFAULT_TIMEOUT;
 
 pub use {bytemuck, encase, glam, half, naga, wgpu};
+
+/// Derives [`Element`] for a struct with named fields: laid out by WGSL's rules (as encase's
+/// `ShaderType` lays it out), and, bound to a WGSL struct, compared with it member by member —
+/// a field swapped, missing, extra, renamed or of another type is [`Error::StructField`],
+/// naming the member and both sides. Fields are scalars, glam vectors and matrices, arrays of
+/// them, or types deriving encase's `ShaderType` (whose own fields are checked by size only).
+///
+/// ```
+/// # fn main() -> Result<(), shoal::Error> {
+/// #[derive(shoal::Element, Clone, Copy, Debug, PartialEq)]
+/// struct Particle { pos: shoal::glam::Vec2, vel: shoal::glam::Vec2, life: u32, generation: u32 }
+///
+/// let gpu = shoal::Gpu::blocking()?;
+/// let step = gpu.kernel("
+///     struct Particle { pos: vec2<f32>, vel: vec2<f32>, life: u32, generation: u32 }
+///     @group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
+///     @compute @workgroup_size(64)
+///     fn step(@builtin(global_invocation_id) id: vec3<u32>) {
+///         if id.x < arrayLength(&particles) { particles[id.x].life -= 1u; }
+///     }")?;
+/// let start = Particle { pos: shoal::glam::Vec2::ZERO, vel: shoal::glam::Vec2::ONE, life: 3, generation: 0 };
+/// let particles = gpu.buffer_from(&[start; 2])?;
+/// step.bind("particles", &particles).invocations(2).run()?;
+/// assert_eq!(particles.read_blocking()?, [Particle { life: 2, ..start }; 2]);
+/// # Ok(()) }
+/// ```
+pub use shoal_derive::Element;
+
+// `#[derive(shoal::Element)]` writes `::shoal` paths, which the crate's own tests use too.
+extern crate self as shoal;
 
 /// Compiles a `.wgsl` file into the binary as a [`Source`] that remembers its path, so errors
 /// name the file. The path is relative to the file invoking the macro, as with `include_str!`.
@@ -143,7 +184,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::element::check_whole;
+    pub use crate::element::{check_whole, renamed};
     pub use bytemuck;
     #[cfg(feature = "glsl")]
     pub use shoal_glsl_macro::glsl_wgsl;

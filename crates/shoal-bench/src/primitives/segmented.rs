@@ -115,13 +115,14 @@ impl Case for SegmentedCase {
                 c,
                 &self.gpu_keys,
                 &self.gpu_values,
-                (a, b),
+                a,
+                b,
                 &self.count,
                 Op::Sum,
             ),
             Kind::RunLengths => self
                 .seg
-                .record_run_lengths(c, &self.gpu_keys, (a, b), &self.count),
+                .record_run_lengths(c, &self.gpu_keys, a, b, &self.count),
         }
     }
     fn verify(&mut self) -> Fut<'_, Result<(), String>> {

@@ -108,7 +108,7 @@ shoal_conformance::async_test! {
 
         let seg = Segmented::<u32>::new(&gpu).expect("segmented");
         let (unique, reduced) = (gpu.buffer_zeroed::<u32>(8).expect("unique"), gpu.buffer_zeroed::<u32>(8).expect("reduced"));
-        let by_key = |keys: &Buffer<u32>, values: &Buffer<u32>, unique: &Buffer<u32>, reduced: &Buffer<u32>, count: &CompactCount| seg.record_reduce_by_key(&mut gpu.commands(), keys, values, (unique, reduced), count, Op::Sum);
+        let by_key = |keys: &Buffer<u32>, values: &Buffer<u32>, unique: &Buffer<u32>, reduced: &Buffer<u32>, count: &CompactCount| seg.record_reduce_by_key(&mut gpu.commands(), keys, values, unique, reduced, count, Op::Sum);
         one_buffer(by_key(&x, &flags, &x, &reduced, &count), "reduce by key", &["`unique keys`"]);
         one_buffer(by_key(&x, &flags, &unique, &flags, &count), "reduce by key", &["`reduced`"]);
         one_buffer(by_key(&x, &flags, &unique, &reduced, &as_count), "reduce by key", &["`count`"]);
@@ -188,7 +188,7 @@ shoal_conformance::async_test! {
         refused(compact.record_partition(&mut commands, &values, &below, (kept, separate), (&count(0..4), &count(4..8)), 0), "partition", "rejected count");
         let seg = Segmented::<u32>::new(&gpu).expect("segmented");
         let lengths = out.slice(1..n + 1).expect("lengths");
-        refused(seg.record_run_lengths(&mut commands, &values, (&gpu.buffer_zeroed::<u32>(n).expect("unique"), &lengths), &count(0..4)), "run lengths", "lengths");
+        refused(seg.record_run_lengths(&mut commands, &values, &gpu.buffer_zeroed::<u32>(n).expect("unique"), &lengths, &count(0..4)), "run lengths", "lengths");
         let hist = Histogram::new(&gpu).expect("histogram");
         refused(hist.record(&mut commands, &values, &out.slice(1..257).expect("bins")), "histogram", "counts");
         refused(compact.record(&mut commands, &values.slice(1..).expect("input"), Keep::Flags(&values), &out, &whole, 0), "compact", "values");

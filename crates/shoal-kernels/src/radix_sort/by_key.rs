@@ -89,6 +89,7 @@ impl<K: SortKey> RadixSort<K> {
         elements: &Buffer<T>,
         key: &KeyFunction<T, K>,
     ) -> Result<()> {
+        let commands = &mut commands.labelled("radix_sort");
         let element_words = words_per_element::<T>()?;
         let n = wgsl::count_u32("radix sort by key", elements.len())?;
         let key_words = n as u64 * K::WORDS as u64;

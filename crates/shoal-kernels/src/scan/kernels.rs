@@ -102,6 +102,12 @@ impl<T: Value> ScanKernels<T> {
         self
     }
 
+    /// How many kernels are compiled so far (for the warm-up's tests).
+    #[cfg(test)]
+    pub(crate) fn built(&self) -> usize {
+        self.kernels.lock().map_or(0, |k| k.len())
+    }
+
     pub(crate) fn gpu(&self) -> &Gpu {
         &self.gpu
     }

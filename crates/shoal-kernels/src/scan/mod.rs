@@ -188,6 +188,7 @@ impl<T: Value> Scan<T> {
         spec: ScanSpec,
         hooks: &[(&'static str, &dyn shoal::Bindable)],
     ) -> Result<()> {
+        let commands = &mut commands.labelled("scan");
         if n == 0 {
             return Ok(());
         }
@@ -205,6 +206,17 @@ impl<T: Value> Scan<T> {
             Strategy::LookBack => self.record_lookback(commands, io, n, spec, Some(hooks)),
             _ => self.record_multilevel(commands, io, n, spec, Some(hooks)),
         }
+    }
+
+    /// The `Gpu` the scan runs on.
+    pub(crate) fn gpu(&self) -> &Gpu {
+        self.kernels.gpu()
+    }
+
+    /// How many kernels are compiled so far (for the warm-up's tests).
+    #[cfg(test)]
+    pub(crate) fn kernels_built(&self) -> usize {
+        self.kernels.built()
     }
 
     /// Elements per tile (one work group's share): WG × elements per invocation.
@@ -247,6 +259,7 @@ impl<T: Value> Scan<T> {
         output: &Buffer<T>,
         spec: ScanSpec,
     ) -> Result<()> {
+        let commands = &mut commands.labelled("scan");
         let n = check_pair(self.kernels.gpu(), "scan", input, output)?;
         if n == 0 {
             return Ok(());

@@ -56,6 +56,7 @@ impl<T: Scalar> WorkgroupScan<T> {
         op: Op,
         inclusive: bool,
     ) -> Result<()> {
+        let commands = &mut commands.labelled("workgroup_scan");
         let n = check_pair(self.kernels.gpu(), "workgroup scan", input, output)?;
         if n == 0 {
             return Ok(());

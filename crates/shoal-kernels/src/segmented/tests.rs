@@ -322,9 +322,9 @@ shoal_conformance::gpu_test! {
             let count = CompactCount { buffer: gpu.buffer_from_with(&[HELD; 4], Usage::STORAGE | Usage::INDIRECT).expect("count") };
             let mut batch = gpu.commands();
             let e = if kernel == "reduce by key" {
-                seg.record_reduce_by_key(&mut batch, &keys, &values, (&unique, &other), &count, Op::Sum)
+                seg.record_reduce_by_key(&mut batch, &keys, &values, &unique, &other, &count, Op::Sum)
             } else {
-                seg.record_run_lengths(&mut batch, &keys, (&unique, &other), &count)
+                seg.record_run_lengths(&mut batch, &keys, &unique, &other, &count)
             }
             .expect_err("a short output");
             let got_len = if short == "unique keys" { unique_len } else { other_len } as u64;

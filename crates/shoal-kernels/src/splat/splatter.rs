@@ -113,6 +113,7 @@ impl Splat {
         target: &SplatTarget,
         scene: &Scene,
     ) -> Result<()> {
+        let commands = &mut commands.labelled("splat");
         self.check(commands, target, scene)?;
         self.kernels
             .raster
@@ -130,6 +131,7 @@ impl Splat {
         scene: &Scene,
         composite_timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
     ) -> Result<()> {
+        let commands = &mut commands.labelled("splat");
         self.check(commands, target, scene)?;
         self.kernels
             .clear
@@ -174,6 +176,7 @@ impl Splat {
         scene: &Scene,
         timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
     ) -> Result<()> {
+        let commands = &mut commands.labelled("splat");
         self.check(commands, target, scene)?;
         self.kernels
             .raster
@@ -191,6 +194,7 @@ impl Splat {
         scene: &Scene,
         out: &Buffer<[u32; 4]>,
     ) -> Result<()> {
+        let commands = &mut commands.labelled("splat");
         self.check(commands, target, scene)?;
         if scene.particles.is_empty() {
             return Ok(());
@@ -214,6 +218,7 @@ impl Splat {
         target: &SplatTarget,
         scene: &Scene,
     ) -> Result<()> {
+        let commands = &mut commands.labelled("splat");
         self.record_geometry(commands, target, scene)?;
         self.record_compute(commands, target, scene, None)
     }

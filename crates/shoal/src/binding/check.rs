@@ -259,6 +259,21 @@ fn check_buffer(
     let Some(shape) = &info.shape else {
         return Ok(());
     };
+    // `#[import shoal::append]`'s struct read from a plain buffer would take its first words
+    // for the count and capacity, and its appends would write nowhere the host looks.
+    if b.header == 0 && shape.wgsl_type.starts_with(APPEND_STRUCT) {
+        return Err(not_an_append_buffer(kernel, info, b, shape));
+    }
+    // A derived struct's fields by name before its stride: they say which member differs.
+    let wgsl_struct = match (&shape.runtime_array, &shape.fixed_array) {
+        (Some(_), _) if shape.fixed != b.header => None,
+        (Some(_), _) | (None, Some(_)) => shape.element_struct.as_ref(),
+        (None, None) => shape.struct_type.as_ref(),
+    };
+    if let (Some(w), false) = (wgsl_struct, b.fields.is_empty()) {
+        crate::fields::compare(kernel, &info.name, w, b.type_name, b.fields)
+            .map_err(Error::StructField)?;
+    }
     let layout_error = |wgsl_type: &str, wgsl_bytes: u64| {
         let hint = if shape.has_vec3 && b.layout == LayoutKind::Pod {
             "; WGSL aligns vec3<f32> to 16 bytes: derive encase::ShaderType on the Rust type (with glam::Vec3) \
@@ -337,6 +352,35 @@ fn check_buffer(
         return check_scalars(kernel, info, b, element);
     }
     Err(layout_error(&shape.wgsl_type, shape.fixed))
+}
+
+/// The prefix of the struct `#import shoal::append(name, T)` declares (`ShoalAppend_name`).
+const APPEND_STRUCT: &str = "ShoalAppend_";
+
+/// The error of a plain buffer bound where the kernel declares an append buffer.
+fn not_an_append_buffer(
+    kernel: &str,
+    info: &BindingInfo,
+    b: &BufferResource<'_>,
+    shape: &crate::reflect::BufferShape,
+) -> Error {
+    let item = shape
+        .runtime_array
+        .as_ref()
+        .map_or("T", |(e, _)| e.as_str());
+    Error::BindingKind {
+        kernel: kernel.to_string(),
+        binding: info.name.clone(),
+        expected: format!(
+            "an append buffer (`{}`, from `#import shoal::append`: a count, a capacity, then              `{item}` items)",
+            shape.wgsl_type
+        ),
+        got: format!(
+            "a plain `Buffer<{}>`, whose first words the kernel would take for the count and              capacity; bind an AppendBuffer: `gpu.append_buffer::<{}>(capacity)` with the              Rust type of `{item}`",
+            short_type_name(b.type_name),
+            short_type_name(b.type_name)
+        ),
+    }
 }
 
 /// `type_name` without module paths, as a user writes it: `shoal_demo::Particle` is `Particle`,

@@ -12,7 +12,7 @@ mod scalars;
 pub(crate) use check::short_type_name;
 pub(crate) use check::{check, check_offset, check_size};
 pub(crate) use layout::{filtering_mask, layout_entry, texture_format};
-pub(crate) use scalars::clash;
+pub(crate) use scalars::{clash, kind_of_rust, kind_of_wgsl};
 
 /// Something that can be bound to a kernel's binding by name.
 pub trait Bindable {
@@ -53,6 +53,9 @@ pub struct BufferResource<'a> {
     pub type_name: &'static str,
     /// How that type was laid out.
     pub layout: LayoutKind,
+    /// The type's fields, where it derives [`Element`] (`#[derive(shoal::Element)]`): compared
+    /// with a WGSL struct's members by name. Empty otherwise.
+    pub fields: &'static [crate::ElementField],
     /// Bytes before the first element: 0 for a [`Buffer`](crate::Buffer), the counter header
     /// for an [`AppendBuffer`](crate::AppendBuffer). When the WGSL struct puts its runtime array
     /// at this offset, the element stride is checked as for a bare array.
@@ -107,6 +110,7 @@ impl<'a> BufferResource<'a> {
             size: T::SIZE,
             type_name: T::type_name(),
             layout: T::LAYOUT,
+            fields: T::FIELDS,
             header: 0,
         }
     }

@@ -63,6 +63,16 @@ pub(crate) fn clash<'a>(wgsl: &'a str, type_name: &str) -> Option<(&'a str, &'st
     }
 }
 
+/// The kind (`f`, `i`, `u`, `b`) of a WGSL type's scalar, where it names one.
+pub(crate) fn kind_of_wgsl(wgsl: &str) -> Option<char> {
+    wgsl_scalar(wgsl).map(kind)
+}
+
+/// The kind of a Rust type's scalar by its `type_name`, where it names one.
+pub(crate) fn kind_of_rust(rust: &str) -> Option<char> {
+    rust_scalar(rust).map(kind)
+}
+
 /// Whether `u32` words hold a 16- or 64-bit WGSL scalar's bits: packed halves, or the two
 /// words of a 64-bit value (no 64-bit or 16-bit Rust element is needed for them).
 fn words(wgsl: &str, rust: &str) -> bool {

@@ -33,6 +33,7 @@ impl Error {
             E::UnknownBackend { .. } => "UnknownBackend",
             E::RequestDevice { .. } => "RequestDevice",
             E::Wgsl { .. } => "Wgsl",
+            E::StructField(_) => "StructField",
             E::Glsl { .. } => "Glsl",
             E::GlslUnsupported { .. } => "GlslUnsupported",
             E::Hlsl(_) => "Hlsl",

@@ -4,6 +4,7 @@
 use naga::{ScalarKind, TypeInner};
 
 use super::BufferShape;
+use super::structs::wgsl_struct;
 
 pub(super) fn buffer_shape(
     module: &naga::Module,
@@ -17,6 +18,8 @@ pub(super) fn buffer_shape(
         runtime_array: None,
         fixed_array: None,
         has_vec3: has_vec3(module, ty),
+        struct_type: wgsl_struct(module, layouter, ty),
+        element_struct: None,
     };
     match &module.types[ty].inner {
         TypeInner::Array {
@@ -26,6 +29,7 @@ pub(super) fn buffer_shape(
         } => {
             shape.fixed = 0;
             shape.runtime_array = Some((type_name(module, *base), *stride as u64));
+            shape.element_struct = wgsl_struct(module, layouter, *base);
         }
         TypeInner::Array {
             base,
@@ -33,6 +37,7 @@ pub(super) fn buffer_shape(
             stride,
         } => {
             shape.fixed_array = Some((type_name(module, *base), *stride as u64, n.get() as u64));
+            shape.element_struct = wgsl_struct(module, layouter, *base);
         }
         TypeInner::Struct { members, .. } => {
             if let Some(last) = members.last()
@@ -44,6 +49,7 @@ pub(super) fn buffer_shape(
             {
                 shape.fixed = last.offset as u64;
                 shape.runtime_array = Some((type_name(module, *base), *stride as u64));
+                shape.element_struct = wgsl_struct(module, layouter, *base);
             }
         }
         _ => {}

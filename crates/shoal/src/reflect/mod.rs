@@ -6,6 +6,7 @@
 //! check-wgsl`) can use it without a device.
 
 mod layout;
+mod structs;
 #[cfg(test)]
 mod tests;
 mod types;
@@ -16,6 +17,7 @@ use naga::{AddressSpace, ImageClass, ScalarKind, TypeInner};
 use crate::source::Composed;
 
 use layout::buffer_shape;
+pub use structs::{WgslMember, WgslStruct};
 pub use types::{BindingInfo, BindingKind, BufferShape, ImmediateInfo, NeededFeatures, Reflection};
 
 /// Why reflection failed, already rendered against the source files.

@@ -129,6 +129,12 @@ pub struct BufferShape {
     pub fixed_array: Option<(String, u64, u64)>,
     /// Whether a `vec3` sits in the type (its 16-byte alignment is the common layout trap).
     pub has_vec3: bool,
+    /// The binding's type when it is a struct, with its members (checked against a
+    /// `#[derive(shoal::Element)]` type bound as one element).
+    pub struct_type: Option<super::WgslStruct>,
+    /// The array's element type (runtime-sized or fixed) when it is a struct, with its members
+    /// (checked against a `#[derive(shoal::Element)]` element type).
+    pub element_struct: Option<super::WgslStruct>,
 }
 
 /// One binding of a kernel.
