@@ -175,6 +175,27 @@ void main() { v[0] = twice(v[0]); }
         }
         other => panic!("{other:?}"),
     }
+    // A refusal in a header names the header's line.
+    std::fs::write(
+        common.join("counter.glsl"),
+        "// a header\nlayout(binding = 3) uniform atomic_uint hits;\n",
+    )
+    .expect("write");
+    let with_counter = text.replace(
+        "#include \"local.glsl\"\n#include",
+        "#include \"counter.glsl\"\n#include",
+    );
+    match translate(&path, &with_counter, &Options::new().include_dir(&common)) {
+        Err(Error::Unsupported {
+            construct,
+            location,
+            ..
+        }) => {
+            assert!(construct.contains("atomic_uint"), "{construct}");
+            assert!(location.ends_with("counter.glsl:2"), "{location}");
+        }
+        other => panic!("{other:?}"),
+    }
     let _ = std::fs::remove_dir_all(&root);
 }
 
