@@ -236,9 +236,15 @@ pub(crate) fn getting_started(root: &Path) -> bool {
 }
 
 /// The crates `cargo package` packs and verifies.
-/// shoal-glsl and its macro come first: shoal's `glsl` feature depends on them, so verifying
+/// shoal-derive, shoal-glsl and its macro come first: shoal depends on them, so verifying
 /// shoal resolves them from the packages just made.
-const PACKAGED: [&str; 4] = ["shoal-glsl", "shoal-glsl-macro", "shoal", "shoal-kernels"];
+const PACKAGED: [&str; 5] = [
+    "shoal-derive",
+    "shoal-glsl",
+    "shoal-glsl-macro",
+    "shoal",
+    "shoal-kernels",
+];
 
 /// Removes the sources Cargo unpacked from earlier runs' packages of [`PACKAGED`]; true if there
 /// were any.
@@ -379,7 +385,7 @@ pub(crate) fn stages(stages: &mut Stages, root: &Path, target: &Path, backends: 
         || getting_started(root),
     );
     stages.run_within(
-        "package shoal-glsl, shoal-glsl-macro, shoal and shoal-kernels (cargo package, verified)",
+        "package shoal-derive, shoal-glsl, shoal-glsl-macro, shoal and shoal-kernels (cargo package, verified)",
         limits::PACKAGE,
         || package(root),
     );
