@@ -19,6 +19,8 @@ pub mod harness;
 #[cfg(test)]
 mod images;
 #[cfg(test)]
+mod immediates;
+#[cfg(test)]
 mod memory;
 #[cfg(test)]
 mod model;

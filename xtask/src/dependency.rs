@@ -40,6 +40,7 @@ pub(crate) const EXAMPLES: &[(&str, &str, &[&str])] = &[
     ("shoal", "indirect", &[]),
     ("shoal", "printf", &[]),
     ("shoal", "recover", &[]),
+    ("shoal", "push_constants", &[]),
     ("shoal-kernels", "sort", &[]),
     ("shoal-kernels", "scan", &[]),
     ("shoal-kernels", "histogram", &["docs/images/demo-blur.png"]),

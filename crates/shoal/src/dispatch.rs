@@ -84,6 +84,8 @@ pub struct Dispatch<'a> {
     bound: Vec<Option<Resource<'a>>>,
     grid: Grid<'a>,
     error: Option<Error>,
+    /// The immediate data's bytes, from [`Dispatch::immediates`].
+    immediates: Option<Vec<u8>>,
 }
 
 impl Kernel {
@@ -104,11 +106,16 @@ impl Kernel {
         {
             bound[slot] = Some(ring.buffer.resource());
         }
+        // So is the binding that holds the immediate data where the device does not take it.
+        if let Some(owned) = &self.inner.immediates {
+            bound[owned.slot] = Some(owned.resource());
+        }
         Dispatch {
             kernel: self,
             bound,
             grid: Grid::Unset,
             error: None,
+            immediates: None,
         }
     }
 }
@@ -120,6 +127,10 @@ impl<'a> Dispatch<'a> {
             return self;
         }
         let r = &self.kernel.inner.reflection;
+        if let Some(info) = r.immediates.as_ref().filter(|i| i.name == name) {
+            self.error = Some(crate::immediates::bound(self.kernel.name(), info));
+            return self;
+        }
         match r.bindings.iter().position(|b| b.name == name) {
             Some(slot) => self.bound[slot] = Some(resource.resource()),
             None => {
@@ -129,6 +140,46 @@ impl<'a> Dispatch<'a> {
                     available: r.bindings.iter().map(|b| b.name.clone()).collect(),
                 })
             }
+        }
+        self
+    }
+
+    /// Sets the kernel's immediate data (its `var<immediate>`, or a GLSL push-constant block)
+    /// for this dispatch: `value`'s layout is checked against the block's as a bound buffer's
+    /// elements are (an `encase::ShaderType` laid out by WGSL's rules, or a
+    /// [`pod_element!`](crate::pod_element) type byte for byte).
+    ///
+    /// ```
+    /// # fn main() -> Result<(), shoal::Error> {
+    /// let gpu = shoal::Gpu::blocking()?;
+    /// let scale = gpu.kernel("
+    ///     struct Params { factor: f32, offset: f32 }
+    ///     var<immediate> params: Params;
+    ///     @group(0) @binding(0) var<storage, read_write> v: array<f32>;
+    ///     @compute @workgroup_size(64)
+    ///     fn scale(@builtin(global_invocation_id) id: vec3<u32>) {
+    ///         if id.x < arrayLength(&v) { v[id.x] = v[id.x] * params.factor + params.offset; }
+    ///     }")?;
+    /// let v = gpu.buffer_from(&[1.0f32, 2.0, 3.0])?;
+    /// scale.bind("v", &v).immediates(&[10.0f32, 1.0]).invocations(3).run()?;
+    /// assert_eq!(v.read_blocking()?, [11.0, 21.0, 31.0]);
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// Where the device takes the block as immediate data (wgpu's `IMMEDIATES`, a block within
+    /// [`Gpu::max_immediate_size`](crate::Gpu::max_immediate_size)), the value is set with
+    /// `set_immediates`; elsewhere (the browser, a larger block) the kernel reads it from a
+    /// binding Shoal owns and writes in the batch's order, so each dispatch of a batch sees its
+    /// own value either way (docs/immediates.md). A value of another layout, a value for a
+    /// kernel without immediate data, or none for a kernel with some, is
+    /// [`Error::Immediates`] from `run`/`record`.
+    pub fn immediates<T: Element>(mut self, value: &T) -> Self {
+        if self.error.is_some() {
+            return self;
+        }
+        match crate::immediates::encode(self.kernel, value) {
+            Ok(bytes) => self.immediates = Some(bytes),
+            Err(e) => self.error = Some(e),
         }
         self
     }
@@ -239,11 +290,15 @@ impl<'a> Dispatch<'a> {
             bound,
             grid,
             error,
+            immediates,
         } = self;
         if let Some(e) = error {
             return Err(e);
         }
         let name = kernel.name();
+        if let (Some(info), None) = (&kernel.inner.reflection.immediates, &immediates) {
+            return Err(crate::immediates::missing(name, info));
+        }
         let gpu = kernel.gpu();
         commands
             .gpu()
@@ -328,6 +383,12 @@ impl<'a> Dispatch<'a> {
             // The specification: a dispatch with a zero count in any dimension does nothing.
             return Ok(());
         }
+        // Where a binding holds the immediate data, its value is copied in just before the pass.
+        let owned = kernel.inner.immediates.as_ref();
+        if let (Some(owned), Some(bytes)) = (owned, &immediates) {
+            owned.record_write(commands, bytes)?;
+        }
+        let native = immediates.filter(|_| owned.is_none());
         // Taken first, so released last: on GL, the bind groups dropped below may be the last
         // handles of buffers the cache let go of meanwhile (see `Kernel::bind_groups`).
         let _turn = kernel.gpu().turn();
@@ -335,6 +396,9 @@ impl<'a> Dispatch<'a> {
         let bind_groups = kernel.bind_groups(&variant, mask, &resources)?;
         commands.compute_pass(name, |pass| {
             pass.set_pipeline(&variant.pipeline);
+            if let Some(bytes) = &native {
+                pass.set_immediates(0, bytes);
+            }
             for (i, group) in bind_groups.iter().enumerate() {
                 pass.set_bind_group(i as u32, group, &[]);
             }

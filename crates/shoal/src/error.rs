@@ -288,6 +288,9 @@ pub enum Error {
         /// Advice, such as the vec3 alignment rule.
         hint: String,
     },
+    /// Immediate data and the value given for it do not match (docs/immediates.md).
+    #[error("{0}")]
+    Immediates(#[from] crate::ImmediateError),
     /// The bound buffer is smaller than the WGSL type needs.
     #[error(
         "kernel `{kernel}`: binding `{binding}` needs at least {needed} bytes ({wgsl_type}) but the buffer has {got}"

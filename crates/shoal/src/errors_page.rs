@@ -91,6 +91,7 @@ fn the_source_reading_matches_the_enum() {
         "UnknownBinding",
         "BindingKind",
         "ElementLayout",
+        "Immediates",
         "BufferTooSmall",
         "ImageSize",
         "ImageUsage",

@@ -19,7 +19,9 @@ pub struct GpuOptions {
     pub limits: Option<wgpu::Limits>,
     /// Features Shoal would ask for (where the adapter has them) not to ask for: with
     /// `wgpu::Features::SUBGROUP` an adapter that has subgroups runs the kernels' paths for one
-    /// without (the browser's), e.g. Chromium's SwiftShader run natively. Empty by default.
+    /// without (the browser's), e.g. Chromium's SwiftShader run natively; with
+    /// `wgpu::Features::IMMEDIATES` kernels read their immediate data from a binding Shoal owns,
+    /// as in the browser (docs/immediates.md). Empty by default.
     pub withheld_features: wgpu::Features,
 }
 
@@ -125,7 +127,8 @@ const WANTED_FEATURES: wgpu::Features = wgpu::Features::TIMESTAMP_QUERY
     .union(wgpu::Features::SUBGROUP_BARRIER)
     .union(wgpu::Features::FLOAT32_FILTERABLE)
     .union(wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES)
-    .union(wgpu::Features::CLEAR_TEXTURE);
+    .union(wgpu::Features::CLEAR_TEXTURE)
+    .union(wgpu::Features::IMMEDIATES);
 
 /// A device to run kernels on. Cheap to clone: clones share the device.
 ///

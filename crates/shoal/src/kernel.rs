@@ -8,6 +8,7 @@ use crate::bind_cache::{BindCache, Groups};
 use crate::binding::{self, Resource};
 use crate::error::Result;
 use crate::gpu::Gpu;
+use crate::immediates;
 use crate::kernel_checks;
 use crate::printf::{self, PrintRing};
 use crate::reflect::{self, BindingInfo, BindingKind, Reflection};
@@ -63,6 +64,8 @@ pub(crate) struct KernelInner {
     pub(crate) printf: Option<PrintRing>,
     /// `file:line:column` of each printf call site (see `source.rs`).
     pub(crate) print_sites: Vec<String>,
+    /// The binding that holds the immediate data where the device does not take it as such.
+    pub(crate) immediates: Option<immediates::Owned>,
     /// Held while the fields above drop: on GL, destroying a pipeline takes wgpu's context
     /// lock, so it waits for the GL turn like every other call (`wait.rs`). Declared last, so
     /// it is released last.
@@ -135,10 +138,12 @@ impl KernelBuilder {
         let gpu = self.gpu;
         let composed = Composed::new(&self.source)?;
         let base = self.source.path().to_string();
-        let (reflection, resolved) =
-            reflect::reflect_module(&composed, self.entry.as_deref(), &self.constants)
-                .map_err(|e| e.into_error(&base))?;
-        let name = format!("{base}:{}", reflection.entry_point);
+        let reflected = reflect::reflect_module(&composed, self.entry.as_deref(), &self.constants)
+            .map_err(|e| e.into_error(&base))?;
+        let name = format!("{base}:{}", reflected.0.entry_point);
+        // Where the device does not take the immediate data as such, a binding Shoal owns.
+        let (composed, reflection, resolved, immediates) =
+            immediates::plan(&gpu, &name, composed, &self.constants, reflected)?;
         kernel_checks::check_device(&gpu, &name, &reflection)?;
 
         let printf = match reflection
@@ -174,6 +179,7 @@ impl KernelBuilder {
                 cache,
                 printf,
                 print_sites: composed.print_sites,
+                immediates,
                 dropping: None,
             }),
         })
@@ -250,7 +256,12 @@ fn build_variant(
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some(name),
             bind_group_layouts: &layout_refs,
-            immediate_size: 0,
+            // Set where the device takes the block as immediate data (`immediates/rewrite.rs`).
+            immediate_size: r
+                .immediates
+                .as_ref()
+                .filter(|i| i.binding.is_none())
+                .map_or(0, |i| i.size()),
         });
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(name),

@@ -47,6 +47,7 @@ mod gpu;
 mod health;
 mod identity;
 mod image;
+mod immediates;
 mod kernel;
 mod kernel_checks;
 mod limits;
@@ -76,11 +77,14 @@ pub use gpu::{AdapterDetails, Gpu, GpuOptions, LLVMPIPE_LOOP_ITERATIONS};
 pub use health::{ErrorHandler, LostHandler};
 pub use identity::ResourceId;
 pub use image::{Image, Texel};
+pub use immediates::ImmediateError;
 pub use kernel::{Kernel, KernelBuilder};
 pub use limits::{LimitRow, Limits, PORTABLE_OFFSET_ALIGNMENT};
 pub use printf::{DEFAULT_PRINTF_CAPACITY, PrintLog, PrintRecord, PrintValue};
 pub use profile::{Timing, TimingSource};
-pub use reflect::{BindingInfo, BindingKind, BufferShape, NeededFeatures, Reflection, validate};
+pub use reflect::{
+    BindingInfo, BindingKind, BufferShape, ImmediateInfo, NeededFeatures, Reflection, validate,
+};
 pub use sampler::Sampler;
 pub use source::{SNIPPETS, Source};
 pub use staging::DEFAULT_STAGING_CAP;

@@ -341,7 +341,7 @@ fn check_buffer(
 
 /// `type_name` without module paths, as a user writes it: `shoal_demo::Particle` is `Particle`,
 /// `[glam::f32::Vec3; 2]` is `[Vec3; 2]`.
-pub(super) fn short_type_name(type_name: &str) -> String {
+pub(crate) fn short_type_name(type_name: &str) -> String {
     let mut out = String::with_capacity(type_name.len());
     let mut word = String::new();
     for c in type_name.chars().chain(std::iter::once(' ')) {

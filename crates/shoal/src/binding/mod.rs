@@ -9,9 +9,10 @@ mod check;
 mod layout;
 mod scalars;
 
-use check::short_type_name;
+pub(crate) use check::short_type_name;
 pub(crate) use check::{check, check_offset, check_size};
 pub(crate) use layout::{filtering_mask, layout_entry, texture_format};
+pub(crate) use scalars::clash;
 
 /// Something that can be bound to a kernel's binding by name.
 pub trait Bindable {

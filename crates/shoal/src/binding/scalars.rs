@@ -53,6 +53,16 @@ pub(super) fn check_scalars(
     }
 }
 
+/// The WGSL and Rust scalars where `wgsl` and the Rust `type_name` both name one and their
+/// kinds differ: what [`check_scalars`] refuses, for values that are not in a buffer (immediate
+/// data).
+pub(crate) fn clash<'a>(wgsl: &'a str, type_name: &str) -> Option<(&'a str, &'static str)> {
+    match (wgsl_scalar(wgsl), rust_scalar(type_name)) {
+        (Some(w), Some(r)) if kind(w) != kind(r) && !words(w, r) => Some((w, r)),
+        _ => None,
+    }
+}
+
 /// Whether `u32` words hold a 16- or 64-bit WGSL scalar's bits: packed halves, or the two
 /// words of a 64-bit value (no 64-bit or 16-bit Rust element is needed for them).
 fn words(wgsl: &str, rust: &str) -> bool {

@@ -53,6 +53,7 @@ impl Error {
             E::UnknownBinding { .. } => "UnknownBinding",
             E::BindingKind { .. } => "BindingKind",
             E::ElementLayout { .. } => "ElementLayout",
+            E::Immediates(_) => "Immediates",
             E::BufferTooSmall { .. } => "BufferTooSmall",
             E::ImageSize { .. } => "ImageSize",
             E::ImageUsage { .. } => "ImageUsage",

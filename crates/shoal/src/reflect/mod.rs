@@ -16,7 +16,9 @@ use naga::{AddressSpace, ImageClass, ScalarKind, TypeInner};
 use crate::source::Composed;
 
 use layout::buffer_shape;
-pub use types::{BindingInfo, BindingKind, BufferShape, NeededFeatures, Reflection};
+pub use types::{
+    BindingInfo, BindingKind, BufferShape, ImmediateInfo, NeededFeatures, Reflection,
+};
 
 /// Why reflection failed, already rendered against the source files.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,8 +34,7 @@ pub(crate) enum ReflectError {
     },
     /// Override constants could not be applied.
     Override(String),
-    /// A declaration the entry point uses that Shoal cannot provide (immediate data, an
-    /// external texture).
+    /// A declaration the entry point uses that Shoal cannot provide (an external texture).
     Unsupported {
         /// The declaration.
         parameter: String,
@@ -191,6 +192,7 @@ pub(crate) fn reflect_module(
     // Summed in u64: several variables may add up past u32::MAX (each is below 2 GiB).
     let mut workgroup_memory = 0u64;
     let mut bindings = Vec::new();
+    let mut immediates = None;
     for (handle, var) in module.global_variables.iter() {
         if uses[handle].is_empty() {
             continue;
@@ -201,13 +203,13 @@ pub(crate) fn reflect_module(
         }
         let declared = var.name.clone().unwrap_or_default();
         if var.space == AddressSpace::Immediate {
-            return Err(ReflectError::Unsupported {
-                parameter: format!("`var<immediate> {declared}`"),
-                value: "immediate data".into(),
-                rule: "Shoal sets no immediate data: declare the parameters as a `var<uniform>` \
-                       and bind a buffer"
-                    .into(),
+            // naga allows one per entry point.
+            immediates = Some(ImmediateInfo {
+                name: declared,
+                shape: buffer_shape(&module, &layouter, var.ty),
+                binding: None,
             });
+            continue;
         }
         let Some(rb) = &var.binding else { continue };
         let inner = &module.types[var.ty].inner;
@@ -290,6 +292,7 @@ pub(crate) fn reflect_module(
         workgroup_size: ep.workgroup_size,
         workgroup_memory,
         bindings,
+        immediates,
         needs: needed_features(&module, composed.uses_subgroups),
         sampled_with,
         fold_safe: fold_safe(&module, &ep.function),

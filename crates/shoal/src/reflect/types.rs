@@ -1,5 +1,5 @@
 //! What reflection finds, as public types: [`BindingKind`], [`BufferShape`], [`BindingInfo`],
-//! [`NeededFeatures`] and [`Reflection`].
+//! [`ImmediateInfo`], [`NeededFeatures`] and [`Reflection`].
 
 use naga::{ImageDimension, ScalarKind};
 
@@ -146,6 +146,35 @@ pub struct BindingInfo {
     pub shape: Option<BufferShape>,
 }
 
+/// The immediate data of an entry point: its `var<immediate>` (what a GLSL
+/// `layout(push_constant) uniform` block becomes), set per dispatch with
+/// [`Dispatch::immediates`](crate::Dispatch::immediates) (docs/immediates.md).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImmediateInfo {
+    /// The variable's name.
+    pub name: String,
+    /// Its type and layout, checked against the Rust value's as a buffer's are (`fixed` is its
+    /// size in bytes).
+    pub shape: BufferShape,
+    /// Where Shoal binds the value on this device: `None` where it is set as immediate data
+    /// (`set_immediates`), and in [`validate`](crate::validate)'s reflection, which knows no
+    /// device; `Some` where the kernel's WGSL was rewritten to read it from a binding Shoal
+    /// owns, listed in [`Reflection::bindings`] under [`name`](Self::name).
+    pub binding: Option<BindingInfo>,
+}
+
+impl ImmediateInfo {
+    /// The declaration as messages name it: `var<immediate> params: Params`.
+    pub fn declaration(&self) -> String {
+        format!("`var<immediate> {}: {}`", self.name, self.shape.wgsl_type)
+    }
+
+    /// Bytes of the block (a multiple of 4).
+    pub fn size(&self) -> u32 {
+        self.shape.fixed.next_multiple_of(4) as u32
+    }
+}
+
 /// Device features a kernel needs beyond WebGPU's baseline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct NeededFeatures {
@@ -174,6 +203,8 @@ pub struct Reflection {
     pub workgroup_memory: u64,
     /// The bindings the entry point uses, ordered by group then binding.
     pub bindings: Vec<BindingInfo>,
+    /// The immediate data the entry point uses, if any.
+    pub immediates: Option<ImmediateInfo>,
     /// Features the kernel needs.
     pub needs: NeededFeatures,
     /// `(texture, sampler)` binding names that `textureSample*`/`textureGather` use together:

@@ -281,6 +281,23 @@ impl Composed {
         }
     }
 
+    /// Replaces the bytes `range` of the composed text (inside one chunk) with `with`, keeping
+    /// the map back to the files: what follows keeps its file, line and column but on the line
+    /// changed.
+    pub(crate) fn replace(&mut self, range: Range<usize>, with: &str) {
+        let grown = with.len() as isize - range.len() as isize;
+        let shift = |at: usize| at.saturating_add_signed(grown);
+        for chunk in &mut self.chunks {
+            if chunk.range.start >= range.end && chunk.range.start > range.start {
+                chunk.range.start = shift(chunk.range.start);
+            }
+            if chunk.range.end >= range.end {
+                chunk.range.end = shift(chunk.range.end);
+            }
+        }
+        self.text.replace_range(range, with);
+    }
+
     /// The text wgpu compiles for `backend`.
     pub(crate) fn for_backend(&self, backend: wgpu::Backend) -> Cow<'_, str> {
         if backend == wgpu::Backend::BrowserWebGpu && self.uses_subgroups {
