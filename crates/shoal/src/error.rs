@@ -1,15 +1,12 @@
-//! The one error type of Shoal.
-//!
-//! Every variant says what happened, where (the kernel, and the binding where there is one) and,
-//! when there is a limit, which limit and its value. Nothing here is a wgpu panic: the checks in
-//! [`crate::Dispatch`] and [`crate::Kernel`] run before anything reaches the device, and what
-//! wgpu still reports is captured with error scopes and returned as [`Error::Wgpu`].
+//! The one error type of Shoal. Every variant says what happened, where (the kernel, and the
+//! binding where there is one) and, when there is a limit, which limit and its value. Nothing
+//! here is a wgpu panic: the checks in [`crate::Dispatch`] and [`crate::Kernel`] run before
+//! anything reaches the device, and what wgpu still reports is captured with error scopes and
+//! returned as [`Error::Wgpu`].
 
 mod messages;
+pub use messages::Result;
 use messages::{hint, list_or_none};
-
-/// Shoal's result type.
-pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Everything that can go wrong in Shoal, each case typed.
 #[derive(Clone, PartialEq, thiserror::Error)]
