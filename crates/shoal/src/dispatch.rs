@@ -10,7 +10,6 @@ use crate::fold::linear_groups;
 use crate::identity::ResourceId;
 use crate::kernel::Kernel;
 use crate::profile::Timing;
-use crate::reflect::Reflection;
 
 /// Indirect dispatch arguments, as the GPU reads them: work groups in x, y and z.
 #[repr(C)]

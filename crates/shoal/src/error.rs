@@ -3,10 +3,8 @@
 //! before wgpu, whose reports are error scopes' [`Error::Wgpu`], never a panic.
 
 mod messages;
+pub use messages::Result;
 use messages::{hint, list_or_none};
-
-/// Shoal's result type.
-pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Everything that can go wrong in Shoal, each case typed.
 #[derive(Clone, PartialEq, thiserror::Error)]

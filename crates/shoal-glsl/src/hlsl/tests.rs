@@ -5,7 +5,6 @@
 use naga::{AddressSpace, ImageClass, StorageFormat, TypeInner};
 
 use super::*;
-use crate::tests::valid_wgsl;
 
 mod refusals;
 
@@ -101,19 +100,30 @@ const FILES: &[(&str, &str, &[&str])] = &[
         include_str!("../../../../wgsl/hlsl/corpus/volume.hlsl"),
         &["FillCS"],
     ),
+    (
+        "push_scale.hlsl",
+        include_str!("../../../../wgsl/hlsl/corpus/push_scale.hlsl"),
+        &["ScaleCS"],
+    ),
 ];
 
-/// The translation of `text`'s entry `CS`, parsed and validated (immediates allowed).
-fn module(text: &str) -> (String, naga::Module) {
-    let wgsl = to_wgsl("k.hlsl", text, "CS").unwrap_or_else(|e| panic!("{e}"));
-    let module = naga::front::wgsl::parse_str(&wgsl)
-        .unwrap_or_else(|e| panic!("{}\n{wgsl}", e.emit_to_string(&wgsl)));
+/// `wgsl` parsed and validated as Shoal does, immediates allowed.
+fn validated(name: &str, wgsl: &str) -> naga::Module {
+    let module = naga::front::wgsl::parse_str(wgsl)
+        .unwrap_or_else(|e| panic!("{name}: {}\n{wgsl}", e.emit_to_string(wgsl)));
     naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
         naga::valid::Capabilities::IMMEDIATES,
     )
     .validate(&module)
-    .unwrap_or_else(|e| panic!("{}\n{wgsl}", e.emit_to_string(&wgsl)));
+    .unwrap_or_else(|e| panic!("{name}: {}\n{wgsl}", e.emit_to_string(wgsl)));
+    module
+}
+
+/// The translation of `text`'s entry `CS`, parsed and validated.
+fn module(text: &str) -> (String, naga::Module) {
+    let wgsl = to_wgsl("k.hlsl", text, "CS").unwrap_or_else(|e| panic!("{e}"));
+    let module = validated("k.hlsl", &wgsl);
     (wgsl, module)
 }
 
@@ -134,7 +144,7 @@ fn every_file_translates_and_the_wgsl_validates() {
     for (name, text, entries) in FILES {
         for entry in *entries {
             let wgsl = to_wgsl(name, text, entry).unwrap_or_else(|e| panic!("{name} {entry}: {e}"));
-            let module = valid_wgsl(name, &wgsl);
+            let module = validated(name, &wgsl);
             assert_eq!(module.entry_points.len(), 1, "{name}: one entry point");
             assert_eq!(module.entry_points[0].name, *entry);
         }

@@ -19,6 +19,7 @@ const BYTE_ADDRESS: Source = shoal::hlsl!("../../wgsl/hlsl/corpus/byte_address.h
 const KEEP_EVEN: Source = shoal::hlsl!("../../wgsl/hlsl/corpus/keep_even.hlsl", "KeepEvenCS");
 const BINDINGS: Source = shoal::hlsl!("../../wgsl/hlsl/corpus/bindings.hlsl", "DistanceCS");
 const VOLUME: Source = shoal::hlsl!("../../wgsl/hlsl/corpus/volume.hlsl", "FillCS");
+const PUSH_SCALE: Source = shoal::hlsl!("../../wgsl/hlsl/corpus/push_scale.hlsl", "ScaleCS");
 
 /// The corpus, each with the bindings its kernel must reflect (by their HLSL names).
 const CORPUS: &[(Source, &[&str])] = &[
@@ -44,7 +45,16 @@ const CORPUS: &[(Source, &[&str])] = &[
         ],
     ),
     (VOLUME, &["gVolume"]),
+    (PUSH_SCALE, &["gData"]),
 ];
+
+/// `push_scale.hlsl`'s root constants.
+#[derive(Clone, Copy, encase::ShaderType)]
+struct ScaleConstants {
+    scale: f32,
+    offset: f32,
+    count: u32,
+}
 
 /// SAXPY's `SaxpyCB`.
 #[derive(Clone, Copy, encase::ShaderType)]
@@ -98,6 +108,9 @@ gpu_test! {
             byte_address(&gpu, &mut rng, n).await;
             keep_even(&gpu, &mut rng, n).await;
             threshold(&gpu, &mut rng, n).await;
+        }
+        for n in [0usize, 1, 63, 64, 65, 130] {
+            push_scale(&gpu, n).await;
         }
         for [rows, cols] in [[1u32, 1u32], [3, 17], [16, 16], [33, 20]] {
             transpose(&gpu, &mut rng, rows, cols).await;
@@ -270,4 +283,46 @@ async fn transpose(gpu: &Gpu, rng: &mut Rng, rows: u32, cols: u32) {
         .map(|(r, c)| input[(r * cols + c) as usize])
         .collect();
     assert_eq!(out.read().await.expect("read"), want, "{rows}x{cols}");
+}
+
+/// Root constants: two dispatches with other immediates each, the second over part only.
+async fn push_scale(gpu: &Gpu, n: usize) {
+    let input: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let data = gpu.buffer_from(&input).expect("data");
+    let kernel = gpu.kernel(PUSH_SCALE).expect("kernel");
+    let first = ScaleConstants {
+        scale: 2.0,
+        offset: 1.0,
+        count: n as u32,
+    };
+    let second = ScaleConstants {
+        scale: -1.0,
+        offset: 0.5,
+        count: (n as u32).min(64),
+    };
+    for pc in [first, second] {
+        kernel
+            .bind("gData", &data)
+            .immediates(&pc)
+            .invocations(n as u64)
+            .run()
+            .expect("run");
+    }
+    let want: Vec<f32> = input
+        .iter()
+        .enumerate()
+        .map(|(i, x)| {
+            let x = x * first.scale + first.offset;
+            if (i as u32) < second.count {
+                x * second.scale + second.offset
+            } else {
+                x
+            }
+        })
+        .collect();
+    assert_eq!(
+        data.read().await.expect("read"),
+        want,
+        "push constants over {n}"
+    );
 }

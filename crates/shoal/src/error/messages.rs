@@ -3,6 +3,9 @@
 
 use super::Error;
 
+/// Shoal's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
 /// `items` joined with commas, or `none`.
 pub(super) fn list_or_none(items: &[String]) -> String {
     if items.is_empty() {

@@ -176,6 +176,7 @@ impl Owned {
             type_name: "immediate data",
             layout: LayoutKind::Wgsl,
             header: 0,
+            fields: &[],
         })
     }
 
