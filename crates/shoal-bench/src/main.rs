@@ -9,6 +9,7 @@
 //! `SHOAL_BENCH_WITHOUT_SUBGROUPS` withholds subgroup operations from the device, so that the
 //! kernels take the paths of an adapter without them (set by `cargo xtask bench --swiftshader`).
 
+mod devices;
 mod overhead;
 mod sims;
 mod splat;
@@ -19,9 +20,10 @@ use shoal_bench::{harness, primitives, report::Report};
 
 /// The groups a filter word can select besides the primitives (`primitives::ENTRIES`): the
 /// overhead and splat benchmarks and the simulations (each by its name, or all as `sims`).
-const GROUPS: [&str; 7] = [
+const GROUPS: [&str; 8] = [
     "overhead",
     "splat",
+    "devices",
     "blur",
     "sobel",
     "bilateral",
@@ -48,8 +50,8 @@ fn unmatched(words: &[&String]) -> String {
             .map(|w| format!("`{w}`"))
             .collect::<Vec<_>>()
             .join(", "),
-        GROUPS[..2].join(", "),
-        GROUPS[2..].join(", ")
+        GROUPS[..3].join(", "),
+        GROUPS[3..].join(", ")
     );
     for entry in primitives::ENTRIES {
         text.push_str(&format!("\n  {}", entry.name));
@@ -75,7 +77,7 @@ fn main() -> std::process::ExitCode {
         },
         ..Default::default()
     };
-    let gpu = match pollster::block_on(shoal::Gpu::with_options(options)) {
+    let gpu = match pollster::block_on(shoal::Gpu::with_options(options.clone())) {
         Ok(gpu) => gpu,
         Err(e) => {
             eprintln!("error: {e}");
@@ -93,6 +95,12 @@ fn main() -> std::process::ExitCode {
         && let Err(e) = splat::run(&gpu)
     {
         eprintln!("splat benchmark failed: {e}");
+        return std::process::ExitCode::FAILURE;
+    }
+    if wanted("devices")
+        && let Err(e) = devices::run(&options)
+    {
+        eprintln!("devices benchmark failed: {e}");
         return std::process::ExitCode::FAILURE;
     }
     if ["sims", "boids", "blur", "sobel", "bilateral", "waves"]

@@ -105,3 +105,23 @@ fn duplicates_are_split_between_devices() {
     }
     check(&group, &vec![7u32; 5000], SortOrder::Ascending);
 }
+
+#[test]
+fn four_million_keys_and_pairs_over_four_devices() {
+    let group = group(4);
+    let keys = words(1 << 22, 99);
+    let indices: Vec<u32> = (0..keys.len() as u32).collect();
+    // Indices are distinct, so sorting (key, index) is the stable sort by key.
+    let mut want: Vec<(u32, u32)> = keys.iter().copied().zip(indices.iter().copied()).collect();
+    want.sort_unstable();
+    let (want_keys, want_values): (Vec<u32>, Vec<u32>) = want.into_iter().unzip();
+
+    let sorted = group.sort(group.split_even(&keys).expect("split"), SortOrder::Ascending);
+    assert!(sorted.expect("sort").read().expect("read") == want_keys, "2^22 keys");
+
+    let lens = &splits(keys.len() as u64, 4)[1]; // uneven
+    let (k, v) = (group.split(&keys, lens).expect("split"), group.split(&indices, lens).expect("split"));
+    let (k, v) = group.sort_pairs(k, v, SortOrder::Ascending).expect("sort pairs");
+    assert!(k.read().expect("read") == want_keys, "2^22 pairs' keys");
+    assert!(v.read().expect("read") == want_values, "2^22 pairs' values");
+}
