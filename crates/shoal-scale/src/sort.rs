@@ -150,23 +150,26 @@ fn agree_on_keys<K: SpreadKey, C: Transport>(comm: &C, n: u64, meter: &mut Meter
     let mut mine = words(&[n]);
     mine.extend(K::type_name().as_bytes());
     let all = meter.exchange(|| comm.all_gather(mine));
-    let mut total = 0u64;
-    for (r, bytes) in all.iter().enumerate() {
-        let (len, name) = bytes.split_at(8.min(bytes.len()));
-        let name = String::from_utf8_lossy(name);
-        if name != K::type_name() {
-            return Err(Error::InvalidParameter {
-                kernel: "spread sort".into(),
-                parameter: "key type".into(),
-                value: format!("{name} on rank {r}"),
-                rule: format!("every member sorts the same key type; rank 0 sorts {}", {
-                    let first = &all[0];
-                    String::from_utf8_lossy(&first[8.min(first.len())..]).into_owned()
-                }),
-            });
-        }
-        total += from_words(len).first().copied().unwrap_or(0);
+    // Every member compares every name with rank 0's, so all find the same culprit.
+    let names: Vec<String> = all
+        .iter()
+        .map(|b| String::from_utf8_lossy(&b[8.min(b.len())..]).into_owned())
+        .collect();
+    if let Some((r, name)) = names.iter().enumerate().find(|(_, n)| **n != names[0]) {
+        return Err(Error::InvalidParameter {
+            kernel: "spread sort".into(),
+            parameter: "key type".into(),
+            value: format!("{name} on rank {r}"),
+            rule: format!(
+                "every member sorts the same key type; rank 0 sorts {}",
+                names[0]
+            ),
+        });
     }
+    let total = all
+        .iter()
+        .map(|b| from_words(&b[..8.min(b.len())]).first().copied().unwrap_or(0))
+        .sum();
     Ok(total)
 }
 

@@ -14,7 +14,7 @@ use shoal_kernels::{Op, Scalar};
 /// loses a member ends the job (MPI's `mpirun` does). What may fail is each member's own GPU
 /// work, so before each collective step every member calls [`agree`](Transport::agree) with its
 /// status, and all of them go on, or all return the same error.
-pub trait Transport: Sync {
+pub trait Transport {
     /// This member's index, from 0.
     fn rank(&self) -> usize;
     /// How many members there are.
