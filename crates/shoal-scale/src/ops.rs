@@ -86,11 +86,16 @@ impl Group {
         let keys = take_parts(keys.parts);
         let values = values.map(|v| take_parts(v.parts));
         let results = self.run(|comm, rank| {
-            let k = take(&keys[rank])?;
-            let v = match &values {
-                Some(v) => Some(take(&v[rank])?),
-                None => None,
-            };
+            let taken = (|| {
+                let k = take(&keys[rank])?;
+                let v = match &values {
+                    Some(v) => Some(take(&v[rank])?),
+                    None => None,
+                };
+                Ok((k, v))
+            })();
+            // Agreed like any step: a member that returned alone would leave the others waiting.
+            let (k, v) = crate::transport::step(comm, taken)?;
             let mut meter = Meter::default();
             let (k, v) = sample_sort(comm, &self.members()[rank], k, v, order, &mut meter)?;
             Ok((k, v, meter))
