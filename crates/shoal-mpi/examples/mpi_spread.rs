@@ -34,15 +34,10 @@ fn main() -> ExitCode {
 
 type Checked = Result<(), String>;
 
+/// `n` scattered words (Fibonacci hashing of the index, `seed` choosing the sequence).
 fn words(n: usize, seed: u64) -> Vec<u32> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 16) as u32
-        })
+    (0..n as u64)
+        .map(|i| ((i + (seed << 32)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as u32)
         .collect()
 }
 
