@@ -104,6 +104,10 @@ pub struct DocsReferencesMd;
 #[doc = include_str!("../../docs/sorting.md")]
 pub struct DocsSortingMd;
 
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/scale.md")]
+pub struct DocsScaleMd;
+
 /// Every `docs/*.md` (and README.md) has its item above, so none goes unchecked.
 #[cfg(all(test, not(target_arch = "wasm32")))]
 #[test]

@@ -15,6 +15,7 @@ mod fuzz;
 mod limits;
 mod lines;
 mod links;
+mod mpi;
 mod page_lines;
 mod pages;
 mod setup;
@@ -165,6 +166,7 @@ fn test(extra: &[String]) -> bool {
     }
     let root = workspace_root();
     dependency::stages(&mut stages, &root, &target_dir(&root), &BACKENDS);
+    mpi::stages(&mut stages, &target_dir(&root));
     browser_tests(&mut stages, extra);
     for (target, what) in OTHER_TARGETS {
         let name = format!("cargo check for {target} ({what})");
@@ -185,7 +187,7 @@ pub(crate) const ADAPTERS_STAGE: &str =
 const CHECK_WGSL_STAGE: &str = "validate wgsl/**/*.wgsl";
 
 /// Every example, built with the test suites' features: after the suites' build, fresh.
-const BUILD_EXAMPLES: [&str; 6] = [
+pub(crate) const BUILD_EXAMPLES: [&str; 6] = [
     "build",
     "-q",
     "--workspace",

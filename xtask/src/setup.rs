@@ -86,10 +86,21 @@ const ADAPTERS: &[Component] = &[
         },
         packages: &["libshaderc-dev", "glslang-dev", "spirv-tools"],
     },
+    // Not an adapter: MPI for shoal-mpi (rsmpi builds on the system's library: its `mpicc`
+    // names the flags, and bindgen reads the headers through libclang), and `mpirun`.
+    Component {
+        name: "MPI (OpenMPI, mpirun, libclang for rsmpi's bindgen)",
+        present: || {
+            any_exists(&["/usr/bin/mpicc"])
+                && any_exists(&["/usr/bin/mpirun"])
+                && has_library("libclang")
+        },
+        packages: &["libopenmpi-dev", "openmpi-bin", "libclang-dev"],
+    },
 ];
 
 /// Whether this process runs as root (`id -u` is 0).
-fn is_root() -> bool {
+pub(crate) fn is_root() -> bool {
     Command::new("id")
         .arg("-u")
         .output()

@@ -11,6 +11,7 @@
 //! kernels take the paths of an adapter without them (set by `cargo xtask bench --swiftshader`).
 
 mod immediates_overhead;
+mod devices;
 mod overhead;
 mod sims;
 mod splat;
@@ -23,9 +24,10 @@ use shoal_bench::report::{Report, Stamp};
 
 /// The groups a filter word can select besides the primitives (`primitives::ENTRIES`): the
 /// overhead and splat benchmarks and the simulations (each by its name, or all as `sims`).
-const GROUPS: [&str; 7] = [
+const GROUPS: [&str; 8] = [
     "overhead",
     "splat",
+    "devices",
     "blur",
     "sobel",
     "bilateral",
@@ -52,8 +54,8 @@ fn unmatched(words: &[&String]) -> String {
             .map(|w| format!("`{w}`"))
             .collect::<Vec<_>>()
             .join(", "),
-        GROUPS[..2].join(", "),
-        GROUPS[2..].join(", ")
+        GROUPS[..3].join(", "),
+        GROUPS[3..].join(", ")
     );
     for entry in primitives::ENTRIES {
         text.push_str(&format!("\n  {}", entry.name));
@@ -80,7 +82,7 @@ fn main() -> std::process::ExitCode {
         },
         ..Default::default()
     };
-    let gpu = match pollster::block_on(shoal::Gpu::with_options(options)) {
+    let gpu = match pollster::block_on(shoal::Gpu::with_options(options.clone())) {
         Ok(gpu) => gpu,
         Err(e) => {
             eprintln!("error: {e}");
@@ -98,6 +100,12 @@ fn main() -> std::process::ExitCode {
         && let Err(e) = splat::run(&gpu)
     {
         eprintln!("splat benchmark failed: {e}");
+        return std::process::ExitCode::FAILURE;
+    }
+    if wanted("devices")
+        && let Err(e) = devices::run(&options)
+    {
+        eprintln!("devices benchmark failed: {e}");
         return std::process::ExitCode::FAILURE;
     }
     if ["sims", "boids", "blur", "sobel", "bilateral", "waves"]
