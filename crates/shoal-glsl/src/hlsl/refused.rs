@@ -147,7 +147,8 @@ pub(crate) fn in_hlsl_words(path: &str, text: &str, error: Error) -> Error {
         Error::Translate { message } if message.contains("Atomic operations on Access") => {
             unsupported(path, atomic_line(), ATOMIC_COMPONENT, None)
         }
-        Error::Translate { message } if message.contains("UnsupportedStorageClass(11)") => {
+        // Storage class 11 is `Image`: an atomic on a texel (naga's error, by its Display).
+        Error::Translate { message } if message.contains("unsupported storage class %11") => {
             unsupported(path, atomic_line(), IMAGE_ATOMIC, None)
         }
         other => other,
