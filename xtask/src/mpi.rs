@@ -1,5 +1,5 @@
 //! The MPI stage of `cargo xtask test`: `shoal-mpi`'s example `mpi_spread` under `mpirun` with 2
-//! and 4 ranks on lavapipe, each rank checking its part of every result against the CPU and
+//! and 4 ranks on lavapipe and on llvmpipe (GL), each rank checking its part of every result against the CPU and
 //! rank 0 the whole. MPI initialises once per process, so these checks are runs of an example,
 //! not tests. OpenMPI (`libopenmpi-dev openmpi-bin`, and `libclang-dev` for rsmpi's bindgen) is
 //! installed with the software adapters (`setup.rs`).
@@ -13,9 +13,9 @@ use crate::stage::{Stages, command};
 /// Ranks per run: two, and four (more ranks than the machine's two cores).
 const RANKS: [&str; 2] = ["2", "4"];
 
-/// The backend the ranks run on. Vulkan only: the in-process suites already run the same member
-/// functions on GL, and each `mpirun` costs a minute or more of the two cores.
-const BACKEND: &str = "vulkan";
+/// The backends the ranks run on: both software adapters, as every other suite (on GL each
+/// `mpirun` costs about as much as on Vulkan, docs/scale.md).
+const BACKENDS: [&str; 2] = ["vulkan", "gl"];
 
 /// Runs `mpi_spread` under `mpirun` for each rank count, after building it with the suites'
 /// features (a no-op after the examples' build).
@@ -27,18 +27,20 @@ pub(crate) fn stages(stages: &mut Stages, target: &Path) {
         return;
     }
     let example = target.join("debug").join("examples").join("mpi_spread");
-    for ranks in RANKS {
-        let name = format!("MPI: mpi_spread on {ranks} ranks ({BACKEND})");
-        stages.run_within(&name, limits::MPI, || {
-            command(&mut mpirun(&example, ranks, BACKEND))
-        });
+    for backend in BACKENDS {
+        for ranks in RANKS {
+            let name = format!("MPI: mpi_spread on {ranks} ranks ({backend})");
+            stages.run_within(&name, limits::MPI, || {
+                command(&mut mpirun(&example, ranks, backend))
+            });
+        }
     }
 }
 
 /// `mpirun` for a container: more ranks than cores (`--oversubscribe`), as root when CI is
 /// root (`--allow-run-as-root`), and without the shared-memory transport's single-copy
 /// mechanism, which containers forbid (`ptrace` permissions).
-fn mpirun(example: &Path, ranks: &str, backend: &str) -> Command {
+pub(crate) fn mpirun(example: &Path, ranks: &str, backend: &str) -> Command {
     let mut cmd = Command::new("mpirun");
     cmd.args(["-np", ranks, "--oversubscribe"]);
     if crate::setup::is_root() {
