@@ -51,3 +51,28 @@ pub(crate) fn mpirun(example: &Path, ranks: &str, backend: &str) -> Command {
         .env("SHOAL_BACKEND", backend);
     cmd
 }
+
+/// Ranks of the benchmark's rows, beside the `devices` table's 1, 2 and 4 devices.
+const BENCH_RANKS: [&str; 3] = ["1", "2", "4"];
+
+/// `cargo xtask bench` when its filter selects `devices`: `shoal-mpi`'s example `mpi_bench`,
+/// built with `--release` like the benchmarks, under `mpirun` with 1, 2 and 4 ranks on
+/// `backend`. Each run's rank 0 prints its rows in the `devices` table's columns, under the
+/// header printed here.
+pub(crate) fn bench(stages: &mut Stages, target: &Path, backend: &str, filter: &[String]) {
+    if !(filter.is_empty() || filter.iter().any(|f| "devices".contains(f.as_str()))) {
+        return;
+    }
+    let args = ["build", "--release", "-q", "-p", "shoal-mpi", "--example", "mpi_bench"];
+    if !stages.run("build the MPI benchmark (release)", || crate::stage::cargo(&args, &[])) {
+        return;
+    }
+    let example = target.join("release").join("examples").join("mpi_bench");
+    println!("\nspread sort of 2^22 u32 keys across MPI ranks, one {backend} device each\n");
+    println!("| ranks | what | wall ms | local ms | exchange ms | bytes sent | / data |");
+    println!("|---|---|---|---|---|---|---|");
+    for ranks in BENCH_RANKS {
+        let name = format!("MPI benchmark: {ranks} ranks ({backend}, release)");
+        stages.run_within(&name, limits::MPI, || command(&mut mpirun(&example, ranks, backend)));
+    }
+}
