@@ -33,6 +33,6 @@ pub(crate) const SITE: Duration = minutes(20);
 pub(crate) const PAGES: Duration = minutes(15);
 /// `cargo check` for another target, its rustup target added when missing (35 s).
 pub(crate) const OTHER_TARGET: Duration = minutes(20);
-/// The MPI example under `mpirun`, one run of 2 or 4 ranks on lavapipe (0.5 and 1.0 min, each
+/// The MPI example under `mpirun`, one run of 2 or 4 ranks on lavapipe or llvmpipe (0.5 and 1.0 min, each
 /// run alone on a two-core machine shared with other builds).
 pub(crate) const MPI: Duration = minutes(10);

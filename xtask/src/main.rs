@@ -515,6 +515,7 @@ fn bench(extra: &[String]) -> bool {
         env.extend(stamp.env());
         cargo(&args, &env)
     });
+    mpi::bench(&mut stages, &target_dir(&workspace_root()), &backend, extra);
     stages.finish()
 }
 

@@ -48,5 +48,5 @@ pub use meter::Meter;
 pub use part::{Part, Spread};
 pub use reduce::reduce_part;
 pub use scan::{ScanKind, scan_part};
-pub use sort::{sort_pairs_part, sort_part};
+pub use sort::{sort_pairs_part, sort_part, sort_part_measured};
 pub use transport::Transport;

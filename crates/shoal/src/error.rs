@@ -397,7 +397,7 @@ pub enum Error {
     },
     /// More items were appended to an [`AppendBuffer`](crate::AppendBuffer) than it holds (the
     /// extra ones were not written), or more were given to fill it with (nothing was written).
-    #[error("{what}: {attempted} items for a capacity of {capacity}, {} too many (make it larger)", attempted - capacity)]
+    #[error("{what}: {attempted} items for a capacity of {capacity}, {} too many (make it larger)", attempted.saturating_sub(*capacity))]
     AppendOverflow {
         /// The buffer and what was being done.
         what: String,
@@ -407,7 +407,7 @@ pub enum Error {
         attempted: u64,
     },
     /// A kernel printed more records than its printf ring holds.
-    #[error("kernel `{kernel}`: printf recorded {attempted} records but its ring holds {capacity}; the {} after the first {capacity} were dropped (raise it with KernelBuilder::printf_capacity)", attempted - capacity)]
+    #[error("kernel `{kernel}`: printf recorded {attempted} records but its ring holds {capacity}; the {} after the first {capacity} were dropped (raise it with KernelBuilder::printf_capacity)", attempted.saturating_sub(*capacity))]
     PrintfOverflow {
         /// The kernel.
         kernel: String,
