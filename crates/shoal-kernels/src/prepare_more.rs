@@ -27,7 +27,10 @@ impl<K: SortKey> RadixSort<K> {
     /// [`record_pairs`](Self::record_pairs)). Nothing runs on the GPU.
     pub fn prepare_pairs<V: Element>(&self, n: u64) -> Result<()> {
         let gpu = self.gpu();
-        let (keys, values) = (gpu.buffer_zeroed::<K>(n.max(2))?, gpu.buffer_zeroed::<V>(n.max(2))?);
+        let (keys, values) = (
+            gpu.buffer_zeroed::<K>(n.max(2))?,
+            gpu.buffer_zeroed::<V>(n.max(2))?,
+        );
         self.record_pairs(&mut gpu.commands(), &keys, &values)
     }
 
@@ -62,7 +65,10 @@ impl Segmented<u32> {
     pub fn prepare_run_lengths(&self, n: u64) -> Result<()> {
         let gpu = self.gpu();
         let keys = gpu.buffer_zeroed::<u32>(n.max(1))?;
-        let (unique, lengths) = (gpu.buffer_zeroed::<u32>(n.max(1))?, gpu.buffer_zeroed::<u32>(n.max(1))?);
+        let (unique, lengths) = (
+            gpu.buffer_zeroed::<u32>(n.max(1))?,
+            gpu.buffer_zeroed::<u32>(n.max(1))?,
+        );
         let count = CompactCount::new(gpu)?;
         self.record_run_lengths(&mut gpu.commands(), &keys, &unique, &lengths, &count)
     }
@@ -74,7 +80,10 @@ impl<T: Scalar> WorkgroupScan<T> {
     /// does not. Nothing runs on the GPU.
     pub fn prepare(&self, n: u64, op: Op, inclusive: bool) -> Result<()> {
         let gpu = self.gpu();
-        let (input, output) = (gpu.buffer_zeroed::<T>(n.max(1))?, gpu.buffer_zeroed::<T>(n.max(1))?);
+        let (input, output) = (
+            gpu.buffer_zeroed::<T>(n.max(1))?,
+            gpu.buffer_zeroed::<T>(n.max(1))?,
+        );
         self.record(&mut gpu.commands(), &input, &output, op, inclusive)
     }
 }
