@@ -120,7 +120,7 @@ pub struct Bilateral {
 }
 
 impl Bilateral {
-    /// Compiles the kernel for `params`.
+    /// Compiles the kernel for `params` (all it runs, so there is nothing to `prepare`).
     pub fn new(gpu: &Gpu, params: BilateralParams) -> Result<Self> {
         Self::from_source(gpu, shoal::wgsl!("../wgsl/bilateral.wgsl"), params)
     }

@@ -136,6 +136,7 @@ pub struct GaussianBlur {
 impl GaussianBlur {
     /// A blur with the weights of `params.sigma` and work groups of `params.workgroup_size`
     /// invocations along a row (by default the document's 256, or as many as the device allows).
+    /// Its kernels are compiled here, so there is nothing to `prepare`.
     pub fn new(gpu: &Gpu, params: BlurParams) -> Result<Self> {
         Self::from_source(gpu, shoal::wgsl!("../wgsl/blur.wgsl"), params)
     }

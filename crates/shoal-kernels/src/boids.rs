@@ -176,7 +176,7 @@ impl Boids {
     /// [`WORKGROUP_SIZE`] (every tile full, as in the document). Every member visits every other
     /// in a loop, so where the device ends loops past a budget ([`Gpu::loop_iteration_budget`]:
     /// llvmpipe) a flock too large for it is [`Error::InvalidParameter`] (at most 65,024 members
-    /// there).
+    /// there). Its kernels are compiled here, so there is nothing to `prepare`.
     pub fn new(gpu: &Gpu, members: &[Member]) -> Result<Self> {
         Self::from_source(gpu, shoal::wgsl!("../wgsl/boids.wgsl"), members)
     }

@@ -87,7 +87,7 @@ pub struct Predicate {
 /// let values = gpu.buffer_from(&(0..100).collect::<Vec<u32>>())?;
 /// let (kept, count) = (gpu.buffer_zeroed::<u32>(100)?, CompactCount::new(&gpu)?);
 /// let compact = Compact::new(&gpu)?;
-/// compact.run(&values, Keep::Predicate(&compact.predicate("x >= 90u")?), &kept, &count)?;
+/// compact.run(&values, Keep::Predicate(&compact.predicate("x >= 90u")?), &kept, &count, 0)?;
 /// assert_eq!(pollster::block_on(count.read())?, 10); // also on the GPU, for an indirect dispatch
 /// # Ok(()) }
 /// ```
@@ -158,7 +158,7 @@ impl CompactCount {
 /// let (kept, count) = (gpu.buffer_zeroed::<u32>(1000)?, CompactCount::new(&gpu)?);
 /// let compact = Compact::new(&gpu)?;
 /// let odd = compact.predicate("x % 2u == 1u")?; // a WGSL expression over `x`
-/// compact.run(&values, Keep::Predicate(&odd), &kept, &count)?;
+/// compact.run(&values, Keep::Predicate(&odd), &kept, &count, 0)?;
 /// let cpu = compact_cpu(&data, |x, _| x % 2 == 1);
 /// let out = kept.read_blocking()?;
 /// assert_eq!(out[..cpu.len()], cpu[..]);
@@ -224,7 +224,7 @@ impl Compact {
     /// let gpu = shoal::Gpu::blocking()?;
     /// let values = gpu.buffer_from(&[1u32, 1, 2, 3, 3, 3, 1])?;
     /// let (out, count, compact) = (gpu.buffer_zeroed::<u32>(7)?, CompactCount::new(&gpu)?, Compact::new(&gpu)?);
-    /// compact.run(&values, Keep::Predicate(&compact.unique()?), &out, &count)?;
+    /// compact.run(&values, Keep::Predicate(&compact.unique()?), &out, &count, 0)?;
     /// assert_eq!(out.read_blocking()?[..4], [1, 2, 3, 1]);
     /// # Ok(()) }
     /// ```
@@ -359,16 +359,19 @@ impl Compact {
         scan.record_hooked(commands, n, ScanSpec::inclusive(Op::Sum), &hooks)
     }
 
-    /// Compacts and submits; returns nothing to read until the caller reads `output` or `count`.
+    /// Compacts and submits (the arguments of [`record`](Self::record): `next_workgroup` 0
+    /// where no kernel follows); returns nothing to read until the caller reads `output` or
+    /// `count`.
     pub fn run(
         &self,
         values: &Buffer<u32>,
         keep: Keep<'_>,
         output: &Buffer<u32>,
         count: &CompactCount,
+        next_workgroup: u32,
     ) -> Result<shoal::Submission> {
         let mut commands = self.gpu.commands();
-        self.record(&mut commands, values, keep, output, count, 0)?;
+        self.record(&mut commands, values, keep, output, count, next_workgroup)?;
         commands.submit()
     }
 }

@@ -129,7 +129,7 @@ shoal_conformance::gpu_test! {
         let vb = gpu.buffer_from(&values).expect("values");
         let (a, b) = (gpu.buffer_zeroed::<u32>(n).expect("a"), gpu.buffer_zeroed::<u32>(n).expect("b"));
         let (ca, cb) = (CompactCount::new(&gpu).expect("count"), CompactCount::new(&gpu).expect("count"));
-        compact.run(&vb, crate::Keep::Predicate(&compact.unique().expect("unique")), &a, &ca).expect("unique");
+        compact.run(&vb, crate::Keep::Predicate(&compact.unique().expect("unique")), &a, &ca, 0).expect("unique");
         let want = compact_cpu(&values, |x, i| i == 0 || values[i - 1] != x);
         assert_eq!(ca.read().await.expect("count") as usize, want.len());
         assert_eq!(first_difference(&a.read().await.expect("read")[..want.len()], &want), None);

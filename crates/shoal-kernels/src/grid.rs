@@ -35,7 +35,8 @@ pub struct Grid {
 }
 
 impl Grid {
-    /// Compiles the kernel (16 x 16 work groups: the pattern is made of them).
+    /// Compiles the kernel (16 x 16 work groups: the pattern is made of them); all it runs,
+    /// so there is nothing to `prepare`.
     pub fn new(gpu: &Gpu) -> Result<Self> {
         Self::from_source(gpu, shoal::wgsl!("../wgsl/grid.wgsl"))
     }

@@ -162,6 +162,17 @@ impl Histogram {
         ))
     }
 
+    /// The `Gpu` the histogram runs on.
+    pub(crate) fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// How many kernels are compiled so far (for the warm-up's tests).
+    #[cfg(test)]
+    pub(crate) fn kernels_built(&self) -> usize {
+        self.kernels.lock().map_or(0, |k| k.len())
+    }
+
     fn with_tiles(gpu: &Gpu, tiles: Tiles) -> Self {
         Self {
             gpu: gpu.clone(),

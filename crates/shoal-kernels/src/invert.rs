@@ -23,7 +23,7 @@ pub struct Invert {
 
 impl Invert {
     /// Compiles the kernel with work groups planned from the device (the document's 32 x 32
-    /// where allowed).
+    /// where allowed): all it runs, so there is nothing to `prepare`.
     pub fn new(gpu: &Gpu) -> Result<Self> {
         let side = crate::plan_2d(gpu, 32);
         let kernel = gpu

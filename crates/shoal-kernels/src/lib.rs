@@ -20,6 +20,7 @@ mod histogram;
 mod matmul;
 mod operator;
 mod prepare;
+mod prepare_more;
 mod radix_sort;
 mod reduce;
 mod scan;

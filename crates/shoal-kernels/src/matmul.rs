@@ -235,6 +235,8 @@ pub struct Matmul {
 
 impl Matmul {
     /// Both kernels for `gpu`, the tiled one in the shape [`MatmulTiling::for_gpu`] plans.
+    /// Both are compiled here, so there is nothing to `prepare`: the first multiplication of
+    /// any size compiles nothing.
     pub fn new(gpu: &Gpu) -> Result<Self> {
         Self::with_tiling(gpu, MatmulTiling::for_gpu(gpu))
     }

@@ -141,6 +141,7 @@ pub struct Particles {
 impl Particles {
     /// Uploads `initial` particles into buffers of `capacity` (which must hold the live
     /// particles plus one step's emissions; going over is reported by [`Particles::count`]).
+    /// Both kernels are compiled here, so there is nothing to `prepare`.
     pub fn new(
         gpu: &Gpu,
         initial: &[Particle],

@@ -124,7 +124,7 @@ mod tests {
                 compact.prepare(n, Keep::Flags(&flags)).expect("prepare");
                 let prepared = compact.kernels_built();
                 let (kept, count) = (gpu.buffer_zeroed::<u32>(n).expect("kept"), CompactCount::new(&gpu).expect("count"));
-                compact.run(&input, Keep::Flags(&flags), &kept, &count).expect("compact");
+                compact.run(&input, Keep::Flags(&flags), &kept, &count, 0).expect("compact");
                 assert_eq!(compact.kernels_built(), prepared, "{n}: the first compaction compiled nothing");
                 let want = compact_cpu(&data, |v, _| v % 2 == 1);
                 assert_eq!(count.read().await.expect("count") as usize, want.len(), "{n}");

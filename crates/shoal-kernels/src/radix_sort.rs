@@ -116,6 +116,17 @@ impl<K: SortKey> RadixSort<K> {
         Self::with_tiling(gpu, SortTiling::for_gpu(gpu))
     }
 
+    /// The `Gpu` the sort runs on.
+    pub(crate) fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// How many kernels the scan between the passes has compiled (for the warm-up's tests).
+    #[cfg(test)]
+    pub(crate) fn kernels_built(&self) -> usize {
+        self.scan.kernels_built()
+    }
+
     /// A sort with its tiles and digits forced (a [`Tiling`] alone means 4-bit digits), 1 to
     /// 16,384 keys per invocation with 4-bit digits and 1 to 65,536 with 8-bit ones (more is an
     /// [`Error::Override`]: llvmpipe ends a kernel's loops after 65,535 iterations in all, and

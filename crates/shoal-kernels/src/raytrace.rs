@@ -185,7 +185,7 @@ type KeptScene = (Scene, Buffer<Scene>);
 
 impl RayTracer {
     /// Compiles both entry points with work groups planned from the device (the document used
-    /// 1 x 1 groups, one per pixel).
+    /// 1 x 1 groups, one per pixel): all it runs, so there is nothing to `prepare`.
     pub fn new(gpu: &Gpu) -> Result<Self> {
         Self::from_source(gpu, shoal::wgsl!("../wgsl/raytrace.wgsl"))
     }

@@ -141,7 +141,11 @@ impl<T: Scalar> Segmented<T> {
     /// How many kernels the scans have compiled so far (for the warm-up's tests).
     #[cfg(test)]
     pub(crate) fn kernels_built(&self) -> usize {
-        self.scan.kernels_built() + self.by_key.kernels_built()
+        let runs = self
+            .runs
+            .lock()
+            .map_or(0, |r| r.as_ref().map_or(0, |r| 2 + r.ends.kernels_built()));
+        self.scan.kernels_built() + self.by_key.kernels_built() + runs
     }
 
     /// The kernels for `gpu` (compiled on first use of each operation), tiled as

@@ -40,7 +40,7 @@ pub struct Sobel {
 }
 
 impl Sobel {
-    /// Compiles both kernels.
+    /// Compiles both kernels (all it runs, so there is nothing to `prepare`).
     pub fn new(gpu: &Gpu) -> Result<Self> {
         Self::from_source(gpu, shoal::wgsl!("../wgsl/sobel.wgsl"))
     }
@@ -159,6 +159,7 @@ pub struct Cartoon {
 
 impl Cartoon {
     /// A cartoon filter blurring with `params.sigma` for `params.passes` passes first.
+    /// Its kernels are compiled here, so there is nothing to `prepare`.
     pub fn new(gpu: &Gpu, params: CartoonParams) -> Result<Self> {
         let blur = BlurParams {
             sigma: params.sigma,

@@ -23,7 +23,8 @@ pub struct TextureAdd {
 }
 
 impl TextureAdd {
-    /// Compiles the kernel with the book's 16 x 16 groups where the device allows them.
+    /// Compiles the kernel with the book's 16 x 16 groups where the device allows them (all
+    /// it runs, so there is nothing to `prepare`).
     pub fn new(gpu: &Gpu) -> Result<Self> {
         let side = crate::plan_2d(gpu, 16);
         let kernel = gpu

@@ -44,6 +44,20 @@ impl Shape {
 ///     type Wide = Self;
 /// }
 /// ```
+///
+/// A type that implements neither is a compile error naming it in one line:
+///
+/// ```compile_fail
+/// # fn f(gpu: &shoal::Gpu) -> Result<(), shoal::Error> {
+/// let scan = shoal_kernels::Scan::<f64>::new(gpu)?; // `f64` is not a `Value`
+/// # Ok(()) }
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a `Value` a scan or reduction carries",
+    label = "not a `Value`",
+    note = "values are u32, i32, f32 and glam's two- and four-component vectors of them; \
+            implement `Value` for a struct the `Operator` declares in WGSL"
+)]
 pub trait Value: Element + Copy + std::fmt::Debug + Send + Sync + 'static {
     /// The WGSL type: `u32`, `vec2<f32>`, or the name of a struct the operator declares.
     const WGSL: &'static str;

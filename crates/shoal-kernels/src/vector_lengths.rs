@@ -25,7 +25,8 @@ pub struct VectorLengths {
 }
 
 impl VectorLengths {
-    /// Compiles the kernel with a 1D work group planned from the device.
+    /// Compiles the kernel with a 1D work group planned from the device (all it runs, so
+    /// there is nothing to `prepare`).
     pub fn new(gpu: &Gpu) -> Result<Self> {
         let kernel = gpu
             .kernel_builder(shoal::wgsl!("../wgsl/vector_lengths.wgsl"))

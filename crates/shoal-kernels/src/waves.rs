@@ -141,7 +141,8 @@ pub struct Waves {
 }
 
 impl Waves {
-    /// A flat `width` x `height` surface (at least 3 x 3) with `params`.
+    /// A flat `width` x `height` surface (at least 3 x 3) with `params`. Its kernels are
+    /// compiled here, so there is nothing to `prepare`.
     pub fn new(gpu: &Gpu, width: u32, height: u32, params: WaveParams) -> Result<Self> {
         let source = shoal::wgsl!("../wgsl/waves.wgsl");
         Self::from_source(gpu, source, width, height, params)

@@ -12,6 +12,19 @@ use crate::value::Value;
 
 /// A scalar the scan, reduce and compaction kernels are specialised for, with the built-in
 /// operations' CPU forms: `u32`, `i32` or `f32`.
+///
+/// Another type is a compile error naming it in one line:
+///
+/// ```compile_fail
+/// # fn f(gpu: &shoal::Gpu) -> Result<(), shoal::Error> {
+/// let seg = shoal_kernels::Segmented::<f64>::new(gpu)?; // `f64` is not a `Scalar`
+/// # Ok(()) }
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a Shoal `Scalar`: the kernels are specialised for u32, i32 and f32",
+    label = "not a `Scalar`",
+    note = "convert to f32 or u32; a scan or reduction of vectors or structs takes a `Value`"
+)]
 pub trait Scalar: Value + PartialEq + sealed::Sealed {
     /// The additive identity.
     const ZERO: Self;

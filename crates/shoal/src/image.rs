@@ -35,6 +35,20 @@ use crate::readback;
 /// | `R32Float`, `Depth32Float` | `f32` |
 /// | `R32Uint` | `u32` |
 /// | `R32Sint` | `i32` |
+///
+/// Another type is a compile error naming it in one line:
+///
+/// ```compile_fail
+/// # fn f(image: &shoal::Image) -> Result<(), shoal::Error> {
+/// let texels = image.read_blocking::<[f64; 4]>()?; // `[f64; 4]` is not a Shoal `Texel`
+/// # Ok(()) }
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a Shoal `Texel`: no texture format's texel is one",
+    label = "not a `Texel`",
+    note = "texels are [u8; 4], [half::f16; 4], [u16; 4], [f32; 4], glam::Vec4, [u32; 4], \
+            [i32; 4], f32, u32 and i32; the table on `shoal::Texel` says which formats each fits"
+)]
 pub trait Texel: bytemuck::Pod + Send + Sync + 'static {
     /// Whether one texel of `format` is one `Self`.
     fn fits(format: wgpu::TextureFormat) -> bool;

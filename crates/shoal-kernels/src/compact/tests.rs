@@ -22,7 +22,7 @@ shoal_conformance::gpu_test! {
             let flags: Vec<u32> = random_u32(n + 1, n, 3);
             let (vb, fb) = (gpu.buffer_from(&values).expect("values"), gpu.buffer_from(&flags).expect("flags"));
             let out = gpu.buffer_zeroed::<u32>(n).expect("out");
-            compact.run(&vb, Keep::Flags(&fb), &out, &count).expect("compact");
+            compact.run(&vb, Keep::Flags(&fb), &out, &count, 0).expect("compact");
             let want = compact_cpu(&values, |_, i| flags[i] != 0);
             assert_eq!(count.read().await.expect("count") as usize, want.len(), "n = {n}");
             let got = out.read().await.expect("out");
@@ -42,7 +42,7 @@ shoal_conformance::gpu_test! {
             let vb = gpu.buffer_from(&values).expect("values");
             let out = gpu.buffer_zeroed::<u32>(n).expect("out");
             for (p, keep) in [(&odd, &(|x: u32, _| x % 2 == 1) as &dyn Fn(u32, usize) -> bool), (&none, &|_, _| false), (&all, &|_, _| true)] {
-                compact.run(&vb, Keep::Predicate(p), &out, &count).expect("compact");
+                compact.run(&vb, Keep::Predicate(p), &out, &count, 0).expect("compact");
                 let want = compact_cpu(&values, keep);
                 assert_eq!(count.read().await.expect("count") as usize, want.len(), "{} n = {n}", p.expression());
                 assert_eq!(first_difference(&out.read().await.expect("out"), &kept_then_rejected(&values, keep)), None);
@@ -106,7 +106,7 @@ shoal_conformance::gpu_test! {
             let (a, b) = (gpu.buffer_zeroed::<u32>(m.max(1)).expect("a"), gpu.buffer_zeroed::<u32>(m.max(1)).expect("b"));
             let (ca, cb) = (CompactCount::new(&gpu).expect("count"), CompactCount::new(&gpu).expect("count"));
             if m > 0 {
-                compact.run(&vb, Keep::Predicate(&unique), &a, &ca).expect("unique");
+                compact.run(&vb, Keep::Predicate(&unique), &a, &ca, 0).expect("unique");
                 let want = compact_cpu(&values, |x, i| i == 0 || values[i - 1] != x);
                 assert_eq!(ca.read().await.expect("count") as usize, want.len(), "unique count, n = {m}");
                 assert_eq!(first_difference(&a.read().await.expect("read")[..want.len()], &want), None, "unique, n = {m}");
@@ -196,7 +196,7 @@ shoal_conformance::gpu_test! {
                     (Keep::Predicate(&keep), &(|x: u32, _| x < 5) as &dyn Fn(u32, usize) -> bool),
                     (Keep::Flags(&fb), &|x: u32, _| x.is_multiple_of(3)),
                 ] {
-                    compact.run(&vb, keep, &out, &count).expect("run");
+                    compact.run(&vb, keep, &out, &count, 0).expect("run");
                     let want = compact_cpu(&values, test);
                     assert_eq!(count.read().await.expect("count") as usize, want.len(), "{tiling:?}, n = {n}");
                     assert_eq!(first_difference(&out.read().await.expect("read"), &kept_then_rejected(&values, test)), None, "{tiling:?}, n = {n}");
@@ -221,7 +221,7 @@ shoal_conformance::gpu_test! {
             let short_length = |e: shoal::Error, kernel: &str| {
                 assert!(matches!(&e, shoal::Error::Length { what, expected: 4, got } if what.starts_with(kernel) && what.contains("CompactCount") && *got == len), "{e}");
             };
-            short_length(compact.run(&values, Keep::Predicate(&small), &kept, &short).expect_err("short count"), "compact");
+            short_length(compact.run(&values, Keep::Predicate(&small), &kept, &short, 0).expect_err("short count"), "compact");
             let mut commands = gpu.commands();
             short_length(compact.record_partition(&mut commands, &values, &split, (&kept, &rejected), (&count, &short), 0).expect_err("short count"), "partition");
             short_length(compact.record_partition(&mut commands, &values, &split, (&kept, &rejected), (&short, &count), 0).expect_err("short count"), "partition");
@@ -287,7 +287,7 @@ shoal_conformance::gpu_test! {
             assert_eq!(output.read().await.expect("output"), vec![HELD; out_len as usize], "{short} of {got_len}: the output was written");
             assert_eq!(flags.read().await.expect("flags"), vec![1u32; flags_len.unwrap_or(1) as usize]);
             // `run` refuses it alike, submitting nothing.
-            let e = compact.run(&values, keep, &output, &count).expect_err("a short buffer");
+            let e = compact.run(&values, keep, &output, &count, 0).expect_err("a short buffer");
             assert!(matches!(&e, shoal::Error::Length { what, .. } if what.contains(short)), "{e}");
             assert_eq!(count.buffer.read().await.expect("count"), [HELD; 4], "{short} of {got_len}: run touched the count");
         }

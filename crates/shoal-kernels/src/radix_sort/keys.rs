@@ -44,6 +44,20 @@ pub enum SortOrder {
 /// assert_eq!((-1i32).ordered(), 0x7fff_ffff);
 /// assert_eq!(1.0f32.ordered(), 0xbf80_0000);
 /// ```
+///
+/// Another key type is a compile error naming it in one line:
+///
+/// ```compile_fail
+/// # fn f(gpu: &shoal::Gpu) -> Result<(), shoal::Error> {
+/// let sort = shoal_kernels::RadixSort::<u16>::new(gpu)?; // `u16` is not a `SortKey`
+/// # Ok(()) }
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a `SortKey`: the radix sort does not sort keys of it",
+    label = "not a `SortKey`",
+    note = "keys are u32, i32, f32, U64 and I64 (64-bit keys as two u32 words); sort other \
+            types by a key computed from each with `RadixSort::record_by`"
+)]
 pub trait SortKey: shoal::Element + Copy + std::fmt::Debug + sealed::Key {
     /// The order the GPU sorts these keys in, ascending (the CPU twins sort with it).
     fn sort_cmp(&self, other: &Self) -> Ordering;

@@ -42,6 +42,17 @@ impl<T: Scalar> WorkgroupScan<T> {
         })
     }
 
+    /// The `Gpu` the kernel runs on.
+    pub(crate) fn gpu(&self) -> &Gpu {
+        self.kernels.gpu()
+    }
+
+    /// How many kernels are compiled so far (for the warm-up's tests).
+    #[cfg(test)]
+    pub(crate) fn kernels_built(&self) -> usize {
+        self.kernels.built()
+    }
+
     /// Elements per block: 2 × WG (2048 where 1024 invocations are allowed, as in the document).
     pub fn block(&self) -> u32 {
         2 * self.wg

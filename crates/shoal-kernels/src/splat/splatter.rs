@@ -31,6 +31,7 @@ impl Splat {
     /// Compiles the kernels for `packing`, or for the best the adapter has when `None`: 64-bit
     /// where [`Gpu::has_int64_atomics`], else 2 x u32 ([`Splat::packing`] says which). Asking for
     /// [`Packing::Int64`] on an adapter without 64-bit atomics is [`Error::MissingFeature`].
+    /// Every kernel and pipeline is compiled here, so there is nothing to `prepare`.
     pub fn new(gpu: &Gpu, packing: Option<Packing>) -> Result<Self> {
         Self::from_source(gpu, SplatSources::default(), packing)
     }

@@ -15,6 +15,22 @@ pub(crate) use layout::{filtering_mask, layout_entry, texture_format};
 pub(crate) use scalars::{clash, kind_of_rust, kind_of_wgsl};
 
 /// Something that can be bound to a kernel's binding by name.
+///
+/// Host data is not: upload it first, and a type that is none is a compile error naming it in
+/// one line:
+///
+/// ```compile_fail
+/// # fn f(kernel: &shoal::Kernel) -> Result<(), shoal::Error> {
+/// let data = vec![1.0f32, 2.0];
+/// kernel.bind("input", &data).invocations(2).run()?; // `Vec<f32>` is not `Bindable`
+/// # Ok(()) }
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be bound to a kernel: it is not a Shoal `Bindable`",
+    label = "not a `Bindable`",
+    note = "bind a `shoal::Buffer` (upload host data with `gpu.buffer_from(&data)`, a uniform \
+            with `gpu.uniform(&value)`), an `AppendBuffer`, an `Image` or a `Sampler`"
+)]
 pub trait Bindable {
     /// The resource as Shoal checks and binds it.
     fn resource(&self) -> Resource<'_>;
