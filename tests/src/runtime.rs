@@ -131,10 +131,15 @@ fn a_read_behind_a_long_kernel_is_a_timeout_and_the_gpu_stays_usable() {
         // the copy's submit, lavapipe blocked in that submit until the kernel was done).
         Err(Error::Timeout { what, .. }) => {
             assert_eq!(what, "readback");
-            assert!(
-                reading < rest,
-                "timed out after {reading:?}, {rest:?} before the end"
-            );
+            // On GL llvmpipe runs the kernel inside `submit`, so a timeout there can only come
+            // from what is left of it when the machine is loaded: the read kept its deadline,
+            // and nothing more is claimed. On Vulkan the submit returned at once.
+            if gpu.adapter_details().backend != shoal::wgpu::Backend::Gl {
+                assert!(
+                    reading < rest,
+                    "timed out after {reading:?}, {rest:?} before the end"
+                );
+            }
         }
         // llvmpipe runs a submission's kernels inside `submit`: the work was done already.
         Ok(read) => {
