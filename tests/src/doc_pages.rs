@@ -115,7 +115,10 @@ fn every_page_is_a_doctest() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut found = vec![root.join("README.md").display().to_string()];
     // The guide's pages; docs/bench/ holds the generated tables, which have no Rust.
-    for entry in std::fs::read_dir(root.join("docs")).expect("docs/ is readable").flatten() {
+    for entry in std::fs::read_dir(root.join("docs"))
+        .expect("docs/ is readable")
+        .flatten()
+    {
         let path = entry.path();
         if path.extension().is_some_and(|e| e == "md") {
             found.push(path.display().to_string());
@@ -124,7 +127,10 @@ fn every_page_is_a_doctest() {
     let this = include_str!("doc_pages.rs");
     let missing: Vec<String> = found
         .iter()
-        .filter_map(|p| p.strip_prefix(&format!("{}/", root.display())).map(str::to_string))
+        .filter_map(|p| {
+            p.strip_prefix(&format!("{}/", root.display()))
+                .map(str::to_string)
+        })
         .filter(|p| !this.contains(&format!("include_str!(\"../../{p}\")")))
         .collect();
     assert!(found.len() > 10, "read {found:?}");

@@ -37,8 +37,12 @@ pub const ALL: &[(&str, Program)] = &[
     ("shared memory + barrier shift (the OpenGL lesson's)", |g| {
         Box::pin(shift(g))
     }),
-    ("VecAdd table (the Direct3D 12 book's)", |g| Box::pin(vecadd(g))),
-    ("element-wise multiply (ARM's GLES introduction)", |g| Box::pin(multiply(g))),
+    ("VecAdd table (the Direct3D 12 book's)", |g| {
+        Box::pin(vecadd(g))
+    }),
+    ("element-wise multiply (ARM's GLES introduction)", |g| {
+        Box::pin(multiply(g))
+    }),
     ("vector lengths (the Direct3D 12 book's exercise 1)", |g| {
         Box::pin(vector_lengths(g))
     }),

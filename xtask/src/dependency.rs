@@ -417,17 +417,30 @@ fn a() {}
 fn b() {}
 ```
 ";
-        assert_eq!(first_rust_block(page), "fn a() {}
-");
-        assert_eq!(first_rust_block("```rust
+        assert_eq!(
+            first_rust_block(page),
+            "fn a() {}
+"
+        );
+        assert_eq!(
+            first_rust_block(
+                "```rust
 fn b() {}
 ```
-"), "fn b() {}
-");
-        assert_eq!(first_rust_block("```rust (not code)
+"
+            ),
+            "fn b() {}
+"
+        );
+        assert_eq!(
+            first_rust_block(
+                "```rust (not code)
 x
 ```
-"), "");
+"
+            ),
+            ""
+        );
     }
 
     #[test]

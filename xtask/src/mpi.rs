@@ -63,8 +63,18 @@ pub(crate) fn bench(stages: &mut Stages, target: &Path, backend: &str, filter: &
     if !(filter.is_empty() || filter.iter().any(|f| "devices".contains(f.as_str()))) {
         return;
     }
-    let args = ["build", "--release", "-q", "-p", "shoal-mpi", "--example", "mpi_bench"];
-    if !stages.run("build the MPI benchmark (release)", || crate::stage::cargo(&args, &[])) {
+    let args = [
+        "build",
+        "--release",
+        "-q",
+        "-p",
+        "shoal-mpi",
+        "--example",
+        "mpi_bench",
+    ];
+    if !stages.run("build the MPI benchmark (release)", || {
+        crate::stage::cargo(&args, &[])
+    }) {
         return;
     }
     let example = target.join("release").join("examples").join("mpi_bench");
@@ -73,6 +83,8 @@ pub(crate) fn bench(stages: &mut Stages, target: &Path, backend: &str, filter: &
     println!("|---|---|---|---|---|---|---|");
     for ranks in BENCH_RANKS {
         let name = format!("MPI benchmark: {ranks} ranks ({backend}, release)");
-        stages.run_within(&name, limits::MPI, || command(&mut mpirun(&example, ranks, backend)));
+        stages.run_within(&name, limits::MPI, || {
+            command(&mut mpirun(&example, ranks, backend))
+        });
     }
 }

@@ -22,7 +22,9 @@ fn ms(d: Duration) -> f64 {
 /// Runs the rows and prints their table.
 pub(crate) fn run(options: &shoal::GpuOptions) -> Result<(), String> {
     let n = 1usize << LOG2;
-    let keys: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(2_654_435_761) ^ i >> 7).collect();
+    let keys: Vec<u32> = (0..n as u32)
+        .map(|i| i.wrapping_mul(2_654_435_761) ^ i >> 7)
+        .collect();
     let values: Vec<u32> = (0..n as u32).collect();
     let mut want: Vec<(u32, u32)> = keys.iter().copied().zip(values.iter().copied()).collect();
     want.sort_by_key(|p| p.0);
@@ -46,7 +48,11 @@ pub(crate) fn run(options: &shoal::GpuOptions) -> Result<(), String> {
                     .map_err(text)?;
                 let wall = t.elapsed();
                 if run == 0 {
-                    check(&k.read().map_err(text)?, v.map(|v| v.read()).transpose().map_err(text)?, &want)?;
+                    check(
+                        &k.read().map_err(text)?,
+                        v.map(|v| v.read()).transpose().map_err(text)?,
+                        &want,
+                    )?;
                     continue;
                 }
                 let slowest = Meter {

@@ -10,8 +10,8 @@
 //! `SHOAL_BENCH_WITHOUT_SUBGROUPS` withholds subgroup operations from the device, so that the
 //! kernels take the paths of an adapter without them (set by `cargo xtask bench --swiftshader`).
 
-mod immediates_overhead;
 mod devices;
+mod immediates_overhead;
 mod overhead;
 mod sims;
 mod splat;

@@ -112,10 +112,10 @@ mod contract;
 mod folded_tests;
 #[cfg(test)]
 mod from_source_tests;
-#[cfg(all(test, feature = "glsl"))]
-mod glsl_tests;
 #[cfg(all(test, feature = "glsl", not(target_arch = "wasm32")))]
 mod glsl_corpus;
+#[cfg(all(test, feature = "glsl"))]
+mod glsl_tests;
 #[cfg(all(test, feature = "hlsl"))]
 mod hlsl_tests;
 #[cfg(test)]

@@ -30,30 +30,42 @@ pub const ALL: &[(&str, Check)] = &[
     ("TextureAdd 256x144 (the Direct3D 12 book's)", |g| {
         Box::pin(texture_add(g))
     }),
-    ("RayTracer ortho 512x512 (the lesson's)", |g| Box::pin(ortho(g))),
+    ("RayTracer ortho 512x512 (the lesson's)", |g| {
+        Box::pin(ortho(g))
+    }),
     ("RayTracer scene 160x120 (beyond the lesson)", |g| {
         Box::pin(scene(g))
     }),
-    ("VectorLengths append/consume (the Direct3D 12 book's exercise 3)", |g| {
-        Box::pin(lengths(g))
+    (
+        "VectorLengths append/consume (the Direct3D 12 book's exercise 3)",
+        |g| Box::pin(lengths(g)),
+    ),
+    (
+        "GaussianBlur 96x64, sigma 2, 3 passes (the Direct3D 12 book's)",
+        |g| Box::pin(gaussian_blur(g)),
+    ),
+    (
+        "Sobel edges and multiply 96x64 (the Direct3D 12 book's exercise 6)",
+        |g| Box::pin(sobel(g)),
+    ),
+    (
+        "Cartoon 96x64, blur + edges + multiply (the Direct3D 12 book's exercise 6)",
+        |g| Box::pin(cartoon(g)),
+    ),
+    ("Bilateral 64x48 (the Direct3D 12 book's exercise 4)", |g| {
+        Box::pin(bilateral(g))
     }),
-    ("GaussianBlur 96x64, sigma 2, 3 passes (the Direct3D 12 book's)", |g| {
-        Box::pin(gaussian_blur(g))
+    ("Boids 512 members, 3 steps (the lesson's)", |g| {
+        Box::pin(flock(g))
     }),
-    ("Sobel edges and multiply 96x64 (the Direct3D 12 book's exercise 6)", |g| {
-        Box::pin(sobel(g))
-    }),
-    ("Cartoon 96x64, blur + edges + multiply (the Direct3D 12 book's exercise 6)", |g| {
-        Box::pin(cartoon(g))
-    }),
-    ("Bilateral 64x48 (the Direct3D 12 book's exercise 4)", |g| Box::pin(bilateral(g))),
-    ("Boids 512 members, 3 steps (the lesson's)", |g| Box::pin(flock(g))),
-    ("Waves 64x64, 21 steps (the Direct3D 12 book's exercise 5)", |g| {
-        Box::pin(surface(g))
-    }),
-    ("Particles 300 + a fountain, 4 steps (the Direct3D 12 book's)", |g| {
-        Box::pin(fountain(g))
-    }),
+    (
+        "Waves 64x64, 21 steps (the Direct3D 12 book's exercise 5)",
+        |g| Box::pin(surface(g)),
+    ),
+    (
+        "Particles 300 + a fountain, 4 steps (the Direct3D 12 book's)",
+        |g| Box::pin(fountain(g)),
+    ),
 ];
 
 fn err(e: impl std::fmt::Display) -> String {

@@ -40,10 +40,15 @@ fn ms(d: Duration) -> f64 {
 
 /// One rank's run: wall, local and exchange nanoseconds and bytes sent, as words to gather.
 fn words(wall: Duration, m: &Meter) -> Vec<u8> {
-    [wall.as_nanos() as u64, m.local.as_nanos() as u64, m.exchange.as_nanos() as u64, m.bytes_sent]
-        .iter()
-        .flat_map(|w| w.to_le_bytes())
-        .collect()
+    [
+        wall.as_nanos() as u64,
+        m.local.as_nanos() as u64,
+        m.exchange.as_nanos() as u64,
+        m.bytes_sent,
+    ]
+    .iter()
+    .flat_map(|w| w.to_le_bytes())
+    .collect()
 }
 
 /// Every rank's words, column by column.
@@ -60,7 +65,9 @@ fn run(comm: &Mpi) -> Result<(), String> {
     let text = |e: shoal::Error| e.to_string();
     let member = Member::new(comm.gpu().map_err(text)?);
     let n = 1usize << LOG2;
-    let keys: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(2_654_435_761) ^ i >> 7).collect();
+    let keys: Vec<u32> = (0..n as u32)
+        .map(|i| i.wrapping_mul(2_654_435_761) ^ i >> 7)
+        .collect();
     let values: Vec<u32> = (0..n as u32).collect();
     let mut want: Vec<(u32, u32)> = keys.iter().copied().zip(values.iter().copied()).collect();
     want.sort_by_key(|p| p.0);
@@ -72,16 +79,23 @@ fn run(comm: &Mpi) -> Result<(), String> {
         let mut rows = Vec::new();
         for run in 0..=RUNS {
             let gpu = member.gpu();
-            let k = Part::new(gpu.buffer_from(&keys[mine.clone()]).map_err(text)?, start as u64);
+            let k = Part::new(
+                gpu.buffer_from(&keys[mine.clone()]).map_err(text)?,
+                start as u64,
+            );
             let v = match pairs {
-                true => Some(Part::new(gpu.buffer_from(&values[mine.clone()]).map_err(text)?, start as u64)),
+                true => Some(Part::new(
+                    gpu.buffer_from(&values[mine.clone()]).map_err(text)?,
+                    start as u64,
+                )),
                 false => None,
             };
             // Every rank starts together: the wall time is the sort's, not a late rank's upload.
             comm.all_gather(Vec::new());
             let t = Instant::now();
             let (k, v, meter) =
-                shoal_scale::sort_part_measured(comm, &member, k, v, SortOrder::Ascending).map_err(text)?;
+                shoal_scale::sort_part_measured(comm, &member, k, v, SortOrder::Ascending)
+                    .map_err(text)?;
             let wall = t.elapsed();
             if run == 0 {
                 check(&k, v.as_ref(), &want)?;
@@ -102,7 +116,13 @@ fn print_row(ranks: usize, pairs: bool, n: usize, rows: Vec<[Vec<u64>; 4]>) {
     let mut rows: Vec<[u64; 5]> = rows
         .iter()
         .map(|[wall, local, exchange, sent]| {
-            [max(wall), max(local), max(exchange), sent.iter().sum(), max(sent)]
+            [
+                max(wall),
+                max(local),
+                max(exchange),
+                sent.iter().sum(),
+                max(sent),
+            ]
         })
         .collect();
     rows.sort_by_key(|r| r[0]);
@@ -123,15 +143,24 @@ fn print_row(ranks: usize, pairs: bool, n: usize, rows: Vec<[Vec<u64>; 4]>) {
 /// This rank's part of the sorted keys (and values, stable) against the CPU's over its range.
 fn check(keys: &Part<u32>, values: Option<&Part<u32>>, want: &[(u32, u32)]) -> Result<(), String> {
     let range = keys.range();
-    let want = want.get(range.start as usize..range.end as usize).ok_or("a part past the end")?;
+    let want = want
+        .get(range.start as usize..range.end as usize)
+        .ok_or("a part past the end")?;
     let got = keys.read().map_err(|e| e.to_string())?;
     let keys_ok = got.len() == want.len() && got.iter().zip(want).all(|(k, w)| *k == w.0);
     let values_ok = match values {
-        Some(v) => v.read().map_err(|e| e.to_string())?.iter().zip(want).all(|(v, w)| *v == w.1),
+        Some(v) => v
+            .read()
+            .map_err(|e| e.to_string())?
+            .iter()
+            .zip(want)
+            .all(|(v, w)| *v == w.1),
         None => true,
     };
     match keys_ok && values_ok {
         true => Ok(()),
-        false => Err(format!("spread sort: this rank's part {range:?} differs from the CPU's")),
+        false => Err(format!(
+            "spread sort: this rank's part {range:?} differs from the CPU's"
+        )),
     }
 }

@@ -52,7 +52,12 @@ fn lens(n: u64, ranks: usize, gap: bool) -> Vec<u64> {
 }
 
 /// This rank's part of `whole` split by `lens`, on its device.
-fn part<T: Element + Clone>(member: &Member, comm: &Mpi, whole: &[T], lens: &[u64]) -> Result<Part<T>, String> {
+fn part<T: Element + Clone>(
+    member: &Member,
+    comm: &Mpi,
+    whole: &[T],
+    lens: &[u64],
+) -> Result<Part<T>, String> {
     let start: u64 = lens[..comm.rank()].iter().sum();
     let mine = &whole[start as usize..(start + lens[comm.rank()]) as usize];
     let buffer = member.gpu().buffer_from(mine).map_err(|e| e.to_string())?;
@@ -61,11 +66,18 @@ fn part<T: Element + Clone>(member: &Member, comm: &Mpi, whole: &[T], lens: &[u6
 
 /// Checks this rank's part of a result against `want` over its range, and on rank 0 the whole
 /// (every rank's part, gathered in rank order).
-fn check<T: Element + PartialEq + std::fmt::Debug>(comm: &Mpi, got: &Part<T>, want: &[T], what: &str) -> Checked {
+fn check<T: Element + PartialEq + std::fmt::Debug>(
+    comm: &Mpi,
+    got: &Part<T>,
+    want: &[T],
+    what: &str,
+) -> Checked {
     let mine = got.read().map_err(|e| e.to_string())?;
     let range = got.range();
     if want.get(range.start as usize..range.end as usize) != Some(&mine[..]) {
-        return Err(format!("{what}: this rank's part {range:?} differs from the CPU's"));
+        return Err(format!(
+            "{what}: this rank's part {range:?} differs from the CPU's"
+        ));
     }
     let mut bytes = Vec::new();
     T::encode(&mine, &mut bytes).map_err(|e| e.to_string())?;
@@ -83,8 +95,18 @@ fn check<T: Element + PartialEq + std::fmt::Debug>(comm: &Mpi, got: &Part<T>, wa
 }
 
 /// Sorts `keys` alone and as pairs with their global indices, against a stable CPU sort.
-fn sort<K: SpreadKey + PartialEq>(comm: &Mpi, member: &Member, keys: &[K], order: SortOrder, gap: bool) -> Checked {
-    let what = format!("{} {order:?}, {} keys, gap {gap}", K::type_name(), keys.len());
+fn sort<K: SpreadKey + PartialEq>(
+    comm: &Mpi,
+    member: &Member,
+    keys: &[K],
+    order: SortOrder,
+    gap: bool,
+) -> Checked {
+    let what = format!(
+        "{} {order:?}, {} keys, gap {gap}",
+        K::type_name(),
+        keys.len()
+    );
     let mut want: Vec<(K, u32)> = keys.iter().copied().zip(0..).collect();
     want.sort_by(|a, b| match order {
         SortOrder::Ascending => a.0.sort_cmp(&b.0),
@@ -95,10 +117,19 @@ fn sort<K: SpreadKey + PartialEq>(comm: &Mpi, member: &Member, keys: &[K], order
     let sorted = shoal_scale::sort_part(comm, member, part(member, comm, keys, &lens)?, order);
     check(comm, &sorted.map_err(|e| e.to_string())?, &want_keys, &what)?;
     let indices: Vec<u32> = (0..keys.len() as u32).collect();
-    let (k, v) = (part(member, comm, keys, &lens)?, part(member, comm, &indices, &lens)?);
-    let (k, v) = shoal_scale::sort_pairs_part(comm, member, k, v, order).map_err(|e| e.to_string())?;
+    let (k, v) = (
+        part(member, comm, keys, &lens)?,
+        part(member, comm, &indices, &lens)?,
+    );
+    let (k, v) =
+        shoal_scale::sort_pairs_part(comm, member, k, v, order).map_err(|e| e.to_string())?;
     check(comm, &k, &want_keys, &format!("pairs' keys: {what}"))?;
-    check(comm, &v, &want_values, &format!("pairs' values (stable): {what}"))
+    check(
+        comm,
+        &v,
+        &want_values,
+        &format!("pairs' values (stable): {what}"),
+    )
 }
 
 fn run(comm: &Mpi) -> Checked {
@@ -107,14 +138,56 @@ fn run(comm: &Mpi) -> Checked {
         for (n, gap) in [(0usize, false), (1, false), (1000, true), (3001, false)] {
             let w = words(n, n as u64 + 1);
             sort(comm, &member, &w, order, gap)?;
-            sort(comm, &member, &w.iter().map(|&x| x as i32).collect::<Vec<_>>(), order, gap)?;
-            sort(comm, &member, &w.iter().map(|&x| (x as i32 >> 8) as f32 / 8.0).collect::<Vec<_>>(), order, gap)?;
-            sort(comm, &member, &w.iter().map(|&x| U64(u64::from(x % 7) << 32 | u64::from(x))).collect::<Vec<_>>(), order, gap)?;
-            sort(comm, &member, &w.iter().map(|&x| I64(i64::from(x as i32) << 20)).collect::<Vec<_>>(), order, gap)?;
+            sort(
+                comm,
+                &member,
+                &w.iter().map(|&x| x as i32).collect::<Vec<_>>(),
+                order,
+                gap,
+            )?;
+            sort(
+                comm,
+                &member,
+                &w.iter()
+                    .map(|&x| (x as i32 >> 8) as f32 / 8.0)
+                    .collect::<Vec<_>>(),
+                order,
+                gap,
+            )?;
+            sort(
+                comm,
+                &member,
+                &w.iter()
+                    .map(|&x| U64(u64::from(x % 7) << 32 | u64::from(x)))
+                    .collect::<Vec<_>>(),
+                order,
+                gap,
+            )?;
+            sort(
+                comm,
+                &member,
+                &w.iter()
+                    .map(|&x| I64(i64::from(x as i32) << 20))
+                    .collect::<Vec<_>>(),
+                order,
+                gap,
+            )?;
         }
     }
-    sort(comm, &member, &words(65_536, 3).iter().map(|w| w % 5).collect::<Vec<_>>(), SortOrder::Ascending, true)?;
-    sort(comm, &member, &words(1 << 22, 4), SortOrder::Ascending, false)?;
+    sort(
+        comm,
+        &member,
+        &words(65_536, 3).iter().map(|w| w % 5).collect::<Vec<_>>(),
+        SortOrder::Ascending,
+        true,
+    )?;
+    sort(
+        comm,
+        &member,
+        &words(1 << 22, 4),
+        SortOrder::Ascending,
+        false,
+    )?;
     primitives(comm, &member)?;
     faults(comm, &member)
 }
@@ -135,7 +208,12 @@ fn primitives(comm: &Mpi, member: &Member) -> Checked {
         let mine = part(member, comm, &small, &lens)?;
         for (kind, inclusive) in [(ScanKind::Inclusive, true), (ScanKind::Exclusive, false)] {
             let got = shoal_scale::scan_part(comm, member, &mine, Op::Sum, kind).map_err(text)?;
-            check(comm, &got, &scan_cpu(&small, Op::Sum, inclusive), &format!("scan {kind:?} of {n}"))?;
+            check(
+                comm,
+                &got,
+                &scan_cpu(&small, Op::Sum, inclusive),
+                &format!("scan {kind:?} of {n}"),
+            )?;
         }
         let counts = shoal_scale::histogram_part(comm, member, &mine, 256).map_err(text)?;
         if counts != histogram_cpu(&small, 256) {
@@ -153,7 +231,10 @@ fn faults(comm: &Mpi, member: &Member) -> Checked {
     // The last rank's values are one short.
     let mut values = part(member, comm, &keys, &lens)?;
     if comm.rank() == last {
-        let short = member.gpu().buffer_from(&keys[..lens[last] as usize - 1]).map_err(|e| e.to_string())?;
+        let short = member
+            .gpu()
+            .buffer_from(&keys[..lens[last] as usize - 1])
+            .map_err(|e| e.to_string())?;
         values = Part::new(short, values.start);
     }
     let k = part(member, comm, &keys, &lens)?;
@@ -163,9 +244,21 @@ fn faults(comm: &Mpi, member: &Member) -> Checked {
     let got = match comm.rank() == last {
         true => {
             let wrong: Vec<i32> = keys.iter().map(|&k| k as i32).collect();
-            shoal_scale::sort_part(comm, member, part(member, comm, &wrong, &lens)?, SortOrder::Ascending).err()
+            shoal_scale::sort_part(
+                comm,
+                member,
+                part(member, comm, &wrong, &lens)?,
+                SortOrder::Ascending,
+            )
+            .err()
         }
-        false => shoal_scale::sort_part(comm, member, part(member, comm, &keys, &lens)?, SortOrder::Ascending).err(),
+        false => shoal_scale::sort_part(
+            comm,
+            member,
+            part(member, comm, &keys, &lens)?,
+            SortOrder::Ascending,
+        )
+        .err(),
     };
     agreed(comm, got, "key type")
 }

@@ -30,11 +30,11 @@
 
 mod codec;
 
+use mpi::Count;
 use mpi::collective::SystemOperation;
 use mpi::datatype::{Partition, PartitionMut};
 use mpi::topology::{Communicator, SimpleCommunicator};
 use mpi::traits::*;
-use mpi::Count;
 use shoal::{BackendChoice, Error, Gpu, Result};
 use shoal_scale::Transport;
 
@@ -79,10 +79,14 @@ impl Mpi {
                 });
             }
             let count = adapters.len();
-            let adapter = adapters.into_iter().nth(local % count).ok_or_else(|| Error::NoAdapter {
-                requested: choice.name().into(),
-                found: Vec::new(),
-            })?;
+            let adapter =
+                adapters
+                    .into_iter()
+                    .nth(local % count)
+                    .ok_or_else(|| Error::NoAdapter {
+                        requested: choice.name().into(),
+                        found: Vec::new(),
+                    })?;
             pollster::block_on(Gpu::from_adapter(Some(instance), adapter))
         })();
         let (gpu, status) = match opened {
@@ -147,7 +151,8 @@ impl Transport for Mpi {
         let mut all = vec![0u8; counts.iter().map(|&c| c as usize).sum()];
         {
             let mut partition = PartitionMut::new(&mut all[..], &counts[..], &displs[..]);
-            self.comm.all_gather_varcount_into(&mine[..], &mut partition);
+            self.comm
+                .all_gather_varcount_into(&mine[..], &mut partition);
         }
         split(&all, &counts)
     }
@@ -156,7 +161,8 @@ impl Transport for Mpi {
         let sends: Vec<Vec<u8>> = sends.iter().map(|s| framed(s)).collect();
         let send_counts: Vec<Count> = sends.iter().map(|s| s.len() as Count).collect();
         let mut recv_counts = vec![0 as Count; self.ranks()];
-        self.comm.all_to_all_into(&send_counts[..], &mut recv_counts[..]);
+        self.comm
+            .all_to_all_into(&send_counts[..], &mut recv_counts[..]);
         let flat: Vec<u8> = sends.concat();
         let send_displs = displacements(&send_counts);
         let recv_displs = displacements(&recv_counts);

@@ -21,7 +21,9 @@ pub fn histogram_part<C: Transport>(
     let local = comm.device_turn(|| {
         gpu.check_same(part.gpu(), "a spread histogram's part")?;
         let counts = gpu.buffer_zeroed::<u32>(u64::from(bins))?;
-        member.family(0, Histogram::new)?.run(&part.buffer, &counts)?;
+        member
+            .family(0, Histogram::new)?
+            .run(&part.buffer, &counts)?;
         counts.read_blocking()
     });
     let counts = step(comm, local)?;

@@ -20,7 +20,9 @@ pub struct Member {
 
 impl std::fmt::Debug for Member {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Member").field("gpu", &self.gpu).finish_non_exhaustive()
+        f.debug_struct("Member")
+            .field("gpu", &self.gpu)
+            .finish_non_exhaustive()
     }
 }
 

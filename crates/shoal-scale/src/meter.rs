@@ -3,7 +3,6 @@
 
 use std::time::{Duration, Instant};
 
-
 /// One member's costs in a spread primitive, for benchmarks ([`Group::sort_measured`](crate::Group::sort_measured)).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Meter {

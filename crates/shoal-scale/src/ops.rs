@@ -19,7 +19,8 @@ impl Group {
     pub fn reduce<T: Value>(&self, spread: &Spread<T>, op: impl Into<Operation>) -> Result<T> {
         self.check(spread)?;
         let op = op.into();
-        let values = self.run(|comm, rank| reduce_part(comm, &self.members()[rank], &spread.parts[rank], op))?;
+        let values = self
+            .run(|comm, rank| reduce_part(comm, &self.members()[rank], &spread.parts[rank], op))?;
         values
             .into_iter()
             .next()
@@ -30,14 +31,18 @@ impl Group {
     /// part and adds the combined totals of the parts before it.
     pub fn scan<T: Scalar>(&self, spread: &Spread<T>, op: Op, kind: ScanKind) -> Result<Spread<T>> {
         self.check(spread)?;
-        let parts = self.run(|comm, rank| scan_part(comm, &self.members()[rank], &spread.parts[rank], op, kind))?;
+        let parts = self.run(|comm, rank| {
+            scan_part(comm, &self.members()[rank], &spread.parts[rank], op, kind)
+        })?;
         Ok(Spread { parts })
     }
 
     /// The histogram of `spread` in `bins` bins, as [`shoal_kernels::Histogram`] counts.
     pub fn histogram(&self, spread: &Spread<u32>, bins: u32) -> Result<Vec<u32>> {
         self.check(spread)?;
-        let counts = self.run(|comm, rank| histogram_part(comm, &self.members()[rank], &spread.parts[rank], bins))?;
+        let counts = self.run(|comm, rank| {
+            histogram_part(comm, &self.members()[rank], &spread.parts[rank], bins)
+        })?;
         Ok(counts.into_iter().next().unwrap_or_default())
     }
 
@@ -66,13 +71,17 @@ impl Group {
         order: SortOrder,
     ) -> Result<(Spread<K>, Spread<V>)> {
         let (keys, values, _) = self.sort_measured(keys, Some(values), order)?;
-        let values = values.ok_or_else(|| shoal::Error::Readback("spread sort: values lost".into()))?;
+        let values =
+            values.ok_or_else(|| shoal::Error::Readback("spread sort: values lost".into()))?;
         Ok((keys, values))
     }
 
     /// [`sort`](Self::sort) or [`sort_pairs`](Self::sort_pairs) (with `values`), with each
     /// device's [`Meter`]: its time in local work and in the exchange, and the bytes it sent.
-    #[expect(clippy::type_complexity, reason = "keys, values and one meter per device")]
+    #[expect(
+        clippy::type_complexity,
+        reason = "keys, values and one meter per device"
+    )]
     pub fn sort_measured<K: SpreadKey, V: Element>(
         &self,
         keys: Spread<K>,
@@ -113,7 +122,10 @@ impl Group {
 
 /// Parts handed to the member threads, each taken once.
 fn take_parts<T: Element>(parts: Vec<Part<T>>) -> Vec<std::sync::Mutex<Option<Part<T>>>> {
-    parts.into_iter().map(|p| std::sync::Mutex::new(Some(p))).collect()
+    parts
+        .into_iter()
+        .map(|p| std::sync::Mutex::new(Some(p)))
+        .collect()
 }
 
 fn take<T: Element>(slot: &std::sync::Mutex<Option<Part<T>>>) -> Result<Part<T>> {

@@ -26,7 +26,10 @@ pub fn reduce_part<T: Value, C: Transport>(
         Ok((reduce, value))
     });
     let (reduce, partial) = step(comm, partial)?;
-    let partials: Vec<T> = gather_values(comm, &[partial])?.into_iter().flatten().collect();
+    let partials: Vec<T> = gather_values(comm, &[partial])?
+        .into_iter()
+        .flatten()
+        .collect();
     let combined = match comm.rank() {
         0 => comm.device_turn(|| {
             let on_device = gpu.buffer_from(&partials)?;

@@ -97,7 +97,11 @@ pub(crate) fn sample_sort<K: SpreadKey, V: Element, C: Transport>(
                 }
             }
             let kit = member.family(order as u32, |gpu| SortKit::<K>::new(gpu, order))?;
-            local_sort(&kit.sorter, &keys.buffer, values.as_ref().map(|v| &v.buffer))?;
+            local_sort(
+                &kit.sorter,
+                &keys.buffer,
+                values.as_ref().map(|v| &v.buffer),
+            )?;
             Ok(kit)
         })
     });
@@ -112,11 +116,7 @@ pub(crate) fn sample_sort<K: SpreadKey, V: Element, C: Transport>(
 
     // Samples, in proportion to the part's length.
     let m = (OVERSAMPLE * ranks as u64 * n).div_ceil(total).min(n);
-    let drawn = meter.local(|| {
-        comm.device_turn(|| {
-            draw(&kit.samples, &keys.buffer, m, rank)
-        })
-    });
+    let drawn = meter.local(|| comm.device_turn(|| draw(&kit.samples, &keys.buffer, m, rank)));
     let drawn = step(comm, drawn)?;
     let mine: Vec<u64> = drawn
         .iter()
@@ -127,7 +127,12 @@ pub(crate) fn sample_sort<K: SpreadKey, V: Element, C: Transport>(
     let gathered = meter.exchange(|| comm.all_gather(words(&mine)));
     let mut samples: Vec<Sample> = gathered
         .iter()
-        .flat_map(|b| from_words(b).chunks_exact(3).map(|s| (s[0], s[1], s[2])).collect::<Vec<_>>())
+        .flat_map(|b| {
+            from_words(b)
+                .chunks_exact(3)
+                .map(|s| (s[0], s[1], s[2]))
+                .collect::<Vec<_>>()
+        })
         .collect();
     samples.sort_unstable();
     let splitters: Vec<Sample> = (1..ranks)
@@ -182,7 +187,12 @@ fn agree_on_keys<K: SpreadKey, C: Transport>(comm: &C, n: u64, meter: &mut Meter
     }
     let total = all
         .iter()
-        .map(|b| from_words(&b[..8.min(b.len())]).first().copied().unwrap_or(0))
+        .map(|b| {
+            from_words(&b[..8.min(b.len())])
+                .first()
+                .copied()
+                .unwrap_or(0)
+        })
         .sum();
     Ok(total)
 }
@@ -333,7 +343,10 @@ fn unpack<K: SpreadKey, V: Element>(
         .enumerate()
         .map(|(q, m)| match q == rank {
             true => kept.end - kept.start,
-            false => from_words(&m[..8.min(m.len())]).first().copied().unwrap_or(0),
+            false => from_words(&m[..8.min(m.len())])
+                .first()
+                .copied()
+                .unwrap_or(0),
         })
         .collect();
     let total: u64 = counts.iter().sum();
@@ -352,7 +365,10 @@ fn unpack<K: SpreadKey, V: Element>(
             continue;
         }
         if q == rank {
-            commands.copy(&keys.buffer.slice(kept.clone())?, &out_keys.slice(span.clone())?)?;
+            commands.copy(
+                &keys.buffer.slice(kept.clone())?,
+                &out_keys.slice(span.clone())?,
+            )?;
             if let (Some(v), Some(out)) = (values, &out_values) {
                 commands.copy(&v.buffer.slice(kept.clone())?, &out.slice(span)?)?;
             }

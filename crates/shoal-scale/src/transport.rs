@@ -56,7 +56,10 @@ pub trait Transport {
     /// `MPI_MIN` or `MPI_MAX`).
     fn all_reduce<T: Scalar>(&self, value: T, op: Op) -> Result<T> {
         let all = gather_values(self, &[value])?;
-        Ok(all.into_iter().flatten().fold(op.identity(), |a, b| op.apply(a, b)))
+        Ok(all
+            .into_iter()
+            .flatten()
+            .fold(op.identity(), |a, b| op.apply(a, b)))
     }
 }
 
@@ -68,7 +71,10 @@ pub(crate) fn gather_values<T: Element, C: Transport + ?Sized>(
 ) -> Result<Vec<Vec<T>>> {
     let mut bytes = Vec::new();
     T::encode(values, &mut bytes)?;
-    comm.all_gather(bytes).iter().map(|b| T::decode(b)).collect()
+    comm.all_gather(bytes)
+        .iter()
+        .map(|b| T::decode(b))
+        .collect()
 }
 
 /// Little-endian bytes of `values`.

@@ -444,7 +444,6 @@ impl<'a> Dispatch<'a> {
     }
 }
 
-
 /// Checks indirect arguments at byte `offset` of a `Buffer` of `bytes` bytes (to whole words) in
 /// `buffer`.
 fn check_indirect(name: &str, buffer: &wgpu::Buffer, offset: u64, bytes: u64) -> Result<()> {

@@ -79,10 +79,10 @@ pub use dispatch::{Dispatch, DispatchArgs};
 pub use element::{Element, LayoutKind};
 pub use error::{Error, Result};
 mod hlsl_error;
-pub use hlsl_error::HlslError;
 pub use fields::{ElementField, FieldMismatch};
 pub use gpu::{AdapterDetails, Gpu, GpuOptions, LLVMPIPE_LOOP_ITERATIONS};
 pub use health::{ErrorHandler, LostHandler};
+pub use hlsl_error::HlslError;
 pub use identity::ResourceId;
 pub use image::{Image, Texel};
 pub use immediates::ImmediateError;
@@ -97,11 +97,11 @@ pub use reflect::{
     WgslStruct, validate,
 };
 pub use sampler::Sampler;
-pub use source::{SNIPPETS, Source};
 /// Options of a GLSL translation ([`Source::glsl_with`]): include directories, values of
 /// `constant_id` constants fixed at translation, formats of storage images declared without one.
 #[cfg(all(feature = "glsl", not(target_arch = "wasm32")))]
 pub use shoal_glsl::Options as GlslOptions;
+pub use source::{SNIPPETS, Source};
 pub use staging::DEFAULT_STAGING_CAP;
 pub use wait::DEFAULT_TIMEOUT;
 

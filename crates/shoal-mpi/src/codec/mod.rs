@@ -14,7 +14,11 @@ use wire::{Reader, Unknown, Wire};
 fn variant_name(debug: &str) -> String {
     match debug.rsplit_once("(shoal::Error::") {
         Some((_, name)) => name.trim_end_matches(')').to_string(),
-        None => debug.split([' ', '(', '{']).next().unwrap_or_default().to_string(),
+        None => debug
+            .split([' ', '(', '{'])
+            .next()
+            .unwrap_or_default()
+            .to_string(),
     }
 }
 
@@ -125,9 +129,26 @@ wire_enum!(ImmediateError {
 
 impl Wire for FieldMismatch {
     fn put(&self, out: &mut Vec<u8>) {
-        let FieldMismatch { kernel, binding, wgsl_struct, rust_type, member, wgsl, rust, fix } =
-            self;
-        for s in [kernel, binding, wgsl_struct, rust_type, member, wgsl, rust, fix] {
+        let FieldMismatch {
+            kernel,
+            binding,
+            wgsl_struct,
+            rust_type,
+            member,
+            wgsl,
+            rust,
+            fix,
+        } = self;
+        for s in [
+            kernel,
+            binding,
+            wgsl_struct,
+            rust_type,
+            member,
+            wgsl,
+            rust,
+            fix,
+        ] {
             s.put(out);
         }
     }

@@ -8,8 +8,14 @@ use super::{decode, encode, variant_name};
 
 #[test]
 fn variant_names_come_from_debug() {
-    assert_eq!(variant_name(&format!("{:?}", Error::NoSize { kernel: s("k") })), "NoSize");
-    let hlsl = HlslError::Compile { kernel: s("k"), message: s("m") };
+    assert_eq!(
+        variant_name(&format!("{:?}", Error::NoSize { kernel: s("k") })),
+        "NoSize"
+    );
+    let hlsl = HlslError::Compile {
+        kernel: s("k"),
+        message: s("m"),
+    };
     assert_eq!(variant_name(&format!("{hlsl:?}")), "Compile");
 }
 
@@ -24,31 +30,74 @@ fn names() -> Vec<String> {
 /// One value of every variant, every field set to something that is not its default.
 fn every_error() -> Vec<Error> {
     vec![
-        Error::NoAdapter { requested: s("gl"), found: names() },
+        Error::NoAdapter {
+            requested: s("gl"),
+            found: names(),
+        },
         Error::UnknownBackend { value: s("vk") },
-        Error::RequestDevice { adapter: s("lavapipe"), message: s("m") },
-        Error::Wgsl { kernel: s("k"), message: s("m") },
-        Error::Glsl { kernel: s("k"), message: s("m") },
+        Error::RequestDevice {
+            adapter: s("lavapipe"),
+            message: s("m"),
+        },
+        Error::Wgsl {
+            kernel: s("k"),
+            message: s("m"),
+        },
+        Error::Glsl {
+            kernel: s("k"),
+            message: s("m"),
+        },
         Error::GlslUnsupported {
             kernel: s("k"),
             construct: s("c"),
             wgsl: s("w"),
             location: s("l"),
         },
-        Error::Hlsl(HlslError::Compile { kernel: s("k"), message: s("m") }),
+        Error::Hlsl(HlslError::Compile {
+            kernel: s("k"),
+            message: s("m"),
+        }),
         Error::Hlsl(HlslError::Unsupported {
             kernel: s("k"),
             construct: s("c"),
             remedy: s("r"),
             location: s("l"),
         }),
-        Error::UnknownSnippet { kernel: s("k"), name: s("n"), available: names() },
-        Error::SnippetArguments { kernel: s("k"), name: s("n"), params: names(), got: 7 },
-        Error::Block { kernel: s("k"), name: s("n"), message: s("m") },
-        Error::EntryPoint { kernel: s("k"), requested: Some(s("main")), available: names() },
-        Error::EntryPoint { kernel: s("k"), requested: None, available: vec![] },
-        Error::Override { kernel: s("k"), message: s("m") },
-        Error::MissingFeature { kernel: s("k"), feature: s("f"), adapter: s("a") },
+        Error::UnknownSnippet {
+            kernel: s("k"),
+            name: s("n"),
+            available: names(),
+        },
+        Error::SnippetArguments {
+            kernel: s("k"),
+            name: s("n"),
+            params: names(),
+            got: 7,
+        },
+        Error::Block {
+            kernel: s("k"),
+            name: s("n"),
+            message: s("m"),
+        },
+        Error::EntryPoint {
+            kernel: s("k"),
+            requested: Some(s("main")),
+            available: names(),
+        },
+        Error::EntryPoint {
+            kernel: s("k"),
+            requested: None,
+            available: vec![],
+        },
+        Error::Override {
+            kernel: s("k"),
+            message: s("m"),
+        },
+        Error::MissingFeature {
+            kernel: s("k"),
+            feature: s("f"),
+            adapter: s("a"),
+        },
         Error::WorkgroupTooLarge {
             kernel: s("k"),
             size: [1, 2, 3],
@@ -56,7 +105,11 @@ fn every_error() -> Vec<Error> {
             limit_name: "maxComputeInvocationsPerWorkgroup",
             limit: 5,
         },
-        Error::WorkgroupMemory { kernel: s("k"), bytes: u64::MAX, limit: u32::MAX },
+        Error::WorkgroupMemory {
+            kernel: s("k"),
+            bytes: u64::MAX,
+            limit: u32::MAX,
+        },
         Error::TooManyGroups {
             kernel: s("k"),
             groups: [65536, 1, 9],
@@ -65,8 +118,15 @@ fn every_error() -> Vec<Error> {
             remedy: s("r"),
         },
         Error::NoSize { kernel: s("k") },
-        Error::IndirectOffset { kernel: s("k"), offset: 3 },
-        Error::IndirectOutOfBounds { kernel: s("k"), offset: 8, buffer_bytes: 12 },
+        Error::IndirectOffset {
+            kernel: s("k"),
+            offset: 3,
+        },
+        Error::IndirectOutOfBounds {
+            kernel: s("k"),
+            offset: 8,
+            buffer_bytes: 12,
+        },
         Error::MissingUsage {
             kernel: s("k"),
             binding: s("b"),
@@ -74,9 +134,23 @@ fn every_error() -> Vec<Error> {
             has: s("h"),
             fix: s("f"),
         },
-        Error::Unbound { kernel: s("k"), binding: s("b"), group: 1, index: 2 },
-        Error::UnknownBinding { kernel: s("k"), binding: s("b"), available: names() },
-        Error::BindingKind { kernel: s("k"), binding: s("b"), expected: s("e"), got: s("g") },
+        Error::Unbound {
+            kernel: s("k"),
+            binding: s("b"),
+            group: 1,
+            index: 2,
+        },
+        Error::UnknownBinding {
+            kernel: s("k"),
+            binding: s("b"),
+            available: names(),
+        },
+        Error::BindingKind {
+            kernel: s("k"),
+            binding: s("b"),
+            expected: s("e"),
+            got: s("g"),
+        },
         Error::ElementLayout {
             kernel: s("k"),
             binding: s("b"),
@@ -95,7 +169,10 @@ fn every_error() -> Vec<Error> {
             rust_bytes: 4,
             hint: s("h"),
         }),
-        Error::Immediates(ImmediateError::NotDeclared { kernel: s("k"), rust_type: s("r") }),
+        Error::Immediates(ImmediateError::NotDeclared {
+            kernel: s("k"),
+            rust_type: s("r"),
+        }),
         Error::Immediates(ImmediateError::Missing {
             kernel: s("k"),
             declaration: s("d"),
@@ -124,11 +201,32 @@ fn every_error() -> Vec<Error> {
             needed: 64,
             got: 60,
         },
-        Error::ImageSize { width: 0, height: 9, limit: 8192 },
-        Error::ImageUsage { format: s("f"), usage: s("u") },
-        Error::TexelType { format: s("f"), expected: "f32", got: "u8" },
-        Error::ImageFormat { kernel: s("k"), binding: s("b"), expected: s("e"), got: s("g") },
-        Error::ImageDimension { kernel: s("k"), binding: s("b"), expected: s("e"), got: s("g") },
+        Error::ImageSize {
+            width: 0,
+            height: 9,
+            limit: 8192,
+        },
+        Error::ImageUsage {
+            format: s("f"),
+            usage: s("u"),
+        },
+        Error::TexelType {
+            format: s("f"),
+            expected: "f32",
+            got: "u8",
+        },
+        Error::ImageFormat {
+            kernel: s("k"),
+            binding: s("b"),
+            expected: s("e"),
+            got: s("g"),
+        },
+        Error::ImageDimension {
+            kernel: s("k"),
+            binding: s("b"),
+            expected: s("e"),
+            got: s("g"),
+        },
         Error::StorageAccess {
             kernel: s("k"),
             binding: s("b"),
@@ -137,21 +235,55 @@ fn every_error() -> Vec<Error> {
             adapter: s("ad"),
             remedy: s("r"),
         },
-        Error::Unfilterable { kernel: s("k"), binding: s("b"), sampler: s("s"), format: s("f") },
-        Error::AppendOverflow { what: s("w"), capacity: 4, attempted: 5 },
-        Error::PrintfOverflow { kernel: s("k"), capacity: 4, attempted: 5 },
-        Error::ElementCodec { type_name: s("t"), operation: "read back", reason: s("r") },
-        Error::Length { what: s("w"), expected: 3, got: 4 },
+        Error::Unfilterable {
+            kernel: s("k"),
+            binding: s("b"),
+            sampler: s("s"),
+            format: s("f"),
+        },
+        Error::AppendOverflow {
+            what: s("w"),
+            capacity: 4,
+            attempted: 5,
+        },
+        Error::PrintfOverflow {
+            kernel: s("k"),
+            capacity: 4,
+            attempted: 5,
+        },
+        Error::ElementCodec {
+            type_name: s("t"),
+            operation: "read back",
+            reason: s("r"),
+        },
+        Error::Length {
+            what: s("w"),
+            expected: 3,
+            got: 4,
+        },
         Error::Readback(s("r")),
         Error::Timeout {
             what: s("w"),
             waited: Duration::new(3, 999_999_999),
             limit: Duration::from_millis(2500),
         },
-        Error::DeviceLost { what: s("w"), reason: s("r") },
-        Error::Wgpu { context: s("c"), message: s("m") },
-        Error::Io { path: s("p"), message: s("m") },
-        Error::WrongGpu { what: s("w"), resource_gpu: s("r"), expected_gpu: s("e") },
+        Error::DeviceLost {
+            what: s("w"),
+            reason: s("r"),
+        },
+        Error::Wgpu {
+            context: s("c"),
+            message: s("m"),
+        },
+        Error::Io {
+            path: s("p"),
+            message: s("m"),
+        },
+        Error::WrongGpu {
+            what: s("w"),
+            resource_gpu: s("r"),
+            expected_gpu: s("e"),
+        },
         Error::Aliasing {
             kernel: s("k"),
             first: s("a"),
@@ -228,11 +360,19 @@ fn every_declared_variant_is_covered() {
 /// The same limit name read twice is the same static string, not a second allocation.
 #[test]
 fn static_names_are_interned() {
-    let e = Error::TexelType { format: s("f"), expected: "f32", got: "f32" };
+    let e = Error::TexelType {
+        format: s("f"),
+        expected: "f32",
+        got: "f32",
+    };
     let (a, b) = (decode(&encode(&e)), decode(&encode(&e)));
     match (a, b) {
         (
-            Error::TexelType { expected: x, got: y, .. },
+            Error::TexelType {
+                expected: x,
+                got: y,
+                ..
+            },
             Error::TexelType { expected: z, .. },
         ) => {
             assert!(std::ptr::eq(x, y) && std::ptr::eq(x, z));
@@ -252,7 +392,10 @@ fn unknown_and_damaged_bytes_still_give_an_error() {
     }
     assert_eq!(
         decode(&bytes),
-        Error::Wgpu { context: "a rank's Future".into(), message: "what went wrong".into() }
+        Error::Wgpu {
+            context: "a rank's Future".into(),
+            message: "what went wrong".into()
+        }
     );
     bytes[0] = 200;
     assert!(matches!(decode(&bytes), Error::Wgpu { .. }));

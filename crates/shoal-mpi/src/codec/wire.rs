@@ -124,7 +124,11 @@ impl<T: Wire> Wire for Option<T> {
         }
     }
     fn take(r: &mut Reader<'_>) -> Result<Self, Unknown> {
-        Ok(if r.byte() == 1 { Some(T::take(r)?) } else { None })
+        Ok(if r.byte() == 1 {
+            Some(T::take(r)?)
+        } else {
+            None
+        })
     }
 }
 

@@ -12,7 +12,10 @@ fn reduce_matches_the_cpu_for_every_operation_and_split() {
     for devices in 1..=4 {
         let group = group(devices);
         for n in SIZES {
-            let data: Vec<i32> = words(n as usize, n).iter().map(|&w| w as i32 >> 8).collect();
+            let data: Vec<i32> = words(n as usize, n)
+                .iter()
+                .map(|&w| w as i32 >> 8)
+                .collect();
             for lens in splits(n, devices) {
                 let spread = group.split(&data, &lens).expect("split");
                 for op in [Op::Sum, Op::Min, Op::Max] {
@@ -44,7 +47,11 @@ fn reduce_by_an_operator_combines_the_parts_in_order() {
             let want = data.iter().rev().copied().find(|&v| v != 0).unwrap_or(0);
             for lens in splits(n, devices) {
                 let spread = group.split(&data, &lens).expect("split");
-                assert_eq!(group.reduce(&spread, LAST).expect("reduce"), want, "{lens:?}");
+                assert_eq!(
+                    group.reduce(&spread, LAST).expect("reduce"),
+                    want,
+                    "{lens:?}"
+                );
             }
         }
     }
@@ -59,7 +66,9 @@ fn scan_adds_each_parts_carry() {
             for lens in splits(n, devices) {
                 let spread = group.split(&data, &lens).expect("split");
                 for op in [Op::Sum, Op::Max] {
-                    for (kind, inclusive) in [(ScanKind::Inclusive, true), (ScanKind::Exclusive, false)] {
+                    for (kind, inclusive) in
+                        [(ScanKind::Inclusive, true), (ScanKind::Exclusive, false)]
+                    {
                         let got = group.scan(&spread, op, kind).expect("scan");
                         assert_eq!(got.lens(), lens);
                         let want = scan_cpu(&data, op, inclusive);
@@ -81,7 +90,11 @@ fn histogram_sums_every_parts_counts() {
                 let spread = group.split(&data, &lens).expect("split");
                 for bins in [1u32, 16, 256] {
                     let got = group.histogram(&spread, bins).expect("histogram");
-                    assert_eq!(got, histogram_cpu(&data, bins as usize), "{bins} bins {lens:?}");
+                    assert_eq!(
+                        got,
+                        histogram_cpu(&data, bins as usize),
+                        "{bins} bins {lens:?}"
+                    );
                 }
             }
         }

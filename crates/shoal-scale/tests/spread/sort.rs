@@ -20,7 +20,10 @@ fn reference<K: SortKey>(keys: &[K], order: SortOrder) -> (Vec<K>, Vec<u32>) {
 
 /// Bitwise equality, so that `f32`'s -0.0 and NaNs count as the sort orders them.
 fn same<K: SortKey>(a: &[K], b: &[K]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.sort_cmp(y) == Ordering::Equal)
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| x.sort_cmp(y) == Ordering::Equal)
 }
 
 /// Sorts `keys` alone and as pairs with their global indices over every split of `group`, and
@@ -32,7 +35,11 @@ fn check<K: SpreadKey>(group: &Group, keys: &[K], order: SortOrder) {
         let spread = group.split(keys, &lens).expect("split");
         let sorted = group.sort(spread, order).expect("sort");
         let got = sorted.read().expect("read");
-        let what = format!("{} {order:?}, {} keys over {lens:?}", K::type_name(), keys.len());
+        let what = format!(
+            "{} {order:?}, {} keys over {lens:?}",
+            K::type_name(),
+            keys.len()
+        );
         assert!(same(&got, &want_keys), "keys: {what}");
         let starts: Vec<u64> = sorted.parts().iter().map(|p| p.start).collect();
         let mut expected_start = 0;
@@ -41,10 +48,20 @@ fn check<K: SpreadKey>(group: &Group, keys: &[K], order: SortOrder) {
             expected_start += len;
         }
 
-        let (k, v) = (group.split(keys, &lens).expect("split"), group.split(&indices, &lens).expect("split"));
+        let (k, v) = (
+            group.split(keys, &lens).expect("split"),
+            group.split(&indices, &lens).expect("split"),
+        );
         let (k, v) = group.sort_pairs(k, v, order).expect("sort pairs");
-        assert!(same(&k.read().expect("read"), &want_keys), "pairs' keys: {what}");
-        assert_eq!(v.read().expect("read"), want_values, "pairs' values (stable): {what}");
+        assert!(
+            same(&k.read().expect("read"), &want_keys),
+            "pairs' keys: {what}"
+        );
+        assert_eq!(
+            v.read().expect("read"),
+            want_values,
+            "pairs' values (stable): {what}"
+        );
     }
 }
 
@@ -63,7 +80,10 @@ fn floats(n: usize, seed: u64) -> Vec<f32> {
 fn wide(n: usize, seed: u64) -> Vec<u64> {
     let (hi, lo) = (words(n, seed), words(n, seed + 1));
     // Few distinct high words: the low word decides often.
-    hi.iter().zip(lo).map(|(&h, l)| u64::from(h % 5) << 32 | u64::from(l)).collect()
+    hi.iter()
+        .zip(lo)
+        .map(|(&h, l)| u64::from(h % 5) << 32 | u64::from(l))
+        .collect()
 }
 
 const ORDERS: [SortOrder; 2] = [SortOrder::Ascending, SortOrder::Descending];
@@ -74,10 +94,28 @@ fn every_key_type_and_order_over_four_devices() {
     for n in [0usize, 1, 2, 255, 1000] {
         for order in ORDERS {
             check(&group, &words(n, 1 + n as u64), order);
-            check(&group, &words(n, 2 + n as u64).iter().map(|&w| w as i32).collect::<Vec<_>>(), order);
+            check(
+                &group,
+                &words(n, 2 + n as u64)
+                    .iter()
+                    .map(|&w| w as i32)
+                    .collect::<Vec<_>>(),
+                order,
+            );
             check(&group, &floats(n, 3 + n as u64), order);
-            check(&group, &wide(n, 4).into_iter().map(U64).collect::<Vec<_>>(), order);
-            check(&group, &wide(n, 5).into_iter().map(|w| I64(w as i64 - (3 << 32))).collect::<Vec<_>>(), order);
+            check(
+                &group,
+                &wide(n, 4).into_iter().map(U64).collect::<Vec<_>>(),
+                order,
+            );
+            check(
+                &group,
+                &wide(n, 5)
+                    .into_iter()
+                    .map(|w| I64(w as i64 - (3 << 32)))
+                    .collect::<Vec<_>>(),
+                order,
+            );
         }
     }
 }
@@ -99,9 +137,15 @@ fn duplicates_are_split_between_devices() {
     let keys: Vec<u32> = words(40_000, 21).iter().map(|w| w % 3).collect();
     for order in ORDERS {
         check(&group, &keys, order);
-        let sorted = group.sort(group.split_even(&keys).expect("split"), order).expect("sort");
+        let sorted = group
+            .sort(group.split_even(&keys).expect("split"), order)
+            .expect("sort");
         let largest = sorted.lens().into_iter().max().unwrap_or(0);
-        assert!(largest <= 12_000, "parts {:?}: equal keys should spread", sorted.lens());
+        assert!(
+            largest <= 12_000,
+            "parts {:?}: equal keys should spread",
+            sorted.lens()
+        );
     }
     check(&group, &vec![7u32; 5000], SortOrder::Ascending);
 }
@@ -116,12 +160,23 @@ fn four_million_keys_and_pairs_over_four_devices() {
     want.sort_unstable();
     let (want_keys, want_values): (Vec<u32>, Vec<u32>) = want.into_iter().unzip();
 
-    let sorted = group.sort(group.split_even(&keys).expect("split"), SortOrder::Ascending);
-    assert!(sorted.expect("sort").read().expect("read") == want_keys, "2^22 keys");
+    let sorted = group.sort(
+        group.split_even(&keys).expect("split"),
+        SortOrder::Ascending,
+    );
+    assert!(
+        sorted.expect("sort").read().expect("read") == want_keys,
+        "2^22 keys"
+    );
 
     let lens = &splits(keys.len() as u64, 4)[1]; // uneven
-    let (k, v) = (group.split(&keys, lens).expect("split"), group.split(&indices, lens).expect("split"));
-    let (k, v) = group.sort_pairs(k, v, SortOrder::Ascending).expect("sort pairs");
+    let (k, v) = (
+        group.split(&keys, lens).expect("split"),
+        group.split(&indices, lens).expect("split"),
+    );
+    let (k, v) = group
+        .sort_pairs(k, v, SortOrder::Ascending)
+        .expect("sort pairs");
     assert!(k.read().expect("read") == want_keys, "2^22 pairs' keys");
     assert!(v.read().expect("read") == want_values, "2^22 pairs' values");
 }
