@@ -1,28 +1,14 @@
 //! `hlsl_wgsl!("kernel.hlsl", "CS")`: the WGSL translation of one entry point of an HLSL compute
 //! kernel, made at compile time by [`shoal_glsl::hlsl::to_wgsl`], as a string literal.
 
-use proc_macro::{Delimiter, Literal, Span, TokenStream, TokenTree};
+use proc_macro::{Literal, Span, TokenStream, TokenTree};
 
-use crate::{error, string_value};
-
-/// The tokens without the invisible groups `$x:literal` arrives in through `macro_rules!`.
-fn unwrap_groups(input: TokenStream) -> Vec<TokenTree> {
-    let mut out = Vec::new();
-    for token in input {
-        match token {
-            TokenTree::Group(g) if g.delimiter() == Delimiter::None => {
-                out.extend(unwrap_groups(g.stream()));
-            }
-            other => out.push(other),
-        }
-    }
-    out
-}
+use crate::{base_of, error, flatten, string_value};
 
 /// The expansion of `hlsl_wgsl!(path, entry)`.
 pub(crate) fn expand(input: TokenStream) -> TokenStream {
     const USAGE: &str = "expected two string literals: hlsl!(\"kernel.hlsl\", \"CS\")";
-    let tokens = unwrap_groups(input);
+    let tokens = flatten(input);
     let (path, entry) = match tokens.as_slice() {
         [
             TokenTree::Literal(p),
@@ -44,14 +30,9 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
     ) else {
         return error(span, USAGE);
     };
-    let Some(base) = span
-        .local_file()
-        .and_then(|f| f.parent().map(|p| p.to_path_buf()))
-    else {
-        return error(
-            span,
-            "hlsl!: the invoking file is not on disk, so the path has no base",
-        );
+    let base = match base_of(span, "hlsl!") {
+        Ok(base) => base,
+        Err(e) => return e,
     };
     let file = base.join(&path_value);
     let text = match std::fs::read_to_string(&file) {

@@ -38,14 +38,9 @@ pub fn glsl_wgsl(input: TokenStream) -> TokenStream {
         );
     };
     let path = path.as_str();
-    let Some(base) = span
-        .local_file()
-        .and_then(|f| f.parent().map(|p| p.to_path_buf()))
-    else {
-        return error(
-            span,
-            "glsl!: the invoking file is not on disk, so the path has no base",
-        );
+    let base = match base_of(span, "glsl!") {
+        Ok(base) => base,
+        Err(e) => return e,
     };
     let mut options = match parse_options(&tokens[1..], &base) {
         Ok(options) => options,
@@ -80,6 +75,18 @@ pub fn glsl_wgsl(input: TokenStream) -> TokenStream {
         }
         Err(e) => error(span, &e.to_string()),
     }
+}
+
+/// The folder of the file that invokes `macro_name` at `span`, which its path is relative to.
+fn base_of(span: Span, macro_name: &str) -> Result<std::path::PathBuf, TokenStream> {
+    span.local_file()
+        .and_then(|f| f.parent().map(|p| p.to_path_buf()))
+        .ok_or_else(|| {
+            error(
+                span,
+                &format!("{macro_name}: the invoking file is not on disk, so the path has no base"),
+            )
+        })
 }
 
 /// The tokens of `input` with invisible groups (what `$x:literal` arrives in) opened.
