@@ -29,7 +29,8 @@
 //! [`Reflection`] (what naga finds), [`Kernel`] (pipeline and derived layouts), [`Buffer`]
 //! (typed data, [`Element`] layouts), [`Image`] and [`Sampler`] (textures), [`Dispatch`] (binding by name, sizes, checks),
 //! [`AppendBuffer`] (append/consume with atomic counters), [`PrintLog`] (GPU printf),
-//! [`Commands`] (batches), [`Timing`] (profiling), and [`Error`].
+//! [`Commands`] (batches), [`Timing`] (profiling), [`Family`] and [`Record`] (the contract of a
+//! kernel family), and [`Error`].
 
 mod aliasing;
 mod append;
@@ -45,6 +46,7 @@ mod element;
 mod error;
 #[cfg(test)]
 mod errors_page;
+mod family;
 mod fields;
 mod fold;
 mod gpu;
@@ -78,6 +80,7 @@ pub use commands::{Commands, Submission};
 pub use dispatch::{Dispatch, DispatchArgs};
 pub use element::{Element, LayoutKind};
 pub use error::{Error, Result};
+pub use family::{Family, Record};
 mod hlsl_error;
 pub use fields::{ElementField, FieldMismatch};
 pub use gpu::{AdapterDetails, Gpu, GpuOptions, LLVMPIPE_LOOP_ITERATIONS};
