@@ -1,8 +1,8 @@
-//! The file-length check: no Rust file under `crates/`, `demos/` or `xtask/` may have more than
+//! The file-length check: no Rust file under `crates/`, `demos/`, `tests/` or `xtask/` may have more than
 //! [`MAX_LINES`] lines. It reads files and builds nothing, so `cargo xtask test` runs it first,
 //! and `cargo xtask lines` runs it alone.
 //!
-//! The walk is std's `read_dir` in [`rust_files`], not walkdir or ignore: skipping `target` and
+//! The walk is std's `read_dir` in [`files_under`] (which the repeated-code check shares), not walkdir or ignore: skipping `target` and
 //! hidden folders takes as many lines with walkdir's filters as without it.
 
 use std::path::{Path, PathBuf};
@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 pub(crate) const MAX_LINES: usize = 600;
 
 /// The folders checked, relative to the workspace root.
-const CHECKED: [&str; 3] = ["crates", "demos", "xtask"];
+const CHECKED: [&str; 4] = ["crates", "demos", "tests", "xtask"];
 
 /// Checks every `*.rs` file under [`CHECKED`] in `root`; prints each file over [`MAX_LINES`]
 /// with its count. True when there is none.
@@ -48,7 +48,7 @@ pub(crate) fn check(root: &Path) -> bool {
 fn too_long(dirs: &[PathBuf], max: usize) -> Result<Vec<(PathBuf, usize)>, String> {
     let mut files = Vec::new();
     for dir in dirs {
-        rust_files(dir, &mut files)?;
+        files_under(dir, &|name| name.ends_with(".rs"), &mut files)?;
     }
     files.sort();
     let mut long = Vec::new();
@@ -63,18 +63,29 @@ fn too_long(dirs: &[PathBuf], max: usize) -> Result<Vec<(PathBuf, usize)>, Strin
     Ok(long)
 }
 
-/// Adds the `*.rs` files under `dir` (recursively) to `files`.
-fn rust_files(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), String> {
+/// Adds the files under `dir` (recursively) whose names `keep` accepts to `files`. `target`
+/// directories, hidden ones (`.git`) and symbolic links are skipped: a crate's link to `wgsl/`
+/// (for packaging) is not a second copy of the files.
+pub(crate) fn files_under(
+    dir: &Path,
+    keep: &dyn Fn(&str) -> bool,
+    files: &mut Vec<PathBuf>,
+) -> Result<(), String> {
     let entries =
         std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
     for entry in entries {
-        let path = entry.map_err(|e| e.to_string())?.path();
+        let entry = entry.map_err(|e| e.to_string())?;
+        let kind = entry.file_type().map_err(|e| e.to_string())?;
+        let path = entry.path();
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if path.is_dir() {
+        if kind.is_symlink() {
+            continue;
+        }
+        if kind.is_dir() {
             if name != "target" && !name.starts_with('.') {
-                rust_files(&path, files)?;
+                files_under(&path, keep, files)?;
             }
-        } else if name.ends_with(".rs") {
+        } else if keep(name) {
             files.push(path);
         }
     }

@@ -18,6 +18,7 @@ mod links;
 mod mpi;
 mod page_lines;
 mod pages;
+mod repeats;
 mod setup;
 mod site;
 mod soak;
@@ -62,8 +63,9 @@ commands:
   soak          100,000 dispatches and 10,000 readbacks on Vulkan and on GL (release): wgpu's
                 resource counts back at their baseline, resident memory within its bound
   check-wgsl    parse and validate every .wgsl file under wgsl/ with naga (no device needed)
-  lines         fail when a *.rs file under crates/, demos/ or xtask/ has more than 600 lines,
-                or a page under docs/ more than 800
+  lines         fail when a *.rs file under crates/, demos/, tests/ or xtask/ has more than 600
+                lines, a page under docs/ more than 800, or a run of more than 12 identical
+                lines stands in two places of crates/, wgsl/ or demos/
   links         fail when a relative link in README.md, CHANGELOG.md or docs/ names no file";
 
 /// Runs the command the first argument names.
@@ -522,18 +524,20 @@ fn bench(extra: &[String]) -> bool {
 /// The name of the file-length stage.
 fn lines_stage() -> String {
     format!(
-        "file lengths (*.rs at most {} lines, docs/ pages at most {})",
+        "file lengths (*.rs at most {} lines, docs/ pages at most {}) and repeated code (no run \
+         of more than {} identical lines in two places)",
         lines::MAX_LINES,
-        page_lines::MAX_PAGE_LINES
+        page_lines::MAX_PAGE_LINES,
+        repeats::MAX_REPEAT
     )
 }
 
-/// The file-length check and the page-length check, both reported.
+/// The file-length check, the page-length check and the repeated-code check, all reported.
 fn lengths(root: &Path) -> bool {
-    lines::check(root) & page_lines::check(root)
+    lines::check(root) & page_lines::check(root) & repeats::check(root)
 }
 
-/// `cargo xtask lines`: only the file-length check.
+/// `cargo xtask lines`: only the file-length and repeated-code checks.
 fn lines() -> bool {
     let mut stages = Stages::new("cargo xtask lines");
     stages.run(&lines_stage(), || lengths(&workspace_root()));
