@@ -328,48 +328,7 @@ fn last_item(own: vec2<u32>) -> vec2<u32> {
     return vec2(keys_in[2u * own.y - 2u], keys_in[2u * own.y - 1u]);
 }
 
-@compute @workgroup_size(WG)
-fn scatter_items(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) wid: vec3<u32>,
-                 @builtin(num_workgroups) nwg: vec3<u32>) {
-    let tile = group_index(wid, nwg);
-    if tile >= params.tiles {
-        return;
-    }
-    decode_flags();
-    first_places(tile, id);
-    let own = own_keys(tile, id);
-    var q = own.x / 2u;
-    for (; q + 2u <= own.y / 2u; q += 2u) {
-        place_items4(q, id);
-        place_items4(q + 1u, id);
-    }
-    if q < own.y / 2u {
-        place_items4(q, id);
-    }
-    if odd_item(own) {
-        place_item(last_item(own), id);
-    }
-}
-
-@compute @workgroup_size(WG)
-fn scatter_unzip(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) wid: vec3<u32>,
-                 @builtin(num_workgroups) nwg: vec3<u32>) {
-    let tile = group_index(wid, nwg);
-    if tile >= params.tiles {
-        return;
-    }
-    decode_flags();
-    first_places(tile, id);
-    let own = own_keys(tile, id);
-    var q = own.x / 2u;
-    for (; q + 2u <= own.y / 2u; q += 2u) {
-        place_pairs4(q, id);
-        place_pairs4(q + 1u, id);
-    }
-    if q < own.y / 2u {
-        place_pairs4(q, id);
-    }
-    if odd_item(own) {
-        place_pair(last_item(own), id);
-    }
-}
+// The scatters of items to items and of items to key and value words differ only in their store:
+// one entry point, written once (radix_sort_scatter_items.wgsl), instantiated for each.
+#import radix_sort::scatter_items(scatter_items, place_items4, place_item)
+#import radix_sort::scatter_items(scatter_unzip, place_pairs4, place_pair)

@@ -74,20 +74,11 @@ fn project_particles(
     projected[i] = vec4<u32>(f.status, f.color);
 }
 
-@compute @workgroup_size(WG)
-fn splat_u32(
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(num_workgroups) nwg: vec3<u32>,
-    @builtin(local_invocation_index) lidx: u32,
-) {
-    let i = shoal_linear_index(wid, nwg, lidx, WG);
-    if i >= arrayLength(&particles) {
-        return;
-    }
-    let f = splat_fragment(i);
-    if f.status >= SPLAT_HIDDEN {
-        return;
-    }
+// The 2 x u32 splat: the entry point of splat_entry.wgsl, adding with `splat_add` below.
+#import splat::entry(splat_u32)
+
+// Adds fragment `f`'s colour to its pixel's two words.
+fn splat_add(f: Fragment) {
     // hi = R21 | G-high-11, lo = G-low-11 | B21.
     let hi_add = (f.color.r << 11u) | (f.color.g >> 11u);
     let lo_add = (f.color.g << 21u) | f.color.b;

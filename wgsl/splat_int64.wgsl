@@ -12,20 +12,11 @@
 
 override WG: u32 = 256;
 
-@compute @workgroup_size(WG)
-fn splat_u64(
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(num_workgroups) nwg: vec3<u32>,
-    @builtin(local_invocation_index) lidx: u32,
-) {
-    let i = shoal_linear_index(wid, nwg, lidx, WG);
-    if i >= arrayLength(&particles) {
-        return;
-    }
-    let f = splat_fragment(i);
-    if f.status >= SPLAT_HIDDEN {
-        return;
-    }
+// The 64-bit splat: the entry point of splat_entry.wgsl, adding with `splat_add` below.
+#import splat::entry(splat_u64)
+
+// Adds fragment `f`'s colour to its pixel in one 64-bit atomic add.
+fn splat_add(f: Fragment) {
     let value = (u64(f.color.r) << 43u) | (u64(f.color.g) << 21u) | u64(f.color.b);
     atomicAdd(&accum[f.status], value);
 }

@@ -139,7 +139,10 @@ impl Op {
 /// The snippets the kernels' WGSL imports (`#import name`), by name, each with its file. Every
 /// family's sources carry them ([`with_snippets`]); `cargo xtask check-wgsl` adds them too, to
 /// validate `wgsl/*.wgsl` without a device. A snippet that relies on its importer's definitions
-/// (`scan::document` needs `T`, `combine`, `WG` and `shared_data`; `segmented::io`, `compact::io` and `run_ends::io` are `io` blocks of `scan.wgsl`) is validated where imported.
+/// (`scan::document` needs `T`, `combine`, `WG` and `shared_data`; `radix_sort::scatter_items`, a
+/// template instantiated per store, needs `radix_sort_lanes.wgsl`'s, and `splat::entry` its
+/// file's `splat_add`; `segmented::io`,
+/// `compact::io` and `run_ends::io` are `io` blocks of `scan.wgsl`) is validated where imported.
 pub const SNIPPETS: &[(&str, Source)] = &[
     ("scan::document", shoal::wgsl!("../wgsl/scan_document.wgsl")),
     (
@@ -147,10 +150,15 @@ pub const SNIPPETS: &[(&str, Source)] = &[
         shoal::wgsl!("../wgsl/radix_sort_common.wgsl"),
     ),
     (
+        "radix_sort::scatter_items",
+        shoal::wgsl!("../wgsl/radix_sort_scatter_items.wgsl"),
+    ),
+    (
         "radix_sort::key_map",
         shoal::wgsl!("../wgsl/sort_key_map.wgsl"),
     ),
     ("splat::common", crate::splat::COMMON),
+    ("splat::entry", crate::splat::ENTRY),
     ("segmented::io", shoal::wgsl!("../wgsl/segmented.wgsl")),
     ("compact::io", shoal::wgsl!("../wgsl/compact.wgsl")),
     ("run_ends::io", shoal::wgsl!("../wgsl/run_ends.wgsl")),

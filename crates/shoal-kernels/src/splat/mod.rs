@@ -75,6 +75,10 @@ pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 /// `#import splat::common`: what every splatting pass shares (see [`crate::SNIPPETS`]).
 pub(crate) const COMMON: shoal::Source = shoal::wgsl!("../../wgsl/splat_common.wgsl");
 
+/// `#import splat::entry(NAME)`: the splat kernels' entry point, written once for the 2 x u32 and
+/// the 64-bit packing, which differ only in their `splat_add`.
+pub(crate) const ENTRY: shoal::Source = shoal::wgsl!("../../wgsl/splat_entry.wgsl");
+
 /// One particle, as the compute kernels read it and as the rasterizer's vertex buffer.
 #[derive(Debug, Clone, Copy, PartialEq, encase::ShaderType)]
 pub struct Particle {

@@ -3,7 +3,7 @@
 
 use shoal::{Error, Gpu, Kernel, Result, Source};
 
-use super::{COMMON, Packing, raster};
+use super::{COMMON, ENTRY, Packing, raster};
 
 /// The WGSL files the splatter is compiled from; [`SplatSources::default`] holds the ones built
 /// into the crate. Hot reload replaces one at a time with [`SplatSources::set`].
@@ -72,7 +72,8 @@ impl Kernels {
             gpu.kernel_builder(
                 source
                     .clone()
-                    .snippet("splat::common", sources.common.clone()),
+                    .snippet("splat::common", sources.common.clone())
+                    .snippet("splat::entry", ENTRY),
             )
             .entry(entry)
         };
