@@ -158,14 +158,13 @@ fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
 }
 
-/// `n` reproducible pseudo-random values (a SplitMix-style hash of the index, no dependency),
-/// uniform over all 32 bits with `bound` 0, else reduced modulo `bound`.
+/// `n` reproducible pseudo-random values (SplitMix64 from one fixed seed, so a longer draw starts
+/// with a shorter one), uniform over all 32 bits with `bound` 0, else reduced modulo `bound`.
 fn data(n: u64, bound: u32) -> Vec<u32> {
+    let mut rng = shoal::SplitMix64::new(0x5851_F42D);
     (0..n)
-        .map(|i| {
-            let mut z = i.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5851_F42D;
-            z = (z ^ (z >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            let v = (z >> 32) as u32;
+        .map(|_| {
+            let v = rng.next_u32();
             if bound == 0 { v } else { v % bound }
         })
         .collect()

@@ -5,8 +5,6 @@
 //! true, or `window.shoalError` holds the message. `cargo xtask bench --browser` reads them
 //! through WebDriver and writes `docs/bench/<stem>.{md,json,svg}`.
 
-use std::sync::Once;
-
 use shoal::Gpu;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlElement;
@@ -29,7 +27,8 @@ pub async fn run_bench(
     cpu: String,
     date: String,
 ) -> Result<(), JsError> {
-    install_panic_hook();
+    // A panic is a trap in wasm32: the page would just stop. Report it first.
+    shoal::report_panics(fail);
     let known = |s: String| (!s.is_empty()).then_some(s);
     let filter: Vec<String> = filter.split_whitespace().map(str::to_string).collect();
     let stamp = Stamp {
@@ -157,10 +156,3 @@ fn set_flag(name: &str, value: &JsValue) {
     }
 }
 
-/// A panic is a trap in wasm32: the page would just stop. Report it first.
-fn install_panic_hook() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        std::panic::set_hook(Box::new(|info| fail(&format!("panic: {info}"))));
-    });
-}

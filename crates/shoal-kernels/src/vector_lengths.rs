@@ -74,14 +74,8 @@ pub fn vector_lengths_cpu(vectors: &[Vec3]) -> Vec<f32> {
 /// The exercise's input: `n` vectors in random directions with lengths in [1, 10].
 pub fn exercise_vectors(n: usize, seed: u64) -> Vec<Vec3> {
     // SplitMix64, so the input is the same everywhere without a dependency.
-    let mut state = seed;
-    let mut unit = move || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
-    };
+    let mut rng = shoal::SplitMix64::new(seed);
+    let mut unit = move || rng.next_f32();
     (0..n)
         .map(|_| {
             let dir = loop {

@@ -30,7 +30,8 @@
 //! (typed data, [`Element`] layouts), [`Image`] and [`Sampler`] (textures), [`Dispatch`] (binding by name, sizes, checks),
 //! [`AppendBuffer`] (append/consume with atomic counters), [`PrintLog`] (GPU printf),
 //! [`Commands`] (batches), [`Timing`] (profiling), [`Family`] and [`Record`] (the contract of a
-//! kernel family), and [`Error`].
+//! kernel family), and [`Error`]; [`SplitMix64`] makes the reproducible inputs tests and examples
+//! compare with their CPU twins.
 
 mod aliasing;
 mod append;
@@ -59,6 +60,7 @@ mod kernel_checks;
 mod labels;
 mod limits;
 mod portable;
+mod panics;
 mod printf;
 mod profile;
 mod profiler;
@@ -67,6 +69,7 @@ mod reflect;
 mod sampler;
 mod size;
 mod source;
+mod splitmix;
 mod staging;
 mod turn;
 mod wait;
@@ -93,6 +96,7 @@ pub use kernel::{Kernel, KernelBuilder};
 pub use labels::Labelled;
 pub use limits::{LimitRow, Limits, PORTABLE_OFFSET_ALIGNMENT};
 pub use portable::{WEBGPU_FEATURES, WEBGPU_LIMITS, validate_for};
+pub use panics::report_panics;
 pub use printf::{DEFAULT_PRINTF_CAPACITY, PrintLog, PrintRecord, PrintValue};
 pub use profile::{Timing, TimingSource};
 pub use reflect::{
@@ -105,6 +109,7 @@ pub use sampler::Sampler;
 #[cfg(all(feature = "glsl", not(target_arch = "wasm32")))]
 pub use shoal_glsl::Options as GlslOptions;
 pub use source::{SNIPPETS, Source};
+pub use splitmix::SplitMix64;
 pub use staging::DEFAULT_STAGING_CAP;
 pub use wait::DEFAULT_TIMEOUT;
 

@@ -8,8 +8,6 @@
 mod canvas;
 mod kernels;
 
-use std::sync::Once;
-
 use wasm_bindgen::prelude::*;
 use web_sys::{HtmlCanvasElement, HtmlElement};
 
@@ -37,7 +35,8 @@ pub async fn run_demo(
     canvas: HtmlCanvasElement,
     readout: HtmlElement,
 ) -> Result<(), JsError> {
-    install_panic_hook();
+    // A panic is a trap in wasm32: the page would just stop. Report it first.
+    shoal::report_panics(fail);
     let started: Result<(), DemoError> = crate::with_demo!(
         name.as_str(),
         D => canvas::start::<D>(mode, canvas, readout).await,
@@ -55,7 +54,8 @@ pub async fn run_demo(
 /// ones that failed otherwise.
 #[wasm_bindgen]
 pub async fn run_kernels(summary: HtmlElement, rows: HtmlElement) -> Result<(), JsError> {
-    install_panic_hook();
+    // A panic is a trap in wasm32: the page would just stop. Report it first.
+    shoal::report_panics(fail);
     kernels::run(summary, rows)
         .await
         .map_err(|e| failed(&format!("kernels: {e}")))
@@ -98,13 +98,6 @@ fn set_flag(name: &str, value: &JsValue) {
     }
 }
 
-/// A panic is a trap in wasm32: the page would just stop. Report it first.
-fn install_panic_hook() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        std::panic::set_hook(Box::new(|info| fail(&format!("panic: {info}"))));
-    });
-}
 
 /// A JavaScript exception as a [`DemoError`].
 fn js_error(context: &str, e: JsValue) -> DemoError {

@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use shoal::{Buffer, Gpu, Kernel, Source};
+use shoal::{Buffer, Gpu, Kernel, Source, SplitMix64};
 
 /// Dispatches in all, warm-up included.
 const DISPATCHES: u64 = 100_000;
@@ -43,19 +43,6 @@ const SUM: &str = "
 fn sum(@builtin(global_invocation_id) id: vec3<u32>) {
     if id.x < arrayLength(&a) { atomicAdd(&total[0], a[id.x]); }
 }";
-
-/// SplitMix64: the workload is the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        (z ^ (z >> 31)) % n
-    }
-}
 
 /// Live resources of each kind wgpu-core tracks (kept by the user), by name.
 fn live(gpu: &Gpu) -> Vec<(&'static str, usize)> {
@@ -131,7 +118,8 @@ fn main() -> Result<(), shoal::Error> {
         total: gpu.buffer_zeroed(1)?,
         inputs,
     };
-    let mut rng = Rng(15);
+    // Seeded: the workload is the same on every run.
+    let mut rng = SplitMix64::new(15);
     let started = Instant::now();
     let (mut dispatched, mut read) = (0u64, 0u64);
     let mut baseline = None;
@@ -142,12 +130,12 @@ fn main() -> Result<(), shoal::Error> {
             baseline = Some((live(&gpu), memory_mib("VmRSS:"), Instant::now(), dispatched));
         }
         // A batch of 1 to 8 dispatches of random kernels on random buffers, then one readback.
-        let batch = (1 + rng.below(8)).min(DISPATCHES - dispatched);
+        let batch = (1 + rng.next_u64() % 8).min(DISPATCHES - dispatched);
         let mut commands = gpu.commands();
         for _ in 0..batch {
-            let p = rng.below(SIZES.len() as u64) as usize;
+            let p = (rng.next_u64() % SIZES.len() as u64) as usize;
             let n = SIZES[p] as u64;
-            let d = match rng.below(3) {
+            let d = match rng.next_u64() % 3 {
                 0 => kernels[0].bind("a", &pool.a[p]).bind("out", &pool.out[p]),
                 1 => kernels[1].bind("out", &pool.out[p]),
                 _ => kernels[2].bind("a", &pool.a[p]).bind("total", &pool.total),
@@ -210,11 +198,11 @@ fn readback(
     gpu: &Gpu,
     kernels: &[Kernel],
     pool: &Pool,
-    rng: &mut Rng,
+    rng: &mut SplitMix64,
     n: u64,
 ) -> Result<(), shoal::Error> {
     if n.is_multiple_of(10) {
-        let len = SIZES[rng.below(SIZES.len() as u64) as usize] as usize;
+        let len = SIZES[(rng.next_u64() % SIZES.len() as u64) as usize] as usize;
         let data: Vec<u32> = (0..len as u32).map(|i| i ^ n as u32).collect();
         // Bound once to a long-lived kernel, then dropped: the kernel's bind-group cache must
         // let it go (the bind-group count comes back to its baseline).
@@ -228,15 +216,15 @@ fn readback(
         assert_eq!(got, want, "a short-lived buffer through add_one");
         return Ok(());
     }
-    let p = rng.below(SIZES.len() as u64) as usize;
+    let p = (rng.next_u64() % SIZES.len() as u64) as usize;
     let len = SIZES[p] as u64;
     kernels[0]
         .bind("a", &pool.a[p])
         .bind("out", &pool.out[p])
         .invocations(len)
         .run()?;
-    let start = rng.below(len);
-    let end = start + 1 + rng.below(len - start);
+    let start = rng.next_u64() % len;
+    let end = start + 1 + rng.next_u64() % (len - start);
     let got = pollster::block_on(pool.out[p].read_range(start..end))?;
     let want: Vec<u32> = pool.inputs[p][start as usize..end as usize]
         .iter()

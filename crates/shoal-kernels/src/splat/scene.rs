@@ -3,6 +3,7 @@
 //! fills the depth buffer the particles are tested against.
 
 use glam::{Mat4, Vec3, Vec4};
+use shoal::SplitMix64;
 
 use super::{Particle, Vertex};
 
@@ -119,44 +120,14 @@ pub struct SceneData {
     pub particles: Vec<Particle>,
 }
 
-/// SplitMix64: small, seeded, the same on every platform.
-#[derive(Debug, Clone)]
-pub struct SceneRng(u64);
-
-impl SceneRng {
-    /// A generator from `seed`.
-    pub fn new(seed: u64) -> Self {
-        Self(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `[0, 1)`.
-    pub fn unit(&mut self) -> f32 {
-        (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
-    }
-
-    /// Uniform in `[lo, hi)`.
-    pub fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.unit()
-    }
-
-    /// A standard normal sample (Box–Muller).
-    pub fn normal(&mut self) -> f32 {
-        let u = self.unit().max(1e-7);
-        let v = self.unit();
-        (-2.0 * u.ln()).sqrt() * (std::f32::consts::TAU * v).cos()
-    }
+/// A standard normal sample (Box–Muller) from two of `rng`'s uniforms.
+fn normal(rng: &mut SplitMix64) -> f32 {
+    let u = rng.next_f32().max(1e-7);
+    let v = rng.next_f32();
+    (-2.0 * u.ln()).sqrt() * (std::f32::consts::TAU * v).cos()
 }
 
-fn hue(rng: &mut SceneRng) -> Vec3 {
+fn hue(rng: &mut SplitMix64) -> Vec3 {
     const PALETTE: [Vec3; 6] = [
         Vec3::new(1.0, 0.45, 0.15),
         Vec3::new(0.2, 0.6, 1.0),
@@ -245,7 +216,7 @@ impl SceneData {
     /// default scenes.
     pub fn generate(kind: SceneKind, width: u32, height: u32, count: usize, seed: u64) -> Self {
         let camera = Camera::new(width, height);
-        let mut rng = SceneRng::new(seed ^ (kind as u64 + 1).wrapping_mul(0xA076_1D64_78BD_642F));
+        let mut rng = SplitMix64::new(seed ^ (kind as u64 + 1).wrapping_mul(0xA076_1D64_78BD_642F));
         let size = camera.particle_size();
         let per_pixel = (width as f32 * height as f32) / count.max(1) as f32;
         let mut particles = Vec::with_capacity(count);
@@ -254,17 +225,17 @@ impl SceneData {
                 let clouds: Vec<(Vec3, f32, Vec3)> = (0..7)
                     .map(|_| {
                         let centre = Vec3::new(
-                            rng.range(-3.0, 3.0),
-                            rng.range(0.6, 2.6),
-                            rng.range(-2.5, 2.0),
+                            rng.range_f32(-3.0, 3.0),
+                            rng.range_f32(0.6, 2.6),
+                            rng.range_f32(-2.5, 2.0),
                         );
-                        (centre, rng.range(0.25, 0.6), hue(&mut rng))
+                        (centre, rng.range_f32(0.25, 0.6), hue(&mut rng))
                     })
                     .collect();
                 for i in 0..count {
                     let (centre, spread, color) = clouds[i % clouds.len()];
                     let p =
-                        centre + Vec3::new(rng.normal(), rng.normal() * 0.7, rng.normal()) * spread;
+                        centre + Vec3::new(normal(&mut rng), normal(&mut rng) * 0.7, normal(&mut rng)) * spread;
                     particles.push(particle(p, size, color * (0.35 * per_pixel)));
                 }
             }
@@ -272,8 +243,8 @@ impl SceneData {
                 let inverse = camera.view_proj.inverse();
                 for _ in 0..count {
                     // Even in screen space: a random pixel and a random distance, unprojected.
-                    let (x, y) = (rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));
-                    let distance = rng.range(4.0, 20.0);
+                    let (x, y) = (rng.range_f32(-1.0, 1.0), rng.range_f32(-1.0, 1.0));
+                    let distance = rng.range_f32(4.0, 20.0);
                     let depth = FAR * (distance - NEAR) / (distance * (FAR - NEAR));
                     let p = inverse.project_point3(Vec3::new(x, y, depth));
                     let color = hue(&mut rng);
@@ -288,9 +259,9 @@ impl SceneData {
                     .map(|_| {
                         (
                             Vec3::new(
-                                rng.range(-3.5, 3.5),
-                                rng.range(0.4, 3.0),
-                                rng.range(-2.0, 2.0),
+                                rng.range_f32(-3.5, 3.5),
+                                rng.range_f32(0.4, 3.0),
+                                rng.range_f32(-2.0, 2.0),
                             ),
                             hue(&mut rng),
                         )
@@ -301,7 +272,7 @@ impl SceneData {
                 let brightness = 8.0 / (per_clump / (std::f32::consts::TAU * 4.0)).max(1.0);
                 for i in 0..count {
                     let (centre, color) = clumps[i % CLUMPS];
-                    let p = centre + Vec3::new(rng.normal(), rng.normal(), rng.normal()) * sigma;
+                    let p = centre + Vec3::new(normal(&mut rng), normal(&mut rng), normal(&mut rng)) * sigma;
                     particles.push(particle(p, size, color * brightness));
                 }
             }

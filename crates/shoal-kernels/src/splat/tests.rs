@@ -256,7 +256,7 @@ gpu_test! {
     /// under the ground add nothing on either path; a few in plain view do.
     async fn culled_and_hidden_particles_contribute_nothing(gpu) {
         let camera = Camera::new(W, H);
-        let mut rng = scene::SceneRng::new(5);
+        let mut rng = shoal::SplitMix64::new(5);
         let size = camera.particle_size();
         let mut hidden = Vec::new();
         let eye = Vec3::new(0.0, 2.5, 9.0);
@@ -264,14 +264,14 @@ gpu_test! {
         let mut outside = Vec::new();
         for _ in 0..500 {
             // Behind the eye, far to each side, past the far plane.
-            outside.push(eye + Vec3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(0.5, 5.0)));
-            outside.push(Vec3::new(rng.range(30.0, 60.0) * if rng.unit() < 0.5 { -1.0 } else { 1.0 }, 1.0, 0.0));
-            outside.push(Vec3::new(0.0, rng.range(30.0, 60.0), 0.0));
-            outside.push(Vec3::new(rng.range(-5.0, 5.0), 1.0, -200.0));
+            outside.push(eye + Vec3::new(rng.range_f32(-1.0, 1.0), rng.range_f32(-1.0, 1.0), rng.range_f32(0.5, 5.0)));
+            outside.push(Vec3::new(rng.range_f32(30.0, 60.0) * if rng.next_f32() < 0.5 { -1.0 } else { 1.0 }, 1.0, 0.0));
+            outside.push(Vec3::new(0.0, rng.range_f32(30.0, 60.0), 0.0));
+            outside.push(Vec3::new(rng.range_f32(-5.0, 5.0), 1.0, -200.0));
             // Behind the box, along rays through its middle; and under the ground.
-            let through = box_centre + Vec3::new(rng.range(-0.4, 0.4), rng.range(-0.4, 0.4), 0.0);
-            hidden.push(eye + (through - eye) * rng.range(1.4, 1.8));
-            hidden.push(Vec3::new(rng.range(-3.0, 3.0), rng.range(-0.8, -0.1), rng.range(-2.0, 2.0)));
+            let through = box_centre + Vec3::new(rng.range_f32(-0.4, 0.4), rng.range_f32(-0.4, 0.4), 0.0);
+            hidden.push(eye + (through - eye) * rng.range_f32(1.4, 1.8));
+            hidden.push(Vec3::new(rng.range_f32(-3.0, 3.0), rng.range_f32(-0.8, -0.1), rng.range_f32(-2.0, 2.0)));
         }
         // Off pixel edges: at an exact tie (window x = 80.0) the document's round(x - 0.5) rounds
         // half to even in WGSL while the rasterizer's top-left rule takes the pixel to the left.
