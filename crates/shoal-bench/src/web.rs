@@ -155,4 +155,3 @@ fn set_flag(name: &str, value: &JsValue) {
         let _ = js_sys::Reflect::set(&window, &JsValue::from_str(name), value);
     }
 }
-

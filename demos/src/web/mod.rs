@@ -98,7 +98,6 @@ fn set_flag(name: &str, value: &JsValue) {
     }
 }
 
-
 /// A JavaScript exception as a [`DemoError`].
 fn js_error(context: &str, e: JsValue) -> DemoError {
     let text = e

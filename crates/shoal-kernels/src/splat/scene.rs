@@ -234,8 +234,9 @@ impl SceneData {
                     .collect();
                 for i in 0..count {
                     let (centre, spread, color) = clouds[i % clouds.len()];
-                    let p =
-                        centre + Vec3::new(normal(&mut rng), normal(&mut rng) * 0.7, normal(&mut rng)) * spread;
+                    let p = centre
+                        + Vec3::new(normal(&mut rng), normal(&mut rng) * 0.7, normal(&mut rng))
+                            * spread;
                     particles.push(particle(p, size, color * (0.35 * per_pixel)));
                 }
             }
@@ -272,7 +273,8 @@ impl SceneData {
                 let brightness = 8.0 / (per_clump / (std::f32::consts::TAU * 4.0)).max(1.0);
                 for i in 0..count {
                     let (centre, color) = clumps[i % CLUMPS];
-                    let p = centre + Vec3::new(normal(&mut rng), normal(&mut rng), normal(&mut rng)) * sigma;
+                    let p = centre
+                        + Vec3::new(normal(&mut rng), normal(&mut rng), normal(&mut rng)) * sigma;
                     particles.push(particle(p, size, color * brightness));
                 }
             }
