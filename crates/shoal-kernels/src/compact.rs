@@ -82,12 +82,13 @@ pub struct Predicate {
 ///
 /// ```
 /// # fn main() -> Result<(), shoal::Error> {
-/// use shoal_kernels::{Compact, CompactCount, Keep};
+/// use shoal_kernels::{Compact, CompactArgs, CompactCount, Keep, Record};
 /// let gpu = shoal::Gpu::blocking()?;
 /// let values = gpu.buffer_from(&(0..100).collect::<Vec<u32>>())?;
 /// let (kept, count) = (gpu.buffer_zeroed::<u32>(100)?, CompactCount::new(&gpu)?);
 /// let compact = Compact::new(&gpu)?;
-/// compact.run(&values, Keep::Predicate(&compact.predicate("x >= 90u")?), &kept, &count, 0)?;
+/// let keep = Keep::Predicate(&compact.predicate("x >= 90u")?);
+/// compact.run(CompactArgs { values: &values, keep, output: &kept, count: &count, next_workgroup: 0 })?;
 /// assert_eq!(pollster::block_on(count.read())?, 10); // also on the GPU, for an indirect dispatch
 /// # Ok(()) }
 /// ```

@@ -119,6 +119,8 @@ pub mod particles;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod contract;
 #[cfg(test)]
+mod family_tests;
+#[cfg(test)]
 mod folded_tests;
 #[cfg(test)]
 mod from_source_tests;

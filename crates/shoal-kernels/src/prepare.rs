@@ -126,7 +126,7 @@ mod tests {
                 let (k, v) = (gpu.buffer_from(&keys).expect("keys"), gpu.buffer_from(&values).expect("values"));
                 let (unique, reduced) = (gpu.buffer_zeroed::<u32>(n).expect("unique"), gpu.buffer_zeroed::<u32>(n).expect("reduced"));
                 let count = CompactCount::new(&gpu).expect("count");
-                seg.run_reduce_by_key(&k, &v, &unique, &reduced, &count, Op::Sum).expect("run");
+                seg.run(ReduceByKeyArgs { keys: &k, values: &v, unique_keys: &unique, reduced: &reduced, count: &count, op: Op::Sum }).expect("run");
                 assert_eq!(seg.kernels_built(), prepared, "{n}: the first round compiled nothing");
                 let (want_keys, want_sums) = reduce_by_key_cpu(&keys, &values, Op::Sum);
                 let runs = count.read().await.expect("count") as usize;
@@ -143,7 +143,7 @@ mod tests {
                 reduce.prepare(n, Op::Max).expect("prepare");
                 let prepared = reduce.kernels_built();
                 let output = gpu.buffer_zeroed::<u32>(1).expect("output");
-                reduce.run(&input, &output, Op::Max).expect("reduce");
+                reduce.run(ReduceArgs { input: &input, output: &output, op: Op::Max.into() }).expect("reduce");
                 assert_eq!(reduce.kernels_built(), prepared, "{n}: the first reduction compiled nothing");
                 assert_eq!(output.read().await.expect("read"), [reduce_cpu(&data, Op::Max)], "{n}");
 
@@ -153,7 +153,7 @@ mod tests {
                 compact.prepare(n, Keep::Flags(&flags)).expect("prepare");
                 let prepared = compact.kernels_built();
                 let (kept, count) = (gpu.buffer_zeroed::<u32>(n).expect("kept"), CompactCount::new(&gpu).expect("count"));
-                compact.run(&input, Keep::Flags(&flags), &kept, &count, 0).expect("compact");
+                compact.run(CompactArgs { values: &input, keep: Keep::Flags(&flags), output: &kept, count: &count, next_workgroup: 0 }).expect("compact");
                 assert_eq!(compact.kernels_built(), prepared, "{n}: the first compaction compiled nothing");
                 let want = compact_cpu(&data, |v, _| v % 2 == 1);
                 assert_eq!(count.read().await.expect("count") as usize, want.len(), "{n}");
@@ -169,7 +169,7 @@ mod tests {
                 let prepared = scan.kernels_built();
                 let data = random_u32(3, n, 100);
                 let (input, output) = (gpu.buffer_from(&data).expect("input"), gpu.buffer_zeroed::<u32>(n).expect("output"));
-                scan.run(&input, &output, spec).expect("scan");
+                scan.run(ScanArgs { input: &input, output: &output, spec }).expect("scan");
                 assert_eq!(scan.kernels_built(), prepared, "{n}: the first scan compiled nothing");
                 assert_eq!(output.read().await.expect("read"), scan_cpu(&data, Op::Sum, true), "{n}");
             }

@@ -30,9 +30,9 @@ mod passes;
 mod ranking;
 
 pub use by_key::{KeyFunction, SortByArgs};
-pub use ops::{ArgsortArgs, SortArgs, SortPairsArgs, SortParams};
 pub use cpu::{argsort_bits_cpu, argsort_cpu, sort_cpu, sort_pairs_cpu};
 pub use keys::{I64, SortKey, SortOrder, U64};
+pub use ops::{ArgsortArgs, SortArgs, SortPairsArgs, SortParams};
 pub use ranking::{SortCounters, SortTiling};
 
 use high_first::HighFirst;

@@ -145,10 +145,7 @@ impl<T: Scalar> Segmented<T> {
     /// How many kernels the scans have compiled so far (for the warm-up's tests).
     #[cfg(test)]
     pub(crate) fn kernels_built(&self) -> usize {
-        let runs = self
-            .runs
-            .get()
-            .map_or(0, |r| 2 + r.ends.kernels_built());
+        let runs = self.runs.get().map_or(0, |r| 2 + r.ends.kernels_built());
         self.scan.kernels_built() + self.by_key.kernels_built() + runs
     }
 
@@ -319,7 +316,7 @@ pub fn segmented_scan_cpu<T: Scalar>(
         .collect()
 }
 
-/// The CPU twin of [`Segmented::record_reduce_by_key`]: each run of equal consecutive keys,
+/// The CPU twin of reduce-by-key ([`ReduceByKeyArgs`]): each run of equal consecutive keys,
 /// its key and `op` over its values.
 pub fn reduce_by_key_cpu<T: Scalar>(keys: &[u32], values: &[T], op: Op) -> (Vec<u32>, Vec<T>) {
     let mut out: (Vec<u32>, Vec<T>) = (Vec::new(), Vec::new());

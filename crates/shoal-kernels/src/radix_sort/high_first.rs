@@ -44,7 +44,12 @@ pub(super) struct HighFirst {
 impl HighFirst {
     /// Its kernels, for [`Family::kernels`](shoal::Family::kernels).
     pub(super) fn kernels(&self) -> [&Kernel; 4] {
-        [&self.choose, &self.fix_runs, &self.fix_indices, &self.settle]
+        [
+            &self.choose,
+            &self.fix_runs,
+            &self.fix_indices,
+            &self.settle,
+        ]
     }
 
     pub(super) fn build(gpu: &Gpu) -> Result<Self> {

@@ -417,7 +417,7 @@ impl<K: SortKey> RadixSort<K> {
 }
 
 /// The sides of `passes` passes (at least two) from `start` to `home` through `tmp`, alternating,
-/// and where the count is odd (fewer key bits: `with_key_bits`) through `first`, a second
+/// and where the count is odd (fewer key bits: `SortParams::key_bits`) through `first`, a second
 /// scratch, on the first pass: no pass writes what it reads, and the last ends at `home` without
 /// a copy into place (which an argsort's longer indices, or keys without `COPY_DST`, would not
 /// take).
