@@ -2,7 +2,7 @@
 //! the members (MPI's Allreduce).
 
 use shoal::Result;
-use shoal_kernels::Histogram;
+use shoal_kernels::{Histogram, HistogramArgs, Record};
 
 use crate::member::Member;
 use crate::part::Part;
@@ -23,7 +23,7 @@ pub fn histogram_part<C: Transport>(
         let counts = gpu.buffer_zeroed::<u32>(u64::from(bins))?;
         member
             .family(0, Histogram::new)?
-            .run(&part.buffer, &counts)?;
+            .run(HistogramArgs { input: &part.buffer, counts: &counts })?;
         counts.read_blocking()
     });
     let counts = step(comm, local)?;

@@ -4,7 +4,8 @@
 
 use shoal::{Commands, Gpu};
 use shoal_kernels::{
-    Op, Operation, Operator, Scan, ScanSpec, Strategy, WorkgroupScan, scan_cpu, workgroup_scan_cpu,
+    Op, Operation, Operator, Record, Scan, ScanArgs, ScanSpec, Strategy, WorkgroupScan,
+    WorkgroupScanArgs, scan_cpu, workgroup_scan_cpu,
 };
 
 use super::{Io, err, io, nanos, peer_nanos, read, same};
@@ -72,7 +73,7 @@ pub(super) fn scan_case(
 impl Case for ScanCase {
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
         self.scan
-            .record(c, &self.io.input, &self.io.output, self.spec)
+            .record(c, ScanArgs { input: &self.io.input, output: &self.io.output, spec: self.spec })
     }
     fn verify(&mut self) -> Fut<'_, Result<(), String>> {
         Box::pin(async {
@@ -132,7 +133,7 @@ pub(super) fn workgroup_scan_case(gpu: &Gpu, n: u64) -> Result<Box<dyn Case>, St
 impl Case for WorkgroupScanCase {
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
         self.scan
-            .record(c, &self.io.input, &self.io.output, Op::Sum, true)
+            .record(c, WorkgroupScanArgs { input: &self.io.input, output: &self.io.output, op: Op::Sum, inclusive: true })
     }
     fn verify(&mut self) -> Fut<'_, Result<(), String>> {
         Box::pin(async {
