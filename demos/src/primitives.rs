@@ -5,7 +5,9 @@
 //! [-- --headless --out primitives.png]` prints a few values and the check.
 
 use shoal::{Buffer, Commands, Error, Gpu, Image, Kernel, wgpu};
-use shoal_kernels::{Op, RadixSort, Record, Scan, ScanArgs, ScanSpec, SortArgs, SortParams, scan_cpu};
+use shoal_kernels::{
+    Op, RadixSort, Record, Scan, ScanArgs, ScanSpec, SortArgs, SortParams, scan_cpu,
+};
 
 use crate::blit::Blit;
 use crate::cli::Options;
@@ -72,7 +74,14 @@ impl Demo for PrimitivesDemo {
         if frame == 0 {
             self.sort.record(commands, SortArgs { keys: &self.keys })?;
         }
-        self.scan.record(commands, ScanArgs { input: &self.values, output: &self.prefix, spec: ScanSpec::inclusive(Op::Sum) })?;
+        self.scan.record(
+            commands,
+            ScanArgs {
+                input: &self.values,
+                output: &self.prefix,
+                spec: ScanSpec::inclusive(Op::Sum),
+            },
+        )?;
         self.bars
             .bind("sorted", &self.keys)
             .bind("prefix", &self.prefix)

@@ -214,8 +214,7 @@ fn breaches(
     }
     let through_trait = traits.contains(name);
     let records = family.named("record").count() > 0 || through_trait;
-    let runs =
-        family.named("run").count() > 0 || family.named("step").count() > 0 || through_trait;
+    let runs = family.named("run").count() > 0 || family.named("step").count() > 0 || through_trait;
     if !records || !runs {
         out.push(format!(
             "{name}: has no record/run (or record_step/step) pair"

@@ -21,9 +21,10 @@ pub fn histogram_part<C: Transport>(
     let local = comm.device_turn(|| {
         gpu.check_same(part.gpu(), "a spread histogram's part")?;
         let counts = gpu.buffer_zeroed::<u32>(u64::from(bins))?;
-        member
-            .family(0, Histogram::new)?
-            .run(HistogramArgs { input: &part.buffer, counts: &counts })?;
+        member.family(0, Histogram::new)?.run(HistogramArgs {
+            input: &part.buffer,
+            counts: &counts,
+        })?;
         counts.read_blocking()
     });
     let counts = step(comm, local)?;

@@ -42,7 +42,11 @@ pub fn scan_part<T: Scalar, C: Transport>(
             ScanKind::Inclusive => ScanSpec::inclusive(op),
             ScanKind::Exclusive => ScanSpec::exclusive(op),
         };
-        scan.run(ScanArgs { input: &part.buffer, output: &out, spec })?;
+        scan.run(ScanArgs {
+            input: &part.buffer,
+            output: &out,
+            spec,
+        })?;
         let last = read_one(&out, n - 1)?;
         let total = match kind {
             ScanKind::Inclusive => last,

@@ -58,7 +58,16 @@ impl CompactCase {
 
 impl Case for CompactCase {
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
-        self.compact.record(c, CompactArgs { values: &self.io.input, keep: Keep::Predicate(&self.keep), output: &self.io.output, count: &self.count, next_workgroup: 0 })
+        self.compact.record(
+            c,
+            CompactArgs {
+                values: &self.io.input,
+                keep: Keep::Predicate(&self.keep),
+                output: &self.io.output,
+                count: &self.count,
+                next_workgroup: 0,
+            },
+        )
     }
     fn verify(&mut self) -> Fut<'_, Result<(), String>> {
         Box::pin(async {

@@ -31,7 +31,13 @@ pub(super) fn histogram_case(gpu: &Gpu, n: u64) -> Result<Box<dyn Case>, String>
 
 impl Case for HistogramCase {
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
-        self.hist.record(c, HistogramArgs { input: &self.io.input, counts: &self.io.output })
+        self.hist.record(
+            c,
+            HistogramArgs {
+                input: &self.io.input,
+                counts: &self.io.output,
+            },
+        )
     }
     fn verify(&mut self) -> Fut<'_, Result<(), String>> {
         Box::pin(async {

@@ -48,8 +48,16 @@ pub(super) fn matmul_case(
 impl Case for MatmulCase {
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
         let s = self.side;
-        self.mm
-            .record(c, MatmulArgs { a: &self.a, b: &self.b, c: &self.c, dims: [s, s, s], kernel: self.kernel })
+        self.mm.record(
+            c,
+            MatmulArgs {
+                a: &self.a,
+                b: &self.b,
+                c: &self.c,
+                dims: [s, s, s],
+                kernel: self.kernel,
+            },
+        )
     }
     fn verify(&mut self) -> Fut<'_, Result<(), String>> {
         Box::pin(async {

@@ -38,8 +38,14 @@ impl ReduceCase {
 
 impl Case for ReduceCase {
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
-        self.reduce
-            .record(c, ReduceArgs { input: &self.io.input, output: &self.io.output, op: self.op })
+        self.reduce.record(
+            c,
+            ReduceArgs {
+                input: &self.io.input,
+                output: &self.io.output,
+                op: self.op,
+            },
+        )
     }
     fn verify(&mut self) -> Fut<'_, Result<(), String>> {
         Box::pin(async { same(&read(&self.io.output).await?, &[self.want()]) })

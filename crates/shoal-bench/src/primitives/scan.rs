@@ -72,8 +72,14 @@ pub(super) fn scan_case(
 
 impl Case for ScanCase {
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
-        self.scan
-            .record(c, ScanArgs { input: &self.io.input, output: &self.io.output, spec: self.spec })
+        self.scan.record(
+            c,
+            ScanArgs {
+                input: &self.io.input,
+                output: &self.io.output,
+                spec: self.spec,
+            },
+        )
     }
     fn verify(&mut self) -> Fut<'_, Result<(), String>> {
         Box::pin(async {
@@ -132,8 +138,15 @@ pub(super) fn workgroup_scan_case(gpu: &Gpu, n: u64) -> Result<Box<dyn Case>, St
 
 impl Case for WorkgroupScanCase {
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
-        self.scan
-            .record(c, WorkgroupScanArgs { input: &self.io.input, output: &self.io.output, op: Op::Sum, inclusive: true })
+        self.scan.record(
+            c,
+            WorkgroupScanArgs {
+                input: &self.io.input,
+                output: &self.io.output,
+                op: Op::Sum,
+                inclusive: true,
+            },
+        )
     }
     fn verify(&mut self) -> Fut<'_, Result<(), String>> {
         Box::pin(async {

@@ -110,14 +110,36 @@ impl Case for SegmentedCase {
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
         let [a, b] = &self.out;
         match self.kind {
-            Kind::Scan => {
-                self.seg
-                    .record(c, SegmentedScanArgs { values: &self.gpu_values, heads: &self.gpu_heads, output: a, op: Op::Sum, inclusive: true })
-            }
-            Kind::ReduceByKey => self.seg.record(c, ReduceByKeyArgs { keys: &self.gpu_keys, values: &self.gpu_values, unique_keys: a, reduced: b, count: &self.count, op: Op::Sum }),
-            Kind::RunLengths => self
-                .seg
-                .record(c, RunLengthsArgs { keys: &self.gpu_keys, unique_keys: a, lengths: b, count: &self.count }),
+            Kind::Scan => self.seg.record(
+                c,
+                SegmentedScanArgs {
+                    values: &self.gpu_values,
+                    heads: &self.gpu_heads,
+                    output: a,
+                    op: Op::Sum,
+                    inclusive: true,
+                },
+            ),
+            Kind::ReduceByKey => self.seg.record(
+                c,
+                ReduceByKeyArgs {
+                    keys: &self.gpu_keys,
+                    values: &self.gpu_values,
+                    unique_keys: a,
+                    reduced: b,
+                    count: &self.count,
+                    op: Op::Sum,
+                },
+            ),
+            Kind::RunLengths => self.seg.record(
+                c,
+                RunLengthsArgs {
+                    keys: &self.gpu_keys,
+                    unique_keys: a,
+                    lengths: b,
+                    count: &self.count,
+                },
+            ),
         }
     }
     fn verify(&mut self) -> Fut<'_, Result<(), String>> {

@@ -81,7 +81,13 @@ impl Case for SortCase {
     }
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
         match &self.values {
-            Some(v) => self.sort.record(c, SortPairsArgs { keys: &self.keys, values: v }),
+            Some(v) => self.sort.record(
+                c,
+                SortPairsArgs {
+                    keys: &self.keys,
+                    values: v,
+                },
+            ),
             None => self.sort.record(c, SortArgs { keys: &self.keys }),
         }
     }

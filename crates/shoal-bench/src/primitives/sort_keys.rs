@@ -134,8 +134,20 @@ impl<K: BenchKey> Case for KeyCase<K> {
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
         match self.shape {
             Shape::Keys | Shape::Low16 => self.sort.record(c, SortArgs { keys: &self.keys }),
-            Shape::Wide => self.sort.record(c, SortPairsArgs { keys: &self.keys, values: &self.values }),
-            Shape::Argsort => self.sort.record(c, ArgsortArgs { keys: &self.keys, indices: &self.indices }),
+            Shape::Wide => self.sort.record(
+                c,
+                SortPairsArgs {
+                    keys: &self.keys,
+                    values: &self.values,
+                },
+            ),
+            Shape::Argsort => self.sort.record(
+                c,
+                ArgsortArgs {
+                    keys: &self.keys,
+                    indices: &self.indices,
+                },
+            ),
         }
     }
     fn verify(&mut self) -> Fut<'_, Result<(), String>> {
