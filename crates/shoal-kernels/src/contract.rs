@@ -142,22 +142,17 @@ fn families(src: &Path) -> Vec<Family> {
 fn trait_families(src: &Path) -> Vec<String> {
     let mut files = Vec::new();
     rust_files(src, &mut files);
-    let mut found = Vec::new();
-    for file in files {
-        let Ok(text) = std::fs::read_to_string(&file) else {
-            continue;
-        };
-        for line in text.lines() {
-            if line.starts_with("impl")
-                && line.contains(" Record<")
-                && let Some((_, ty)) = line.split_once(" for ")
-            {
-                let name = ty.split(|c: char| !c.is_alphanumeric() && c != '_').next();
-                found.extend(name.map(str::to_string));
-            }
-        }
-    }
-    found
+    let texts = files.iter().filter_map(|f| std::fs::read_to_string(f).ok());
+    let lines: Vec<String> = texts
+        .flat_map(|t| t.lines().map(str::to_string).collect::<Vec<_>>())
+        .collect();
+    lines
+        .iter()
+        .filter(|line| line.starts_with("impl") && line.contains(" Record<"))
+        .filter_map(|line| line.split_once(" for "))
+        .filter_map(|(_, ty)| ty.split(|c: char| !c.is_alphanumeric() && c != '_').next())
+        .map(str::to_string)
+        .collect()
 }
 
 /// What `family` breaks of the contract, one line each.
