@@ -53,7 +53,7 @@ shoal_conformance::gpu_test! {
 
         let compact = Compact::new(&gpu).expect("compact");
         assert!(!compact.kernels().is_empty(), "the flags' first kernel is compiled in new");
-        let flags: Vec<u32> = data.iter().map(|&x| (x % 2) as u32).collect();
+        let flags: Vec<u32> = data.iter().map(|&x| x % 2).collect();
         let flag_buffer = gpu.buffer_from(&flags).expect("flags");
         let (kept, count) = (zeroed(), CompactCount::new(&gpu).expect("count"));
         let args = CompactArgs { values: &input, keep: Keep::Flags(&flag_buffer), output: &kept, count: &count, next_workgroup: 0 };
