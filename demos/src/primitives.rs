@@ -5,7 +5,9 @@
 //! [-- --headless --out primitives.png]` prints a few values and the check.
 
 use shoal::{Buffer, Commands, Error, Gpu, Image, Kernel, wgpu};
-use shoal_kernels::{Op, RadixSort, Scan, ScanSpec, scan_cpu};
+use shoal_kernels::{
+    Op, RadixSort, Record, Scan, ScanArgs, ScanSpec, SortArgs, SortParams, scan_cpu,
+};
 
 use crate::blit::Blit;
 use crate::cli::Options;
@@ -56,7 +58,7 @@ impl Demo for PrimitivesDemo {
         let [w, h] = options.size;
         let (keys, values) = data();
         Ok(Self {
-            sort: RadixSort::new(gpu)?,
+            sort: RadixSort::new(gpu, SortParams::default())?,
             scan: Scan::new(gpu)?,
             keys: gpu.buffer_from(&keys)?,
             values: gpu.buffer_from(&values)?,
@@ -70,13 +72,15 @@ impl Demo for PrimitivesDemo {
     fn update(&mut self, commands: &mut Commands, frame: u64) -> Result<(), Error> {
         // The keys are sorted in place once; scanning again each frame is the per-frame work.
         if frame == 0 {
-            self.sort.record(commands, &self.keys)?;
+            self.sort.record(commands, SortArgs { keys: &self.keys })?;
         }
         self.scan.record(
             commands,
-            &self.values,
-            &self.prefix,
-            ScanSpec::inclusive(Op::Sum),
+            ScanArgs {
+                input: &self.values,
+                output: &self.prefix,
+                spec: ScanSpec::inclusive(Op::Sum),
+            },
         )?;
         self.bars
             .bind("sorted", &self.keys)

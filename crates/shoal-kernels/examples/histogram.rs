@@ -1,6 +1,8 @@
 //! The histogram of an image's brightness (256 bins) with [`shoal_kernels::Histogram`], counted
 //! on the CPU too. `cargo run -p shoal-kernels --example histogram [in.png]` (8-bit RGBA)
 
+use shoal_kernels::{HistogramArgs, Record};
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     env_logger::init(); // RUST_LOG=shoal=debug shows what Shoal does
     let input = std::env::args().nth(1);
@@ -12,7 +14,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let brightness: Vec<u32> = bytes.chunks(4).map(rgb).collect();
     let gpu = shoal::Gpu::blocking()?;
     let (values, counts) = (gpu.buffer_from(&brightness)?, gpu.buffer_zeroed(256)?);
-    shoal_kernels::Histogram::new(&gpu)?.run(&values, &counts)?;
+    let histogram = shoal_kernels::Histogram::new(&gpu)?;
+    histogram.run(HistogramArgs {
+        input: &values,
+        counts: &counts,
+    })?;
     let mut cpu = vec![0u32; 256];
     brightness.iter().for_each(|v| cpu[*v as usize] += 1);
     if counts.read_blocking()? != cpu {

@@ -1,6 +1,6 @@
 //! Prefix sums of any length with [`shoal_kernels::Scan`], checked against a running sum.
 //! `cargo run -p shoal-kernels --example scan`
-use shoal_kernels::{Op, Scan, ScanSpec};
+use shoal_kernels::{Op, Record, Scan, ScanArgs, ScanSpec};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     env_logger::init(); // RUST_LOG=shoal=debug shows what Shoal does
@@ -9,7 +9,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let input = gpu.buffer_from(&values)?;
     let output = gpu.buffer_zeroed::<u32>(values.len() as u64)?;
     let scan = Scan::<u32>::new(&gpu)?;
-    scan.run(&input, &output, ScanSpec::exclusive(Op::Sum))?;
+    scan.run(ScanArgs {
+        input: &input,
+        output: &output,
+        spec: ScanSpec::exclusive(Op::Sum),
+    })?;
     let cpu: Vec<u32> = values
         .iter()
         .scan(0, |sum, v| Some(std::mem::replace(sum, *sum + v)))

@@ -1,6 +1,8 @@
 //! Sort a `Vec<u32>` on the GPU with [`shoal_kernels::RadixSort`], checked against `sort`.
 //! `cargo run -p shoal-kernels --example sort`
 
+use shoal_kernels::{RadixSort, Record, SortArgs, SortParams};
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     env_logger::init(); // RUST_LOG=shoal=debug shows what Shoal does
     let gpu = shoal::Gpu::blocking()?;
@@ -8,7 +10,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .map(|i| i.wrapping_mul(2_654_435_761))
         .collect();
     let buffer = gpu.buffer_from(&keys)?;
-    shoal_kernels::RadixSort::new(&gpu)?.run(&buffer)?;
+    let sort = RadixSort::new(&gpu, SortParams::default())?;
+    sort.run(SortArgs { keys: &buffer })?;
     let sorted = buffer.read_blocking()?;
     keys.sort_unstable();
     if sorted != keys {

@@ -9,9 +9,11 @@ use shoal::Gpu;
 use crate::splat::{SceneData, SceneKind, Splat};
 
 use crate::{
-    Compact, CompactCount, Histogram, Keep, Matmul, MatmulKernel, Op, RadixSort, Reduce, Scan,
-    ScanSpec, Segmented, Strategy, WorkgroupScan, compact_cpu, histogram_cpu, matmul_cpu,
-    reduce_by_key_cpu, reduce_cpu, scan_cpu, segmented_scan_cpu, workgroup_scan_cpu,
+    Compact, CompactArgs, CompactCount, Histogram, HistogramArgs, Keep, Matmul, MatmulArgs,
+    MatmulKernel, Op, RadixSort, Record, Reduce, ReduceByKeyArgs, Scan, ScanArgs, ScanSpec,
+    Segmented, SegmentedScanArgs, SortPairsArgs, SortParams, Strategy, WorkgroupScan,
+    WorkgroupScanArgs, compact_cpu, histogram_cpu, matmul_cpu, reduce_by_key_cpu, reduce_cpu,
+    scan_cpu, segmented_scan_cpu, workgroup_scan_cpu,
 };
 
 /// What a check verified, or what went wrong.
@@ -67,11 +69,11 @@ async fn scan(gpu: &Gpu, strategy: Strategy) -> Outcome {
         gpu.buffer_from(&host).map_err(e)?,
         gpu.buffer_zeroed::<u32>(host.len() as u64).map_err(e)?,
     );
-    scan.run(
-        &input,
-        &output,
-        ScanSpec::exclusive(Op::Sum).with_strategy(strategy),
-    )
+    scan.run(ScanArgs {
+        input: &input,
+        output: &output,
+        spec: ScanSpec::exclusive(Op::Sum).with_strategy(strategy),
+    })
     .map_err(e)?;
     if output.read().await.map_err(e)? != scan_cpu(&host, Op::Sum, false) {
         return Err("scan differs from the CPU".into());
@@ -92,10 +94,15 @@ async fn workgroup_scan(gpu: &Gpu) -> Outcome {
     // Recorded into a batch with a second, exclusive scan of the same input.
     let exclusive = gpu.buffer_zeroed::<u32>(host.len() as u64).map_err(e)?;
     let mut batch = gpu.commands();
-    scan.record(&mut batch, &input, &output, Op::Sum, true)
-        .map_err(e)?;
-    scan.record(&mut batch, &input, &exclusive, Op::Sum, false)
-        .map_err(e)?;
+    for (output, inclusive) in [(&output, true), (&exclusive, false)] {
+        let args = WorkgroupScanArgs {
+            input: &input,
+            output,
+            op: Op::Sum,
+            inclusive,
+        };
+        scan.record(&mut batch, args).map_err(e)?;
+    }
     batch.submit().map_err(e)?;
     let block = scan.block() as usize;
     if output.read().await.map_err(e)? != workgroup_scan_cpu(&host, block, Op::Sum, true)
@@ -145,8 +152,15 @@ async fn segmented(gpu: &Gpu) -> Outcome {
         gpu.buffer_zeroed::<u32>(n).map_err(e)?,
     );
     let count = CompactCount::new(gpu).map_err(e)?;
-    seg.run_reduce_by_key(&k, &v, &unique, &sums, &count, Op::Sum)
-        .map_err(e)?;
+    seg.run(ReduceByKeyArgs {
+        keys: &k,
+        values: &v,
+        unique_keys: &unique,
+        reduced: &sums,
+        count: &count,
+        op: Op::Sum,
+    })
+    .map_err(e)?;
     let (want_keys, want_sums) = reduce_by_key_cpu(&keys, &values, Op::Sum);
     let runs = count.read().await.map_err(e)? as u64;
     if runs != want_keys.len() as u64
@@ -162,7 +176,14 @@ async fn segmented(gpu: &Gpu) -> Outcome {
         .map(|i| (i == 0 || keys[i] != keys[i - 1]) as u32)
         .collect();
     let h = gpu.buffer_from(&heads).map_err(e)?;
-    seg.run_scan(&v, &h, &sums, Op::Max, true).map_err(e)?;
+    seg.run(SegmentedScanArgs {
+        values: &v,
+        heads: &h,
+        output: &sums,
+        op: Op::Max,
+        inclusive: true,
+    })
+    .map_err(e)?;
     if sums.read().await.map_err(e)? != segmented_scan_cpu(&values, &heads, Op::Max, true) {
         return Err("the segmented max differs from the CPU".into());
     }
@@ -181,16 +202,14 @@ async fn compact(gpu: &Gpu) -> Outcome {
     );
     let count = CompactCount::new(gpu).map_err(e)?;
     let mut commands = gpu.commands();
-    compact
-        .record(
-            &mut commands,
-            &input,
-            Keep::Predicate(&keep),
-            &output,
-            &count,
-            64,
-        )
-        .map_err(e)?;
+    let args = CompactArgs {
+        values: &input,
+        keep: Keep::Predicate(&keep),
+        output: &output,
+        count: &count,
+        next_workgroup: 64,
+    };
+    compact.record(&mut commands, args).map_err(e)?;
     commands.submit().map_err(e)?;
     let want = compact_cpu(&host, |x, _| x < 100);
     let args = count.read_args().await.map_err(e)?;
@@ -221,7 +240,11 @@ async fn histogram(gpu: &Gpu) -> Outcome {
         gpu.buffer_from(&host).map_err(e)?,
         gpu.buffer_zeroed::<u32>(256).map_err(e)?,
     );
-    hist.run(&input, &counts).map_err(e)?;
+    hist.run(HistogramArgs {
+        input: &input,
+        counts: &counts,
+    })
+    .map_err(e)?;
     if counts.read().await.map_err(e)? != histogram_cpu(&host, 256) {
         return Err("counts differ from the CPU".into());
     }
@@ -231,12 +254,16 @@ async fn histogram(gpu: &Gpu) -> Outcome {
 async fn sort(gpu: &Gpu) -> Outcome {
     let keys = data(300_007, 5000);
     let values: Vec<u32> = (0..keys.len() as u32).collect();
-    let sort = RadixSort::new(gpu).map_err(e)?;
+    let sort = RadixSort::new(gpu, SortParams::default()).map_err(e)?;
     let (kb, vb) = (
         gpu.buffer_from(&keys).map_err(e)?,
         gpu.buffer_from(&values).map_err(e)?,
     );
-    sort.run_pairs(&kb, &vb).map_err(e)?;
+    sort.run(SortPairsArgs {
+        keys: &kb,
+        values: &vb,
+    })
+    .map_err(e)?;
     let (want_k, want_v) = crate::sort_pairs_cpu(&keys, &values);
     if kb.read().await.map_err(e)? != want_k || vb.read().await.map_err(e)? != want_v {
         return Err("sorted pairs differ from a stable CPU sort".into());
@@ -260,8 +287,14 @@ async fn matmul(gpu: &Gpu) -> Outcome {
         gpu.buffer_from(&b).map_err(e)?,
     );
     let c = gpu.buffer_zeroed::<f32>((m * n) as u64).map_err(e)?;
-    mm.run(&ab, &bb, &c, [m, k, n], MatmulKernel::Tiled)
-        .map_err(e)?;
+    mm.run(MatmulArgs {
+        a: &ab,
+        b: &bb,
+        c: &c,
+        dims: [m, k, n],
+        kernel: MatmulKernel::Tiled,
+    })
+    .map_err(e)?;
     let want = matmul_cpu(&a, &b, [m as usize, k as usize, n as usize]);
     let worst = c
         .read()

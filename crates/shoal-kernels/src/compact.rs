@@ -7,7 +7,7 @@
 //! (`wgsl/compact.wgsl`) tests each element as it loads it and stores each where its count says:
 //! one pass over the input, like the scan, on the scan's tiles for the adapter.
 
-use shoal::{Buffer, Commands, DispatchArgs, Gpu, Result, Usage};
+use shoal::{Buffer, Commands, DispatchArgs, Family, Gpu, Kernel, Record, Result, Usage};
 
 use crate::buffers::{check_apart, check_disjoint, named};
 use crate::scan::{Scan, ScanSpec, Tiling};
@@ -57,7 +57,7 @@ pub enum Keep<'a> {
     Predicate(&'a Predicate),
 }
 
-/// A predicate and its negation, for [`Compact::record_partition`].
+/// A predicate and its negation, for a partition ([`PartitionArgs`]).
 #[derive(Debug, Clone)]
 pub struct Partition {
     keep: Predicate,
@@ -82,12 +82,13 @@ pub struct Predicate {
 ///
 /// ```
 /// # fn main() -> Result<(), shoal::Error> {
-/// use shoal_kernels::{Compact, CompactCount, Keep};
+/// use shoal_kernels::{Compact, CompactArgs, CompactCount, Keep, Record};
 /// let gpu = shoal::Gpu::blocking()?;
 /// let values = gpu.buffer_from(&(0..100).collect::<Vec<u32>>())?;
 /// let (kept, count) = (gpu.buffer_zeroed::<u32>(100)?, CompactCount::new(&gpu)?);
 /// let compact = Compact::new(&gpu)?;
-/// compact.run(&values, Keep::Predicate(&compact.predicate("x >= 90u")?), &kept, &count, 0)?;
+/// let keep = Keep::Predicate(&compact.predicate("x >= 90u")?);
+/// compact.run(CompactArgs { values: &values, keep, output: &kept, count: &count, next_workgroup: 0 })?;
 /// assert_eq!(pollster::block_on(count.read())?, 10); // also on the GPU, for an indirect dispatch
 /// # Ok(()) }
 /// ```
@@ -151,14 +152,15 @@ impl CompactCount {
 ///
 /// ```
 /// # fn main() -> Result<(), shoal::Error> {
-/// use shoal_kernels::{Compact, CompactCount, Keep, compact_cpu};
+/// use shoal_kernels::{Compact, CompactArgs, CompactCount, Keep, Record, compact_cpu};
 /// let gpu = shoal::Gpu::blocking()?;
 /// let data: Vec<u32> = (0..1000).map(|i| i * 7 % 31).collect();
 /// let values = gpu.buffer_from(&data)?;
 /// let (kept, count) = (gpu.buffer_zeroed::<u32>(1000)?, CompactCount::new(&gpu)?);
 /// let compact = Compact::new(&gpu)?;
 /// let odd = compact.predicate("x % 2u == 1u")?; // a WGSL expression over `x`
-/// compact.run(&values, Keep::Predicate(&odd), &kept, &count, 0)?;
+/// let keep = Keep::Predicate(&odd);
+/// compact.run(CompactArgs { values: &values, keep, output: &kept, count: &count, next_workgroup: 0 })?;
 /// let cpu = compact_cpu(&data, |x, _| x % 2 == 1);
 /// let out = kept.read_blocking()?;
 /// assert_eq!(out[..cpu.len()], cpu[..]);
@@ -175,11 +177,6 @@ pub struct Compact {
 }
 
 impl Compact {
-    /// The `Gpu` the compaction runs on.
-    pub(crate) fn gpu(&self) -> &Gpu {
-        &self.gpu
-    }
-
     /// How many kernels the flags' scan has compiled so far (for the warm-up's tests).
     #[cfg(test)]
     pub(crate) fn kernels_built(&self) -> usize {
@@ -220,11 +217,12 @@ impl Compact {
     ///
     /// ```
     /// # fn main() -> Result<(), shoal::Error> {
-    /// use shoal_kernels::{Compact, CompactCount, Keep};
+    /// use shoal_kernels::{Compact, CompactArgs, CompactCount, Keep, Record};
     /// let gpu = shoal::Gpu::blocking()?;
     /// let values = gpu.buffer_from(&[1u32, 1, 2, 3, 3, 3, 1])?;
     /// let (out, count, compact) = (gpu.buffer_zeroed::<u32>(7)?, CompactCount::new(&gpu)?, Compact::new(&gpu)?);
-    /// compact.run(&values, Keep::Predicate(&compact.unique()?), &out, &count, 0)?;
+    /// let keep = Keep::Predicate(&compact.unique()?);
+    /// compact.run(CompactArgs { values: &values, keep, output: &out, count: &count, next_workgroup: 0 })?;
     /// assert_eq!(out.read_blocking()?[..4], [1, 2, 3, 1]);
     /// # Ok(()) }
     /// ```
@@ -240,83 +238,70 @@ impl Compact {
             reject: self.predicate(&format!("!({expression})"))?,
         })
     }
+}
 
-    /// Records partitioning `values`: those where `partition` holds into the front of `kept`,
-    /// the others into the front of `rejected`, each in input order, with their counts (and
-    /// indirect arguments for a next kernel of `next_workgroup` invocations per group).
-    ///
-    /// ```
-    /// # fn main() -> Result<(), shoal::Error> {
-    /// use shoal_kernels::{Compact, CompactCount};
-    /// let gpu = shoal::Gpu::blocking()?;
-    /// let values = gpu.buffer_from(&[5u32, 12, 7, 30, 1])?;
-    /// let compact = Compact::new(&gpu)?;
-    /// let small = compact.partition("x < 10u")?;
-    /// let (kept, rejected) = (gpu.buffer_zeroed::<u32>(5)?, gpu.buffer_zeroed::<u32>(5)?);
-    /// let counts = (CompactCount::new(&gpu)?, CompactCount::new(&gpu)?);
-    /// let mut commands = gpu.commands();
-    /// compact.record_partition(&mut commands, &values, &small, (&kept, &rejected), (&counts.0, &counts.1), 0)?;
-    /// commands.submit()?;
-    /// assert_eq!(kept.read_blocking()?[..3], [5, 7, 1]);
-    /// assert_eq!(rejected.read_blocking()?[..2], [12, 30]);
-    /// # Ok(()) }
-    /// ```
-    pub fn record_partition(
-        &self,
-        commands: &mut Commands,
-        values: &Buffer<u32>,
-        partition: &Partition,
-        (kept, rejected): (&Buffer<u32>, &Buffer<u32>),
-        (kept_count, rejected_count): (&CompactCount, &CompactCount),
-        next_workgroup: u32,
-    ) -> Result<()> {
-        let commands = &mut commands.labelled("partition");
-        // Each side is one compaction: the values, its output and its count in one dispatch, so
-        // three wgpu buffers. The second clears its count and writes its output after the first
-        // wrote its own: the two sides' outputs and counts may be slices of one wgpu buffer (the
-        // kept values in one half, the rejected in the other), not the same memory.
-        let values_ = named("values", values);
-        let (k, r) = (named("kept", kept), named("rejected", rejected));
-        let (kc, rc) = (
-            named("kept count", &kept_count.buffer),
-            named("rejected count", &rejected_count.buffer),
-        );
-        let why = "a side's compaction reads the values while writing its output and count";
-        check_apart(&self.gpu, "partition", &[values_, k, kc], why)?;
-        check_apart(&self.gpu, "partition", &[values_, r, rc], why)?;
-        let why = "the second side writes its output and count after the first wrote its own";
-        check_disjoint(&self.gpu, "partition", &[k, r, kc, rc], why)?;
-        kept_count.check("partition: kept")?;
-        rejected_count.check("partition: rejected")?;
-        // Both outputs checked before either side is recorded: an error leaves the batch as it was.
-        wgsl::at_least("partition: kept", values.len(), kept.len())?;
-        wgsl::at_least("partition: rejected", values.len(), rejected.len())?;
-        let keep = Keep::Predicate(&partition.keep);
-        self.record(commands, values, keep, kept, kept_count, next_workgroup)?;
-        let reject = Keep::Predicate(&partition.reject);
-        self.record(
-            commands,
-            values,
-            reject,
-            rejected,
-            rejected_count,
-            next_workgroup,
-        )
+/// What one [`Compact`] reads and writes.
+#[derive(Debug, Clone, Copy)]
+pub struct CompactArgs<'a> {
+    /// The values to compact.
+    pub values: &'a Buffer<u32>,
+    /// Which to keep: by flags or by a predicate of this [`Compact`].
+    pub keep: Keep<'a>,
+    /// At least as long as `values`: the kept values at the front, in order, then the rejected
+    /// ones, the last first.
+    pub output: &'a Buffer<u32>,
+    /// Where the count of kept values and the next kernel's dispatch arguments go.
+    pub count: &'a CompactCount,
+    /// Invocations per work group of the kernel that runs next over the kept values (its
+    /// indirect arguments in `count`); 0 where none follows.
+    pub next_workgroup: u32,
+}
+
+/// What one stable two-way partition ([`Compact::partition`]) reads and writes.
+#[derive(Debug, Clone, Copy)]
+pub struct PartitionArgs<'a> {
+    /// The values to partition.
+    pub values: &'a Buffer<u32>,
+    /// The predicate and its negation, from [`Compact::partition`].
+    pub partition: &'a Partition,
+    /// At least as long as `values`: those where the predicate holds at the front, in order.
+    pub kept: &'a Buffer<u32>,
+    /// At least as long as `values`: the others at the front, in order.
+    pub rejected: &'a Buffer<u32>,
+    /// The count of kept values and the next kernel's dispatch arguments.
+    pub kept_count: &'a CompactCount,
+    /// The count of rejected values and the next kernel's dispatch arguments.
+    pub rejected_count: &'a CompactCount,
+    /// Invocations per work group of the kernel that runs next over each side (0 where none).
+    pub next_workgroup: u32,
+}
+
+impl Family for Compact {
+    fn gpu(&self) -> &Gpu {
+        &self.gpu
     }
 
+    /// The compaction by flags' kernels compiled so far (its first is compiled with the family,
+    /// the others on first use). A predicate's kernels are its own
+    /// ([`Predicate::kernels`]).
+    fn kernels(&self) -> Vec<&Kernel> {
+        self.flags.kernels()
+    }
+}
+
+impl Record<CompactArgs<'_>> for Compact {
     /// Records compacting `values` into the front of `output` (at least as long), keeping what
     /// `keep` says, and writing the count and the arguments for a next kernel of
     /// `next_workgroup` invocations per group into `count`. The rest of `output`'s first
     /// `values.len()` elements receives the rejected values, the last first.
-    pub fn record(
-        &self,
-        commands: &mut Commands,
-        values: &Buffer<u32>,
-        keep: Keep<'_>,
-        output: &Buffer<u32>,
-        count: &CompactCount,
-        next_workgroup: u32,
-    ) -> Result<()> {
+    fn record(&self, commands: &mut Commands, args: CompactArgs<'_>) -> Result<()> {
+        let CompactArgs {
+            values,
+            keep,
+            output,
+            count,
+            next_workgroup,
+        } = args;
         let commands = &mut commands.labelled("compact");
         // The output and the count are written while the values (and flags) are read: all
         // apart, checked before the count's clear is recorded.
@@ -358,21 +343,84 @@ impl Compact {
         ];
         scan.record_hooked(commands, n, ScanSpec::inclusive(Op::Sum), &hooks)
     }
+}
 
-    /// Compacts and submits (the arguments of [`record`](Self::record): `next_workgroup` 0
-    /// where no kernel follows); returns nothing to read until the caller reads `output` or
-    /// `count`.
-    pub fn run(
-        &self,
-        values: &Buffer<u32>,
-        keep: Keep<'_>,
-        output: &Buffer<u32>,
-        count: &CompactCount,
-        next_workgroup: u32,
-    ) -> Result<shoal::Submission> {
-        let mut commands = self.gpu.commands();
-        self.record(&mut commands, values, keep, output, count, next_workgroup)?;
-        commands.submit()
+impl Record<PartitionArgs<'_>> for Compact {
+    /// Records partitioning `values`: those where `partition` holds into the front of `kept`,
+    /// the others into the front of `rejected`, each in input order, with their counts (and
+    /// indirect arguments for a next kernel of `next_workgroup` invocations per group).
+    ///
+    /// ```
+    /// # fn main() -> Result<(), shoal::Error> {
+    /// use shoal_kernels::{Compact, CompactCount, PartitionArgs, Record};
+    /// let gpu = shoal::Gpu::blocking()?;
+    /// let values = gpu.buffer_from(&[5u32, 12, 7, 30, 1])?;
+    /// let compact = Compact::new(&gpu)?;
+    /// let small = compact.partition("x < 10u")?;
+    /// let (kept, rejected) = (gpu.buffer_zeroed::<u32>(5)?, gpu.buffer_zeroed::<u32>(5)?);
+    /// let counts = (CompactCount::new(&gpu)?, CompactCount::new(&gpu)?);
+    /// let mut commands = gpu.commands();
+    /// compact.record(&mut commands, PartitionArgs {
+    ///     values: &values,
+    ///     partition: &small,
+    ///     kept: &kept,
+    ///     rejected: &rejected,
+    ///     kept_count: &counts.0,
+    ///     rejected_count: &counts.1,
+    ///     next_workgroup: 0,
+    /// })?;
+    /// commands.submit()?;
+    /// assert_eq!(kept.read_blocking()?[..3], [5, 7, 1]);
+    /// assert_eq!(rejected.read_blocking()?[..2], [12, 30]);
+    /// # Ok(()) }
+    /// ```
+    fn record(&self, commands: &mut Commands, args: PartitionArgs<'_>) -> Result<()> {
+        let PartitionArgs {
+            values,
+            partition,
+            kept,
+            rejected,
+            kept_count,
+            rejected_count,
+            next_workgroup,
+        } = args;
+        let commands = &mut commands.labelled("partition");
+        // Each side is one compaction: the values, its output and its count in one dispatch, so
+        // three wgpu buffers. The second clears its count and writes its output after the first
+        // wrote its own: the two sides' outputs and counts may be slices of one wgpu buffer (the
+        // kept values in one half, the rejected in the other), not the same memory.
+        let values_ = named("values", values);
+        let (k, r) = (named("kept", kept), named("rejected", rejected));
+        let (kc, rc) = (
+            named("kept count", &kept_count.buffer),
+            named("rejected count", &rejected_count.buffer),
+        );
+        let why = "a side's compaction reads the values while writing its output and count";
+        check_apart(&self.gpu, "partition", &[values_, k, kc], why)?;
+        check_apart(&self.gpu, "partition", &[values_, r, rc], why)?;
+        let why = "the second side writes its output and count after the first wrote its own";
+        check_disjoint(&self.gpu, "partition", &[k, r, kc, rc], why)?;
+        kept_count.check("partition: kept")?;
+        rejected_count.check("partition: rejected")?;
+        // Both outputs checked before either side is recorded: an error leaves the batch as it was.
+        wgsl::at_least("partition: kept", values.len(), kept.len())?;
+        wgsl::at_least("partition: rejected", values.len(), rejected.len())?;
+        let keep = CompactArgs {
+            values,
+            keep: Keep::Predicate(&partition.keep),
+            output: kept,
+            count: kept_count,
+            next_workgroup,
+        };
+        self.record(commands, keep)?;
+        let reject = CompactArgs {
+            values,
+            keep: Keep::Predicate(&partition.reject),
+            output: rejected,
+            count: rejected_count,
+            next_workgroup,
+        };
+        self.record(commands, reject)
     }
 }
 
@@ -380,6 +428,12 @@ impl Predicate {
     /// The WGSL expression.
     pub fn expression(&self) -> &str {
         &self.expression
+    }
+
+    /// The predicate's kernels compiled so far: its compaction scan's (the first compiled with
+    /// the predicate, the others on first use).
+    pub fn kernels(&self) -> Vec<&Kernel> {
+        self.scan.kernels()
     }
 }
 

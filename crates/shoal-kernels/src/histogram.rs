@@ -1,12 +1,10 @@
 //! [`Histogram`]: counts of `u32` values per bin, with per-work-group shared-memory atomics merged
 //! into the global counts.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
-
-use shoal::{Buffer, Commands, Error, Gpu, Kernel, Result};
+use shoal::{Buffer, Commands, Error, Family, Gpu, Kernel, Record, Result};
 
 use crate::buffers::{check_apart, named};
+use crate::compiled::Compiled;
 use crate::scan::{SOFTWARE_WORKGROUP, is_llvmpipe, is_software};
 
 use crate::wgsl::{self, Scratch, Uniforms};
@@ -117,11 +115,12 @@ fn cpu_threads() -> u32 {
 ///
 /// ```
 /// # fn main() -> Result<(), shoal::Error> {
-/// use shoal_kernels::{Histogram, histogram_cpu};
+/// use shoal_kernels::{Histogram, HistogramArgs, Record, histogram_cpu};
 /// let gpu = shoal::Gpu::blocking()?;
 /// let data: Vec<u32> = (0..10_000).map(|i| i * 31 % 100).collect();
 /// let (input, counts) = (gpu.buffer_from(&data)?, gpu.buffer_zeroed::<u32>(16)?);
-/// Histogram::new(&gpu)?.run(&input, &counts)?; // 16 bins: values from 15 up count in the last
+/// // 16 bins: values from 15 up count in the last.
+/// Histogram::new(&gpu)?.run(HistogramArgs { input: &input, counts: &counts })?;
 /// assert_eq!(counts.read_blocking()?, histogram_cpu(&data, 16));
 /// # Ok(()) }
 /// ```
@@ -132,7 +131,7 @@ pub struct Histogram {
     /// CPU threads, for [`SOFTWARE_PERS`]' choice (asked once: the platform may read a file).
     threads: u32,
     /// Kernels by bins and values per invocation.
-    kernels: Mutex<HashMap<(u32, u32), Kernel>>,
+    kernels: Compiled<(u32, u32)>,
     uniforms: Uniforms,
     scratch: Scratch,
 }
@@ -162,15 +161,10 @@ impl Histogram {
         ))
     }
 
-    /// The `Gpu` the histogram runs on.
-    pub(crate) fn gpu(&self) -> &Gpu {
-        &self.gpu
-    }
-
     /// How many kernels are compiled so far (for the warm-up's tests).
     #[cfg(test)]
     pub(crate) fn kernels_built(&self) -> usize {
-        self.kernels.lock().map_or(0, |k| k.len())
+        self.kernels.all().len()
     }
 
     fn with_tiles(gpu: &Gpu, tiles: Tiles) -> Self {
@@ -178,7 +172,7 @@ impl Histogram {
             gpu: gpu.clone(),
             tiles,
             threads: cpu_threads(),
-            kernels: Mutex::new(HashMap::new()),
+            kernels: Compiled::default(),
             uniforms: Uniforms::default(),
             scratch: Scratch::default(),
         }
@@ -202,11 +196,13 @@ impl Histogram {
         })
     }
 
+    /// The kernel counting `bins` bins, `per` values per invocation, compiled on first use.
     fn kernel(&self, bins: u32, per: u32) -> Result<Kernel> {
-        let key = (bins, per);
-        if let Some(k) = self.kernels.lock().map_err(|_| wgsl::poisoned())?.get(&key) {
-            return Ok(k.clone());
-        }
+        self.kernels
+            .get_or_build((bins, per), || self.build(bins, per))
+    }
+
+    fn build(&self, bins: u32, per: u32) -> Result<Kernel> {
         let fits = self.tiles.wg * bins <= LANE_COUNTERS;
         let block = match self.tiles.counters {
             Counters::Private if fits && bins <= MAX_PRIVATE_BINS => {
@@ -223,31 +219,44 @@ impl Histogram {
             }
             None => SOURCE,
         };
-        let k = self
-            .gpu
+        self.gpu
             .kernel_builder(source)
             .constant("WG", self.tiles.wg)
             .constant("PER", per)
             .constant("BINS", bins)
             .constant("CONTIGUOUS", self.tiles.contiguous)
-            .build()?;
-        self.kernels
-            .lock()
-            .map_err(|_| wgsl::poisoned())?
-            .insert(key, k.clone());
-        Ok(k)
+            .build()
+    }
+}
+
+/// What one [`Histogram`] reads and writes.
+#[derive(Debug, Clone, Copy)]
+pub struct HistogramArgs<'a> {
+    /// The values to count.
+    pub input: &'a Buffer<u32>,
+    /// One counter per bin, zeroed first: its length is the number of bins.
+    pub counts: &'a Buffer<u32>,
+}
+
+impl Family for Histogram {
+    fn gpu(&self) -> &Gpu {
+        &self.gpu
     }
 
+    /// The kernels compiled so far: one per bin count (and values per invocation on a software
+    /// adapter), each on its first use.
+    fn kernels(&self) -> Vec<&Kernel> {
+        self.kernels.all()
+    }
+}
+
+impl Record<HistogramArgs<'_>> for Histogram {
     /// Records zeroing `counts` and counting every value of `input` into it; the number of bins
     /// is `counts.len()`, between 1 and [`Histogram::max_bins`] (others are an
     /// [`Error::InvalidParameter`]). `counts` in `input`'s buffer is [`Error::BindingKind`], a
     /// buffer of another `Gpu` [`Error::WrongGpu`]; nothing is recorded then.
-    pub fn record(
-        &self,
-        commands: &mut Commands,
-        input: &Buffer<u32>,
-        counts: &Buffer<u32>,
-    ) -> Result<()> {
+    fn record(&self, commands: &mut Commands, args: HistogramArgs<'_>) -> Result<()> {
+        let HistogramArgs { input, counts } = args;
         let commands = &mut commands.labelled("histogram");
         let buffers = [named("input", input), named("counts", counts)];
         let why = "the counts are zeroed, then the input read";
@@ -282,13 +291,6 @@ impl Histogram {
             .bind("counts", counts)
             .invocations(tiles as u64 * self.tiles.wg as u64)
             .record(commands)
-    }
-
-    /// Counts `input` into `counts` and submits.
-    pub fn run(&self, input: &Buffer<u32>, counts: &Buffer<u32>) -> Result<shoal::Submission> {
-        let mut commands = self.gpu.commands();
-        self.record(&mut commands, input, counts)?;
-        commands.submit()
     }
 }
 

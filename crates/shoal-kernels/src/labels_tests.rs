@@ -18,9 +18,9 @@ shoal_conformance::gpu_test! {
             let (count, kept_count) = (CompactCount::new(&gpu).expect("count"), CompactCount::new(&gpu).expect("count"));
             let kept = gpu.buffer_zeroed::<u32>(n).expect("kept");
             let mut commands = gpu.commands().profiled();
-            seg.record_reduce_by_key(&mut commands, &k, &v, &unique, &reduced, &count, Op::Sum).expect("reduce by key");
+            seg.record(&mut commands, ReduceByKeyArgs { keys: &k, values: &v, unique_keys: &unique, reduced: &reduced, count: &count, op: Op::Sum }).expect("reduce by key");
             let reduce_by_key = commands_timed(&gpu);
-            compact.record(&mut commands, &v, Keep::Predicate(&keep), &kept, &kept_count, 0).expect("compact");
+            compact.record(&mut commands, CompactArgs { values: &v, keep: Keep::Predicate(&keep), output: &kept, count: &kept_count, next_workgroup: 0 }).expect("compact");
             let timings = commands.submit().expect("submit").timings().await.expect("timings");
             // The results first: labelling changes nothing they compute.
             let (want_keys, want_sums) = reduce_by_key_cpu(&keys, &values, Op::Sum);

@@ -16,6 +16,7 @@
 mod buffers;
 pub mod checks;
 mod compact;
+mod compiled;
 mod histogram;
 mod matmul;
 mod operator;
@@ -28,21 +29,30 @@ mod segmented;
 mod value;
 mod wgsl;
 
-pub use compact::{Compact, CompactCount, Keep, Partition, Predicate, compact_cpu};
-pub use histogram::{Histogram, histogram_cpu};
-pub use matmul::{Matmul, MatmulKernel, MatmulTiling, matmul_cpu};
+pub use compact::{
+    Compact, CompactArgs, CompactCount, Keep, Partition, PartitionArgs, Predicate, compact_cpu,
+};
+pub use histogram::{Histogram, HistogramArgs, histogram_cpu};
+pub use matmul::{Matmul, MatmulArgs, MatmulKernel, MatmulTiling, matmul_cpu};
 pub use radix_sort::{
-    I64, KeyFunction, RadixSort, SortCounters, SortKey, SortOrder, SortTiling, U64,
-    argsort_bits_cpu, argsort_cpu, sort_cpu, sort_pairs_cpu,
+    ArgsortArgs, I64, KeyFunction, RadixSort, SortArgs, SortByArgs, SortCounters, SortKey,
+    SortOrder, SortPairsArgs, SortParams, SortTiling, U64, argsort_bits_cpu, argsort_cpu, sort_cpu,
+    sort_pairs_cpu,
 };
 
 pub use operator::{Operation, Operator};
-pub use reduce::{Reduce, reduce_cpu};
+pub use reduce::{Reduce, ReduceArgs, reduce_cpu};
 pub use scan::{
-    MAX_COARSENING, ROLLED_PER, SOFTWARE_WORKGROUP, Scan, ScanSpec, Strategy, Tiling, VALUE_PER,
-    WorkgroupScan, scan_by, scan_cpu, workgroup_scan_cpu,
+    MAX_COARSENING, ROLLED_PER, SOFTWARE_WORKGROUP, Scan, ScanArgs, ScanSpec, Strategy, Tiling,
+    VALUE_PER, WorkgroupScan, WorkgroupScanArgs, scan_by, scan_cpu, workgroup_scan_cpu,
 };
-pub use segmented::{Segmented, reduce_by_key_cpu, segmented_scan_cpu};
+pub use segmented::{
+    ReduceByKeyArgs, RunLengthsArgs, Segmented, SegmentedScanArgs, reduce_by_key_cpu,
+    segmented_scan_cpu,
+};
+/// The kernel-family contract every family here implements: [`Family`] (its device and
+/// compiled kernels) and [`Record`] (one operation on its argument struct, with `run`).
+pub use shoal::{Family, Record};
 pub use value::{Shape, Value};
 pub use wgsl::{Op, SNIPPETS, Scalar, with_snippets};
 
@@ -108,6 +118,8 @@ pub mod particles;
 // browser runs the showcase on the web site's kernels page).
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod contract;
+#[cfg(test)]
+mod family_tests;
 #[cfg(test)]
 mod folded_tests;
 #[cfg(test)]

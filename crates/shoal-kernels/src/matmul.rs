@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use shoal::{Buffer, Commands, Error, Gpu, Kernel, Result};
+use shoal::{Buffer, Commands, Error, Family, Gpu, Kernel, Record, Result};
 
 use crate::wgsl::Uniforms;
 
@@ -194,7 +194,7 @@ impl MatmulTiling {
 /// silently past 65,535 trips in all, so a sum over a longer inner dimension would stop short):
 /// half the budget, a margin for a compiler that shapes the loops with more trips than counted
 /// here (llvmpipe's GL cut the tiled sums at 26,209 where lavapipe cut them at 26,213). A
-/// longer inner dimension is split into chunks, one dispatch each ([`Matmul::record`]).
+/// longer inner dimension is split into chunks, one dispatch each ([`MatmulArgs`]).
 fn planned_trips(budget: u32) -> u32 {
     budget / 2
 }
@@ -213,14 +213,15 @@ pub enum MatmulKernel {
 ///
 /// ```
 /// # fn main() -> Result<(), shoal::Error> {
-/// use shoal_kernels::{Matmul, MatmulKernel, matmul_cpu};
+/// use shoal_kernels::{Matmul, MatmulArgs, MatmulKernel, Record, matmul_cpu};
 /// let gpu = shoal::Gpu::blocking()?;
 /// let [m, k, n] = [20u32, 30, 10];
 /// let a: Vec<f32> = (0..m * k).map(|i| (i % 5) as f32).collect();
 /// let b: Vec<f32> = (0..k * n).map(|i| (i % 3) as f32).collect();
 /// let (ga, gb) = (gpu.buffer_from(&a)?, gpu.buffer_from(&b)?);
 /// let c = gpu.buffer_zeroed::<f32>((m * n) as u64)?;
-/// Matmul::new(&gpu)?.run(&ga, &gb, &c, [m, k, n], MatmulKernel::Tiled)?;
+/// let args = MatmulArgs { a: &ga, b: &gb, c: &c, dims: [m, k, n], kernel: MatmulKernel::Tiled };
+/// Matmul::new(&gpu)?.run(args)?;
 /// assert_eq!(c.read_blocking()?, matmul_cpu(&a, &b, [m as usize, k as usize, n as usize]));
 /// # Ok(()) }
 /// ```
@@ -257,7 +258,39 @@ impl Matmul {
             uniforms: Uniforms::default(),
         })
     }
+}
 
+/// What one [`Matmul`] reads and writes: `c = a × b`.
+///
+/// The kernel is chosen per multiplication rather than when the family is built: both are
+/// compiled by [`Matmul::new`], so the choice only changes what is recorded (the benchmark and
+/// the tests run both on one family).
+#[derive(Debug, Clone, Copy)]
+pub struct MatmulArgs<'a> {
+    /// `m × k`, row-major.
+    pub a: &'a Buffer<f32>,
+    /// `k × n`, row-major.
+    pub b: &'a Buffer<f32>,
+    /// `m × n`, row-major: the product.
+    pub c: &'a Buffer<f32>,
+    /// `[m, k, n]`.
+    pub dims: [u32; 3],
+    /// Which kernel multiplies.
+    pub kernel: MatmulKernel,
+}
+
+impl Family for Matmul {
+    fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// Both kernels, compiled with the family: the tiled one, then the naive one.
+    fn kernels(&self) -> Vec<&Kernel> {
+        vec![&self.tiled, &self.naive]
+    }
+}
+
+impl Record<MatmulArgs<'_>> for Matmul {
     /// Records `c = a × b` where `a` is `m × k` and `b` is `k × n` (row-major), `c` is `m × n`.
     ///
     /// Each element of C is summed in `f32` in order of `p = 0 .. k` (the tiled kernel adds a
@@ -267,19 +300,14 @@ impl Matmul {
     /// stores its sums in C, each later one continues from them, so the result is the one a
     /// single dispatch gives (one dispatch there up to k = 13,104 tiled and 32,766 naive; on
     /// other adapters always one).
-    #[allow(
-        clippy::too_many_arguments,
-        reason = "three matrices and their three dimensions"
-    )]
-    pub fn record(
-        &self,
-        commands: &mut Commands,
-        a: &Buffer<f32>,
-        b: &Buffer<f32>,
-        c: &Buffer<f32>,
-        [m, k, n]: [u32; 3],
-        kernel: MatmulKernel,
-    ) -> Result<()> {
+    fn record(&self, commands: &mut Commands, args: MatmulArgs<'_>) -> Result<()> {
+        let MatmulArgs {
+            a,
+            b,
+            c,
+            dims: [m, k, n],
+            kernel,
+        } = args;
         let commands = &mut commands.labelled("matmul");
         let dims = |what: &str, buffer: &Buffer<f32>, rows: u32, cols: u32| {
             let want = rows as u64 * cols as u64;
@@ -335,20 +363,6 @@ impl Matmul {
             }
         }
         Ok(())
-    }
-
-    /// Multiplies and submits.
-    pub fn run(
-        &self,
-        a: &Buffer<f32>,
-        b: &Buffer<f32>,
-        c: &Buffer<f32>,
-        mkn: [u32; 3],
-        kernel: MatmulKernel,
-    ) -> Result<shoal::Submission> {
-        let mut commands = self.gpu.commands();
-        self.record(&mut commands, a, b, c, mkn, kernel)?;
-        commands.submit()
     }
 }
 

@@ -18,7 +18,7 @@ use crate::wgsl::Op;
 ///
 /// ```
 /// # fn main() -> Result<(), shoal::Error> {
-/// use shoal_kernels::{Operator, Scan, ScanSpec};
+/// use shoal_kernels::{Operator, Record, Scan, ScanArgs, ScanSpec};
 /// // The last non-zero value so far (forward fill): associative, not commutative.
 /// const LAST: Operator = Operator::new("last non-zero", "
 /// fn identity() -> T { return 0u; }
@@ -26,7 +26,8 @@ use crate::wgsl::Op;
 /// ");
 /// let gpu = shoal::Gpu::blocking()?;
 /// let (input, output) = (gpu.buffer_from(&[0u32, 5, 0, 0, 7, 0])?, gpu.buffer_zeroed::<u32>(6)?);
-/// Scan::<u32>::new(&gpu)?.run(&input, &output, ScanSpec::inclusive(LAST))?;
+/// let spec = ScanSpec::inclusive(LAST);
+/// Scan::<u32>::new(&gpu)?.run(ScanArgs { input: &input, output: &output, spec })?;
 /// assert_eq!(output.read_blocking()?, [0, 5, 5, 5, 7, 7]);
 /// # Ok(()) }
 /// ```

@@ -6,13 +6,13 @@
 //! same code path as the call it warms, so it cannot compile less than the call needs, and
 //! nothing runs on the GPU.
 
-use shoal::{Buffer, Gpu, Result};
+use shoal::{Buffer, Family, Gpu, Record, Result};
 
-use crate::Segmented;
-use crate::compact::{Compact, CompactCount, Keep};
+use crate::compact::{Compact, CompactArgs, CompactCount, Keep};
 use crate::operator::Operation;
-use crate::reduce::Reduce;
-use crate::scan::{Scan, ScanSpec};
+use crate::reduce::{Reduce, ReduceArgs};
+use crate::scan::{Scan, ScanArgs, ScanSpec};
+use crate::segmented::{ReduceByKeyArgs, Segmented, SegmentedScanArgs};
 use crate::value::Value;
 use crate::wgsl::{Op, Scalar};
 
@@ -23,59 +23,88 @@ fn zeroed<T: shoal::Element>(gpu: &Gpu, n: u64) -> Result<Buffer<T>> {
 
 impl<T: Value> Scan<T> {
     /// Compiles what a scan of `n` elements with `spec` uses (its strategy's kernels for this
-    /// size, and its scratch), so that the first [`record`](Self::record) or
-    /// [`run`](Self::run) of that size does not. Nothing runs on the GPU.
+    /// size, and its scratch), so that the first scan of that size ([`ScanArgs`]) does not.
+    /// Nothing runs on the GPU.
     pub fn prepare(&self, n: u64, spec: ScanSpec) -> Result<()> {
         let gpu = self.gpu();
         let (input, output) = (zeroed::<T>(gpu, n)?, zeroed::<T>(gpu, n)?);
-        self.record(&mut gpu.commands(), &input, &output, spec)
+        let args = ScanArgs {
+            input: &input,
+            output: &output,
+            spec,
+        };
+        self.record(&mut gpu.commands(), args)
     }
 }
 
 impl<T: Value> Reduce<T> {
     /// Compiles what a reduction of `n` elements with `op` uses (its levels' kernels and
-    /// scratch), so that the first [`record`](Self::record) or [`run`](Self::run) of that
-    /// size does not. Nothing runs on the GPU.
+    /// scratch), so that the first reduction of that size ([`ReduceArgs`]) does not. Nothing
+    /// runs on the GPU.
     pub fn prepare(&self, n: u64, op: impl Into<Operation>) -> Result<()> {
         let gpu = self.gpu();
         let (input, output) = (zeroed::<T>(gpu, n)?, zeroed::<T>(gpu, 1)?);
-        self.record(&mut gpu.commands(), &input, &output, op)
+        let args = ReduceArgs {
+            input: &input,
+            output: &output,
+            op: op.into(),
+        };
+        self.record(&mut gpu.commands(), args)
     }
 }
 
 impl Compact {
-    /// Compiles what compacting `n` values with `keep` uses, so that the first
-    /// [`record`](Self::record) or [`run`](Self::run) of that size does not. Nothing runs on
-    /// the GPU.
+    /// Compiles what compacting `n` values with `keep` uses, so that the first compaction of
+    /// that size ([`CompactArgs`]) does not. Nothing runs on the GPU.
     pub fn prepare(&self, n: u64, keep: Keep<'_>) -> Result<()> {
         let gpu = self.gpu();
         let (values, output) = (zeroed::<u32>(gpu, n)?, zeroed::<u32>(gpu, n)?);
         let count = CompactCount::new(gpu)?;
-        self.record(&mut gpu.commands(), &values, keep, &output, &count, 0)
+        let args = CompactArgs {
+            values: &values,
+            keep,
+            output: &output,
+            count: &count,
+            next_workgroup: 0,
+        };
+        self.record(&mut gpu.commands(), args)
     }
 }
 
 impl<T: Scalar> Segmented<T> {
-    /// Compiles what [`record_reduce_by_key`](Self::record_reduce_by_key) of `n` keys with
-    /// `op` uses, so that its first round does not. Nothing runs on the GPU.
+    /// Compiles what reduce-by-key ([`ReduceByKeyArgs`]) of `n` keys with `op` uses, so that
+    /// its first round does not. Nothing runs on the GPU.
     pub fn prepare_reduce_by_key(&self, n: u64, op: Op) -> Result<()> {
         let gpu = self.gpu();
         let keys = zeroed::<u32>(gpu, n)?;
         let values = zeroed::<T>(gpu, n)?;
         let (unique, reduced) = (zeroed::<u32>(gpu, n)?, zeroed::<T>(gpu, n)?);
         let count = CompactCount::new(gpu)?;
-        let mut commands = gpu.commands();
-        self.record_reduce_by_key(&mut commands, &keys, &values, &unique, &reduced, &count, op)
+        let args = ReduceByKeyArgs {
+            keys: &keys,
+            values: &values,
+            unique_keys: &unique,
+            reduced: &reduced,
+            count: &count,
+            op,
+        };
+        self.record(&mut gpu.commands(), args)
     }
 
-    /// Compiles what [`record_scan`](Self::record_scan) of `n` values with `op` uses.
+    /// Compiles what a segmented scan ([`SegmentedScanArgs`]) of `n` values with `op` uses.
     /// Nothing runs on the GPU.
     pub fn prepare_scan(&self, n: u64, op: Op, inclusive: bool) -> Result<()> {
         let gpu = self.gpu();
         let (values, heads) = (zeroed::<T>(gpu, n)?, zeroed::<u32>(gpu, n)?);
         let output = zeroed::<T>(gpu, n)?;
-        let mut commands = gpu.commands();
-        self.record_scan(&mut commands, &values, &heads, &output, op, inclusive)
+        let args = SegmentedScanArgs {
+            values: &values,
+            heads: &heads,
+            output: &output,
+            op,
+            inclusive,
+        };
+        self.record(&mut gpu.commands(), args)
     }
 }
 
@@ -97,7 +126,7 @@ mod tests {
                 let (k, v) = (gpu.buffer_from(&keys).expect("keys"), gpu.buffer_from(&values).expect("values"));
                 let (unique, reduced) = (gpu.buffer_zeroed::<u32>(n).expect("unique"), gpu.buffer_zeroed::<u32>(n).expect("reduced"));
                 let count = CompactCount::new(&gpu).expect("count");
-                seg.run_reduce_by_key(&k, &v, &unique, &reduced, &count, Op::Sum).expect("run");
+                seg.run(ReduceByKeyArgs { keys: &k, values: &v, unique_keys: &unique, reduced: &reduced, count: &count, op: Op::Sum }).expect("run");
                 assert_eq!(seg.kernels_built(), prepared, "{n}: the first round compiled nothing");
                 let (want_keys, want_sums) = reduce_by_key_cpu(&keys, &values, Op::Sum);
                 let runs = count.read().await.expect("count") as usize;
@@ -114,7 +143,7 @@ mod tests {
                 reduce.prepare(n, Op::Max).expect("prepare");
                 let prepared = reduce.kernels_built();
                 let output = gpu.buffer_zeroed::<u32>(1).expect("output");
-                reduce.run(&input, &output, Op::Max).expect("reduce");
+                reduce.run(ReduceArgs { input: &input, output: &output, op: Op::Max.into() }).expect("reduce");
                 assert_eq!(reduce.kernels_built(), prepared, "{n}: the first reduction compiled nothing");
                 assert_eq!(output.read().await.expect("read"), [reduce_cpu(&data, Op::Max)], "{n}");
 
@@ -124,7 +153,7 @@ mod tests {
                 compact.prepare(n, Keep::Flags(&flags)).expect("prepare");
                 let prepared = compact.kernels_built();
                 let (kept, count) = (gpu.buffer_zeroed::<u32>(n).expect("kept"), CompactCount::new(&gpu).expect("count"));
-                compact.run(&input, Keep::Flags(&flags), &kept, &count, 0).expect("compact");
+                compact.run(CompactArgs { values: &input, keep: Keep::Flags(&flags), output: &kept, count: &count, next_workgroup: 0 }).expect("compact");
                 assert_eq!(compact.kernels_built(), prepared, "{n}: the first compaction compiled nothing");
                 let want = compact_cpu(&data, |v, _| v % 2 == 1);
                 assert_eq!(count.read().await.expect("count") as usize, want.len(), "{n}");
@@ -140,7 +169,7 @@ mod tests {
                 let prepared = scan.kernels_built();
                 let data = random_u32(3, n, 100);
                 let (input, output) = (gpu.buffer_from(&data).expect("input"), gpu.buffer_zeroed::<u32>(n).expect("output"));
-                scan.run(&input, &output, spec).expect("scan");
+                scan.run(ScanArgs { input: &input, output: &output, spec }).expect("scan");
                 assert_eq!(scan.kernels_built(), prepared, "{n}: the first scan compiled nothing");
                 assert_eq!(output.read().await.expect("read"), scan_cpu(&data, Op::Sum, true), "{n}");
             }

@@ -17,7 +17,7 @@ use crate::boids::{Boids, document_flock};
 use crate::particles::{Emitter, ParticleSettings, Particles};
 use crate::raytrace::{RayTracer, Scene};
 use crate::waves::{WaveParams, Waves};
-use crate::{Op, Scan, ScanSpec, Tiling, scan_cpu};
+use crate::{Op, Record, Scan, ScanArgs, ScanSpec, Tiling, scan_cpu};
 
 /// Inputs per property: each builds pipelines, which takes a while on a software adapter.
 const CASES: u32 = 12;
@@ -340,7 +340,11 @@ fn scan_tilings_give_correct_scans_or_typed_errors() {
                     gpu.buffer_from(&values)?,
                     gpu.buffer_zeroed::<u32>(n as u64)?,
                 );
-                scan.run(&input, &output, ScanSpec::inclusive(Op::Sum))?;
+                scan.run(ScanArgs {
+                    input: &input,
+                    output: &output,
+                    spec: ScanSpec::inclusive(Op::Sum),
+                })?;
                 output.read_blocking()
             };
             let got = run().map_err(|e| TestCaseError::fail(e.to_string()))?;

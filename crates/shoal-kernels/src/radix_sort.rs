@@ -14,7 +14,7 @@
 use std::marker::PhantomData;
 use std::ops::Range;
 
-use shoal::{Buffer, Commands, Element, Error, Gpu, Kernel, Result};
+use shoal::{Buffer, Error, Gpu, Kernel, Result};
 
 use crate::buffers::{Named, check_apart, named};
 use crate::scan::{Scan, Tiling};
@@ -25,19 +25,20 @@ mod by_key;
 mod cpu;
 mod high_first;
 mod keys;
+mod ops;
 mod passes;
 mod ranking;
 
-pub use by_key::KeyFunction;
+pub use by_key::{KeyFunction, SortByArgs};
 pub use cpu::{argsort_bits_cpu, argsort_cpu, sort_cpu, sort_pairs_cpu};
 pub use keys::{I64, SortKey, SortOrder, U64};
+pub use ops::{ArgsortArgs, SortArgs, SortPairsArgs, SortParams};
 pub use ranking::{SortCounters, SortTiling};
 
 use high_first::HighFirst;
 #[cfg(test)]
 pub(crate) use high_first::Way;
-use passes::Pass;
-use ranking::{Ranking, Values};
+use ranking::Ranking;
 
 const SOURCE: shoal::Source = shoal::wgsl!("../wgsl/radix_sort.wgsl");
 const SUBGROUP_SOURCE: shoal::Source = shoal::wgsl!("../wgsl/radix_sort_subgroup.wgsl");
@@ -61,24 +62,29 @@ const MAX_SORT_PER_4_BIT: u32 = 1 << 14;
 ///
 /// The key type `K` is the buffer's: `u32` (the default), `i32`, `f32` (IEEE 754 total order,
 /// as [`f32::total_cmp`]: see [`SortKey`]), [`U64`] or [`I64`]. Ascending unless
-/// [`descending`](Self::descending); stable either way (equal keys keep their input order). By
-/// every bit of the key, or by some of them in fewer passes ([`with_key_bits`](Self::with_key_bits)).
-/// One object sorts one key type; the pipelines are the same for every key type.
+/// [`set_order`](Self::set_order) says otherwise; stable either way (equal keys keep their input
+/// order). By every bit of the key, or by some of them in fewer passes
+/// ([`SortParams::key_bits`]). One object sorts one key type; the pipelines are the same for
+/// every key type. Four operations, each a [`Record`](shoal::Record) of its own arguments:
+/// [`SortArgs`] (keys), [`SortPairsArgs`] (keys and values), [`ArgsortArgs`] and [`SortByArgs`]
+/// (elements by a key computed in WGSL).
 ///
 /// ```
 /// # fn main() -> Result<(), shoal::Error> {
-/// use shoal_kernels::RadixSort;
+/// use shoal_kernels::{RadixSort, Record, SortArgs, SortOrder, SortPairsArgs};
 /// let gpu = shoal::Gpu::blocking()?;
 /// let mut keys: Vec<u32> = (0..10_000u32).map(|i| i.wrapping_mul(2_654_435_761)).collect();
 /// let buffer = gpu.buffer_from(&keys)?;
-/// RadixSort::new(&gpu)?.run(&buffer)?;
+/// RadixSort::new(&gpu, Default::default())?.run(SortArgs { keys: &buffer })?;
 /// keys.sort();
 /// assert_eq!(buffer.read_blocking()?, keys);
 ///
 /// // f32 keys, largest first, carrying 16-byte values.
 /// let keys = gpu.buffer_from(&[0.5f32, -2.0, f32::INFINITY, 0.5])?;
 /// let values = gpu.buffer_from(&[[0u32; 4], [1; 4], [2; 4], [3; 4]])?;
-/// RadixSort::new(&gpu)?.descending().run_pairs(&keys, &values)?;
+/// let mut sort = RadixSort::new(&gpu, Default::default())?;
+/// sort.set_order(SortOrder::Descending);
+/// sort.run(SortPairsArgs { keys: &keys, values: &values })?;
 /// assert_eq!(keys.read_blocking()?, [f32::INFINITY, 0.5, 0.5, -2.0]);
 /// assert_eq!(values.read_blocking()?, [[2; 4], [0; 4], [3; 4], [1; 4]]);
 /// # Ok(()) }
@@ -112,13 +118,10 @@ impl<K: SortKey> RadixSort<K> {
     /// adapter (lavapipe, llvmpipe's GL, SwiftShader) 8-bit digits counted per invocation
     /// ([`SortTiling::LLVMPIPE`] on llvmpipe, [`SortTiling::SOFTWARE`] on the others),
     /// elsewhere 4-bit digits in the tiles of [`Tiling::for_gpu`].
-    pub fn new(gpu: &Gpu) -> Result<Self> {
-        Self::with_tiling(gpu, SortTiling::for_gpu(gpu))
-    }
-
-    /// The `Gpu` the sort runs on.
-    pub(crate) fn gpu(&self) -> &Gpu {
-        &self.gpu
+    ///
+    /// `params` are what is compiled into the pipelines: the bits of the keys it orders by.
+    pub fn new(gpu: &Gpu, params: SortParams) -> Result<Self> {
+        Self::with_tiling(gpu, SortTiling::for_gpu(gpu), params)
     }
 
     /// How many kernels the scan between the passes has compiled (for the warm-up's tests).
@@ -145,18 +148,25 @@ impl<K: SortKey> RadixSort<K> {
     ///
     /// ```
     /// # fn main() -> Result<(), shoal::Error> {
-    /// use shoal_kernels::{RadixSort, SortCounters, SortTiling, Tiling};
+    /// use shoal_kernels::{RadixSort, Record, SortArgs, SortCounters, SortOrder, SortParams};
+    /// use shoal_kernels::{SortTiling, Tiling};
     /// let gpu = shoal::Gpu::blocking()?;
     /// let tiling = Tiling { per_invocation: 64, one_subgroup: false, workgroup: Some(4) };
     /// let keys = gpu.buffer_from(&[7u32, 1 << 30, 0, 300, 7])?;
     /// let eight = SortTiling { tiling, digit_bits: 8, counters: SortCounters::Private };
-    /// RadixSort::with_tiling(&gpu, eight)?.run(&keys)?;
+    /// RadixSort::with_tiling(&gpu, eight, SortParams::default())?.run(SortArgs { keys: &keys })?;
     /// assert_eq!(keys.read_blocking()?, [0, 7, 7, 300, 1 << 30]);
-    /// RadixSort::with_tiling(&gpu, tiling)?.descending().run(&keys)?;
+    /// let mut four = RadixSort::with_tiling(&gpu, tiling, SortParams::default())?;
+    /// four.set_order(SortOrder::Descending);
+    /// four.run(SortArgs { keys: &keys })?;
     /// assert_eq!(keys.read_blocking()?, [1 << 30, 300, 7, 7, 0]);
     /// # Ok(()) }
     /// ```
-    pub fn with_tiling(gpu: &Gpu, tiling: impl Into<SortTiling>) -> Result<Self> {
+    pub fn with_tiling(
+        gpu: &Gpu,
+        tiling: impl Into<SortTiling>,
+        params: SortParams,
+    ) -> Result<Self> {
         let SortTiling {
             tiling,
             digit_bits,
@@ -195,14 +205,14 @@ impl<K: SortKey> RadixSort<K> {
         match (digit_bits, tiling.one_subgroup) {
             (4, true) => {
                 let wg = Tiling::one_subgroup_workgroup(gpu, &SUBGROUP_SOURCE)?;
-                Self::build(gpu, Ranking::Subgroup, wg, per, counters)
+                Self::build(gpu, Ranking::Subgroup, [wg, per], counters, params)
             }
             (4, false) => {
                 // RADIX counts plus two scan slots per invocation, plus the 16 digit totals.
                 let per_invocation = (RADIX + 2) * 4;
                 let cap = (shared.saturating_sub(RADIX * 4) / per_invocation).max(1);
                 let wg = tiling.shared_workgroup(gpu, &SOURCE, 256.min(cap))?;
-                Self::build(gpu, Ranking::Shared, wg, per, counters)
+                Self::build(gpu, Ranking::Shared, [wg, per], counters, params)
             }
             (8, false) if per.is_multiple_of(4) => {
                 let per_invocation = LANES_RADIX * 4;
@@ -215,7 +225,7 @@ impl<K: SortKey> RadixSort<K> {
                          their counters); the device has {shared}"
                     ));
                 }
-                Self::build(gpu, Ranking::Lanes, wg, per, counters)
+                Self::build(gpu, Ranking::Lanes, [wg, per], counters, params)
             }
             (8, false) => fail(format!(
                 "keys load four at a time: the keys per invocation must be a multiple of 4, not \
@@ -229,15 +239,16 @@ impl<K: SortKey> RadixSort<K> {
         }
     }
 
-    /// The sort of `ranking`'s kernels in work groups of `wg` invocations of `per` keys.
+    /// The sort of `ranking`'s kernels in work groups of `wg` invocations of `per` keys, by the
+    /// key bits of `params`.
     fn build(
         gpu: &Gpu,
         ranking: Ranking,
-        wg: u32,
-        per: u32,
+        [wg, per]: [u32; 2],
         counters: SortCounters,
+        params: SortParams,
     ) -> Result<Self> {
-        Ok(Self {
+        let mut sort = Self {
             gpu: gpu.clone(),
             wg,
             per,
@@ -256,209 +267,34 @@ impl<K: SortKey> RadixSort<K> {
             uniforms: Uniforms::default(),
             scratch: Scratch::default(),
             _key: PhantomData,
-        })
+        };
+        if let Some(bits) = params.key_bits {
+            sort.order_by_bits(bits)?;
+        }
+        Ok(sort)
     }
 
-    /// The same sort, largest key first (still stable: equal keys keep their input order).
+    /// Sorts in `order` from now on (still stable: equal keys keep their input order). Only
+    /// what is recorded changes: the pipelines are the same for both orders.
     ///
     /// ```
     /// # fn main() -> Result<(), shoal::Error> {
+    /// use shoal_kernels::{RadixSort, Record, SortArgs, SortOrder};
     /// let gpu = shoal::Gpu::blocking()?;
     /// let keys = gpu.buffer_from(&[1u32, 5, 3])?;
-    /// shoal_kernels::RadixSort::new(&gpu)?.descending().run(&keys)?;
+    /// let mut sort = RadixSort::new(&gpu, Default::default())?;
+    /// sort.set_order(SortOrder::Descending);
+    /// sort.run(SortArgs { keys: &keys })?;
     /// assert_eq!(keys.read_blocking()?, [5, 3, 1]);
     /// # Ok(()) }
     /// ```
-    pub fn descending(self) -> Self {
-        self.with_order(SortOrder::Descending)
-    }
-
-    /// The same sort in `order`.
-    pub fn with_order(mut self, order: SortOrder) -> Self {
+    pub fn set_order(&mut self, order: SortOrder) {
         self.order = order;
-        self
     }
 
     /// The order this sort sorts in.
     pub fn order(&self) -> SortOrder {
         self.order
-    }
-
-    /// Records sorting `keys` in place.
-    pub fn record(&self, commands: &mut Commands, keys: &Buffer<K>) -> Result<()> {
-        let commands = &mut commands.labelled("radix_sort");
-        let n = self.count(keys)?;
-        if n <= 1 {
-            return Ok(());
-        }
-        let words = keys.view_as::<u32>();
-        if K::WORDS == 1 {
-            let windows = self.windows(None);
-            let map = self.map();
-            return self.sort_words(commands, &words, &words, Values::None, map, &windows, None);
-        }
-        // 64-bit keys: the lane counters move them whole (the low word unsigned, in the key's
-        // order), by every bit high word first where the keys allow (`high_first.rs`);
-        // otherwise LSD over the low words carrying the high ones, then over the high words
-        // carrying the low ones (stable, so ties in the high word keep the low word's order).
-        if self.ranking == Ranking::Lanes {
-            if let Some(high_first) = &self.high_first
-                && self.bits == (0..64)
-            {
-                return self.sort_high_first(commands, high_first, &words, n);
-            }
-            return self.sort_items(commands, &words, n, [self.map() & 4, self.map()]);
-        }
-        // A word none of whose bits the sort orders by is not sorted by.
-        let (low, high) = self.split(commands, &words, n)?;
-        let (low_windows, high_windows) = (self.windows(Some(0)), self.windows(Some(1)));
-        if !low_windows.is_empty() {
-            let high = Values::Given(&high);
-            self.sort_words(commands, &low, &low, high, 0, &low_windows, None)?;
-        }
-        if !high_windows.is_empty() {
-            self.sort_words(
-                commands,
-                &high,
-                &high,
-                Values::Given(&low),
-                0,
-                &high_windows,
-                None,
-            )?;
-        }
-        self.pass(
-            commands,
-            Pass::Join,
-            n,
-            1,
-            [Some(&low), Some(&high)],
-            &[&words],
-            None,
-        )
-    }
-
-    /// Records sorting `keys` in place, moving `values` (any element type) with them; equal keys
-    /// keep their order (stable). 32-bit keys with 4-byte values move both in every pass; other
-    /// pairs sort the keys carrying their indices and then gather the values once.
-    pub fn record_pairs<V: Element>(
-        &self,
-        commands: &mut Commands,
-        keys: &Buffer<K>,
-        values: &Buffer<V>,
-    ) -> Result<()> {
-        let commands = &mut commands.labelled("radix_sort");
-        self.distinct(keys, named("values", values))?;
-        if values.len() != keys.len() {
-            return Err(Error::Length {
-                what: "radix sort: values (one per key)".into(),
-                expected: keys.len(),
-                got: values.len(),
-            });
-        }
-        let value_words = passes::words_per_element::<V>()?;
-        let n = self.count(keys)?;
-        wgsl::count_u32(
-            "radix sort: the values' u32 words",
-            n as u64 * value_words as u64,
-        )?;
-        if n <= 1 {
-            return Ok(());
-        }
-        let (words, values) = (keys.view_as::<u32>(), values.view_as::<u32>());
-        let windows = self.windows(None);
-        if K::WORDS == 1 && value_words == 1 {
-            let values = Values::Given(&values);
-            let map = self.map();
-            return self.sort_words(commands, &words, &words, values, map, &windows, None);
-        }
-        let indices = self.scratch.get(&self.gpu, "sort: indices", n as u64)?;
-        if K::WORDS == 1 {
-            let indices = Values::Indices(&indices);
-            let map = self.map();
-            self.sort_words(commands, &words, &words, indices, map, &windows, None)?;
-        } else {
-            self.permutation(commands, &words, &indices, n)?;
-            self.gather(commands, &words, &indices, n, K::WORDS)?;
-        }
-        self.gather(commands, &values, &indices, n, value_words)
-    }
-
-    /// Records writing the permutation that sorts `keys` into `indices`: `indices[i]` is the
-    /// index of the `i`-th key in the sort's order, equal keys by index (stable). The keys are
-    /// left as they are; `indices` needs at least one element per key (more stay untouched).
-    ///
-    /// ```
-    /// # fn main() -> Result<(), shoal::Error> {
-    /// use shoal_kernels::{RadixSort, U64};
-    /// let gpu = shoal::Gpu::blocking()?;
-    /// let keys = gpu.buffer_from(&[U64(1 << 33), U64(2), U64(1 << 33), U64(0)])?;
-    /// let indices = gpu.buffer_zeroed::<u32>(4)?;
-    /// let mut commands = gpu.commands();
-    /// RadixSort::new(&gpu)?.descending().record_argsort(&mut commands, &keys, &indices)?;
-    /// commands.submit()?;
-    /// assert_eq!(indices.read_blocking()?, [0, 2, 1, 3]);
-    /// # Ok(()) }
-    /// ```
-    pub fn record_argsort(
-        &self,
-        commands: &mut Commands,
-        keys: &Buffer<K>,
-        indices: &Buffer<u32>,
-    ) -> Result<()> {
-        let commands = &mut commands.labelled("radix_sort");
-        self.distinct(keys, named("indices", indices))?;
-        wgsl::at_least(
-            "radix sort: argsort indices (one per key)",
-            keys.len(),
-            indices.len(),
-        )?;
-        let n = self.count(keys)?;
-        if n == 0 {
-            return Ok(());
-        }
-        self.permutation(commands, &keys.view_as::<u32>(), indices, n)
-    }
-
-    /// Sorts `keys` in place and submits.
-    pub fn run(&self, keys: &Buffer<K>) -> Result<shoal::Submission> {
-        let mut commands = self.gpu.commands();
-        self.record(&mut commands, keys)?;
-        commands.submit()
-    }
-
-    /// Sorts `keys` with their `values` in place and submits.
-    pub fn run_pairs<V: Element>(
-        &self,
-        keys: &Buffer<K>,
-        values: &Buffer<V>,
-    ) -> Result<shoal::Submission> {
-        let mut commands = self.gpu.commands();
-        self.record_pairs(&mut commands, keys, values)?;
-        commands.submit()
-    }
-
-    /// Writes the permutation that sorts `keys` into `indices` and submits (see
-    /// [`record_argsort`](Self::record_argsort)).
-    ///
-    /// ```
-    /// # fn main() -> Result<(), shoal::Error> {
-    /// use shoal_kernels::RadixSort;
-    /// let gpu = shoal::Gpu::blocking()?;
-    /// let keys = gpu.buffer_from(&[3i32, -7, 3, 0])?;
-    /// let indices = gpu.buffer_zeroed::<u32>(4)?;
-    /// RadixSort::new(&gpu)?.run_argsort(&keys, &indices)?;
-    /// assert_eq!(indices.read_blocking()?, [1, 3, 0, 2]);
-    /// # Ok(()) }
-    /// ```
-    pub fn run_argsort(
-        &self,
-        keys: &Buffer<K>,
-        indices: &Buffer<u32>,
-    ) -> Result<shoal::Submission> {
-        let mut commands = self.gpu.commands();
-        self.record_argsort(&mut commands, keys, indices)?;
-        commands.submit()
     }
 
     /// This sort's digit-pass kernels, their digits masked by `mask` (`DIGIT_MASK`) if given.
@@ -496,6 +332,13 @@ struct PassKernels {
 }
 
 impl PassKernels {
+    /// Its kernels: count, scatter, then the item scatters where it has them.
+    fn all(&self) -> Vec<&Kernel> {
+        let mut kernels = vec![&self.count, &self.scatter];
+        kernels.extend(self.item_scatters.iter().flatten());
+        kernels
+    }
+
     /// `ranking`'s kernels in work groups of `wg` invocations of `per` keys, their digits masked
     /// by `mask` if given.
     fn build(

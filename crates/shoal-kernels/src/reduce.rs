@@ -7,7 +7,7 @@
 
 use std::sync::Mutex;
 
-use shoal::{Buffer, Commands, Gpu, Result, Submission};
+use shoal::{Buffer, Commands, Family, Gpu, Kernel, Record, Result};
 
 use crate::buffers::{check_apart, named};
 use crate::operator::Operation;
@@ -27,11 +27,12 @@ const REDUCE_SPAN: u32 = 16;
 ///
 /// ```
 /// # fn main() -> Result<(), shoal::Error> {
-/// use shoal_kernels::{Op, Reduce};
+/// use shoal_kernels::{Op, Record, Reduce, ReduceArgs};
 /// let gpu = shoal::Gpu::blocking()?;
 /// let input = gpu.buffer_from(&(1..=1000).collect::<Vec<u32>>())?;
 /// let total = gpu.buffer_zeroed::<u32>(1)?;
-/// Reduce::<u32>::new(&gpu)?.run(&input, &total, Op::Sum)?;
+/// let reduce = Reduce::<u32>::new(&gpu)?;
+/// reduce.run(ReduceArgs { input: &input, output: &total, op: Op::Sum.into() })?;
 /// assert_eq!(total.read_blocking()?, [500_500]);
 /// # Ok(()) }
 /// ```
@@ -44,11 +45,6 @@ pub struct Reduce<T: Value> {
 }
 
 impl<T: Value> Reduce<T> {
-    /// The `Gpu` the reduction runs on.
-    pub(crate) fn gpu(&self) -> &Gpu {
-        self.kernels.gpu()
-    }
-
     /// How many kernels are compiled so far (for the warm-up's tests).
     #[cfg(test)]
     pub(crate) fn kernels_built(&self) -> usize {
@@ -69,19 +65,54 @@ impl<T: Value> Reduce<T> {
         })
     }
 
+    /// Reduces `input` with `op` and reads the value back.
+    pub async fn value(&self, input: &Buffer<T>, op: impl Into<Operation>) -> Result<T> {
+        let output = self.kernels.gpu().buffer_zeroed::<T>(1)?;
+        let op = op.into();
+        self.run(ReduceArgs {
+            input,
+            output: &output,
+            op,
+        })?;
+        let v = output.read().await?;
+        v.first().copied().ok_or_else(|| shoal::Error::Length {
+            what: "reduce: the value read back".into(),
+            expected: 1,
+            got: 0,
+        })
+    }
+}
+
+/// What one [`Reduce`] reads and writes: `op` over every element of `input` into `output[0]`.
+#[derive(Debug, Clone, Copy)]
+pub struct ReduceArgs<'a, T: Value> {
+    /// The elements to reduce (the result is the identity when there are none).
+    pub input: &'a Buffer<T>,
+    /// Where the result goes, at index 0: another buffer than `input`.
+    pub output: &'a Buffer<T>,
+    /// The operation: a built-in [`Op`] or an [`Operator`](crate::Operator) (`.into()` either).
+    pub op: Operation,
+}
+
+impl<T: Value> Family for Reduce<T> {
+    fn gpu(&self) -> &Gpu {
+        self.kernels.gpu()
+    }
+
+    /// The kernels compiled so far (one per operation and level shape, on first use).
+    fn kernels(&self) -> Vec<&Kernel> {
+        self.kernels.compiled()
+    }
+}
+
+impl<T: Value> Record<ReduceArgs<'_, T>> for Reduce<T> {
     /// Records writing `op` (an [`Op`] or an [`Operator`](crate::Operator)) over every element
     /// of `input` (the identity when it is empty) to `output[0]`. An `output` in `input`'s
     /// buffer (itself, a view, a slice) is [`shoal::Error::BindingKind`], a buffer of another
     /// `Gpu` [`shoal::Error::WrongGpu`]; nothing is recorded then.
-    pub fn record(
-        &self,
-        commands: &mut Commands,
-        input: &Buffer<T>,
-        output: &Buffer<T>,
-        op: impl Into<Operation>,
-    ) -> Result<()> {
+    fn record(&self, commands: &mut Commands, args: ReduceArgs<'_, T>) -> Result<()> {
+        let ReduceArgs { input, output, op } = args;
         let commands = &mut commands.labelled("reduce");
-        let op = op.into();
         // One answer whatever the size: the last level writes the output while it reads the
         // input (or a level of scratch), so the two are apart always.
         let buffers = [named("input", input), named("output", output)];
@@ -115,30 +146,6 @@ impl<T: Value> Reduce<T> {
         }
         self.kernels
             .record_reduce_tiles(commands, op, below, output, self.span, None)
-    }
-
-    /// Reduces `input` with `op` into `output[0]` and submits.
-    pub fn run(
-        &self,
-        input: &Buffer<T>,
-        output: &Buffer<T>,
-        op: impl Into<Operation>,
-    ) -> Result<Submission> {
-        let mut commands = self.kernels.gpu().commands();
-        self.record(&mut commands, input, output, op)?;
-        commands.submit()
-    }
-
-    /// Reduces `input` with `op` and reads the value back.
-    pub async fn value(&self, input: &Buffer<T>, op: impl Into<Operation>) -> Result<T> {
-        let output = self.kernels.gpu().buffer_zeroed::<T>(1)?;
-        self.run(input, &output, op)?;
-        let v = output.read().await?;
-        v.first().copied().ok_or_else(|| shoal::Error::Length {
-            what: "reduce: the value read back".into(),
-            expected: 1,
-            got: 0,
-        })
     }
 }
 

@@ -7,12 +7,11 @@
 //! the input, like the scan. Run lengths are a scan of `u32` run ends (`wgsl/run_ends.wgsl`) and
 //! a pass over the runs.
 
-use shoal::glam::{UVec2, UVec4};
-use std::sync::{Arc, Mutex};
+use shoal::glam::UVec2;
+use std::sync::OnceLock;
 
-use shoal::{Buffer, Commands, Gpu, Kernel, Result, Submission};
+use shoal::{Buffer, Commands, Gpu, Kernel, Result};
 
-use crate::buffers::{check_apart, named};
 use crate::compact::CompactCount;
 use crate::operator::Operator;
 use crate::scan::{Scan, ScanSpec, Tiling};
@@ -97,23 +96,33 @@ struct RunKernels {
     args: CompactCount,
 }
 
-/// Segmented scans, reduce-by-key and run-length encoding.
+/// Segmented scans, reduce-by-key and run-length encoding: three operations, each a
+/// [`Record`](shoal::Record) of its own arguments ([`SegmentedScanArgs`], [`ReduceByKeyArgs`],
+/// [`RunLengthsArgs`]).
 ///
 /// ```
 /// # fn main() -> Result<(), shoal::Error> {
-/// use shoal_kernels::{CompactCount, Op, Segmented};
+/// use shoal_kernels::{CompactCount, Op, Record, ReduceByKeyArgs, Segmented, SegmentedScanArgs};
 /// let gpu = shoal::Gpu::blocking()?;
 /// let seg = Segmented::<u32>::new(&gpu)?;
 /// // Segments start where the flag is set: [1 2 3] [4 5] [6].
 /// let values = gpu.buffer_from(&[1u32, 2, 3, 4, 5, 6])?;
 /// let heads = gpu.buffer_from(&[1u32, 0, 0, 1, 0, 1])?;
 /// let sums = gpu.buffer_zeroed::<u32>(6)?;
-/// seg.run_scan(&values, &heads, &sums, Op::Sum, true)?;
+/// let (op, inclusive) = (Op::Sum, true);
+/// seg.run(SegmentedScanArgs { values: &values, heads: &heads, output: &sums, op, inclusive })?;
 /// assert_eq!(sums.read_blocking()?, [1, 3, 6, 4, 9, 6]);
 /// // Runs of equal keys reduced: key 7 sums 1 + 2, key 3 sums 3, key 7 again sums 4 + 5 + 6.
 /// let keys = gpu.buffer_from(&[7u32, 7, 3, 7, 7, 7])?;
 /// let (unique, reduced, count) = (gpu.buffer_zeroed::<u32>(6)?, gpu.buffer_zeroed::<u32>(6)?, CompactCount::new(&gpu)?);
-/// seg.run_reduce_by_key(&keys, &values, &unique, &reduced, &count, Op::Sum)?;
+/// seg.run(ReduceByKeyArgs {
+///     keys: &keys,
+///     values: &values,
+///     unique_keys: &unique,
+///     reduced: &reduced,
+///     count: &count,
+///     op,
+/// })?;
 /// assert_eq!(pollster::block_on(count.read())?, 3);
 /// assert_eq!(unique.read_blocking()?[..3], [7, 3, 7]);
 /// assert_eq!(reduced.read_blocking()?[..3], [3, 3, 15]);
@@ -126,25 +135,17 @@ pub struct Segmented<T: Scalar> {
     /// The segmented scan's kernels, and reduce-by-key's.
     scan: Scan<UVec2>,
     by_key: Scan<UVec2>,
-    runs: Mutex<Option<Arc<RunKernels>>>,
+    runs: OnceLock<RunKernels>,
     uniforms: Uniforms,
     scratch: Scratch,
     _element: std::marker::PhantomData<fn() -> T>,
 }
 
 impl<T: Scalar> Segmented<T> {
-    /// The `Gpu` the kernels run on.
-    pub(crate) fn gpu(&self) -> &Gpu {
-        &self.gpu
-    }
-
     /// How many kernels the scans have compiled so far (for the warm-up's tests).
     #[cfg(test)]
     pub(crate) fn kernels_built(&self) -> usize {
-        let runs = self
-            .runs
-            .lock()
-            .map_or(0, |r| r.as_ref().map_or(0, |r| 2 + r.ends.kernels_built()));
+        let runs = self.runs.get().map_or(0, |r| 2 + r.ends.kernels_built());
         self.scan.kernels_built() + self.by_key.kernels_built() + runs
     }
 
@@ -163,122 +164,11 @@ impl<T: Scalar> Segmented<T> {
             tiling,
             scan: Scan::with_io(gpu, tiling, io("<segmented scan io>", SCAN_IO))?,
             by_key: Scan::with_io(gpu, tiling, io("<reduce by key io>", RUNS_IO))?,
-            runs: Mutex::new(None),
+            runs: OnceLock::new(),
             uniforms: Uniforms::default(),
             scratch: Scratch::default(),
             _element: std::marker::PhantomData,
         })
-    }
-
-    /// Records the segmented scan of `values` into `output` with `op`: a segment starts at
-    /// element 0 and wherever `heads[i] != 0`, and each is scanned on its own (exclusive: each
-    /// segment starts from the identity).
-    pub fn record_scan(
-        &self,
-        commands: &mut Commands,
-        values: &Buffer<T>,
-        heads: &Buffer<u32>,
-        output: &Buffer<T>,
-        op: Op,
-        inclusive: bool,
-    ) -> Result<()> {
-        let commands = &mut commands.labelled("segmented_scan");
-        // The output is written while the values and the heads are read (one buffer may be
-        // both of those: it is only read).
-        let why = "the kernels read the values and heads while writing the output";
-        for input in [named("values", values), named("heads", heads)] {
-            check_apart(
-                &self.gpu,
-                "segmented scan",
-                &[input, named("output", output)],
-                why,
-            )?;
-        }
-        let n = self.check("segmented scan", values, heads, "heads (one per value)")?;
-        wgsl::at_least("segmented scan: output buffer", values.len(), output.len())?;
-        let (keys, count) = (self.stand_in("no keys")?, self.stand_in("no count")?);
-        let values = values.view_as::<u32>();
-        let output = output.view_as::<u32>();
-        let io = Io {
-            values: &values,
-            heads,
-            out: (&output, &keys, &count),
-        };
-        self.record_segments(commands, io, &self.scan, op, inclusive, n)
-    }
-
-    /// Segmented scan, submitted.
-    pub fn run_scan(
-        &self,
-        values: &Buffer<T>,
-        heads: &Buffer<u32>,
-        output: &Buffer<T>,
-        op: Op,
-        inclusive: bool,
-    ) -> Result<Submission> {
-        let mut commands = self.gpu.commands();
-        self.record_scan(&mut commands, values, heads, output, op, inclusive)?;
-        commands.submit()
-    }
-
-    /// Records reduce-by-key: for each run of equal consecutive `keys`, its key into
-    /// `unique_keys` and `op` over its values into `reduced`, in order, and the number of runs
-    /// into `count` (on the GPU, its first word as [`Compact`](crate::Compact) leaves it; the
-    /// dispatch arguments after it are zero, there being no next kernel to size). Both outputs
-    /// hold at least one element per key; past the count their elements are overwritten (every
-    /// key is stored somewhere, so that no store waits on a branch).
-    #[expect(
-        clippy::too_many_arguments,
-        reason = "run_reduce_by_key's arguments and the batch: one per buffer, as there"
-    )]
-    pub fn record_reduce_by_key(
-        &self,
-        commands: &mut Commands,
-        keys: &Buffer<u32>,
-        values: &Buffer<T>,
-        unique_keys: &Buffer<u32>,
-        reduced: &Buffer<T>,
-        count: &CompactCount,
-        op: Op,
-    ) -> Result<()> {
-        let commands = &mut commands.labelled("reduce_by_key");
-        // Three outputs, apart from each other and from both inputs (which may be one buffer:
-        // they are only read). All checked before anything is recorded.
-        let why = "the kernels read the keys and values while writing the outputs and the count";
-        for input in [named("keys", keys), named("values", values)] {
-            let buffers = [
-                input,
-                named("unique keys", unique_keys),
-                named("reduced", reduced),
-                named("count", &count.buffer),
-            ];
-            check_apart(&self.gpu, "reduce by key", &buffers, why)?;
-        }
-        let n = self.check("reduce by key", values, keys, "keys (one per value)")?;
-        let (values, reduced) = (values.view_as::<u32>(), reduced.view_as::<u32>());
-        self.reduce_runs(
-            commands,
-            (&values, keys),
-            (unique_keys, &reduced),
-            count,
-            op,
-            n,
-        )
-    }
-
-    /// Reduce-by-key, submitted.
-    pub fn run_reduce_by_key(
-        &self,
-        keys: &Buffer<u32>,
-        values: &Buffer<T>,
-        unique_keys: &Buffer<u32>,
-        reduced: &Buffer<T>,
-        count: &CompactCount,
-        op: Op,
-    ) -> Result<Submission> {
-        let mut commands = self.gpu.commands();
-        self.record_reduce_by_key(&mut commands, keys, values, unique_keys, reduced, count, op)?;
-        commands.submit()
     }
 
     /// Records the runs of `keys`: each one's key and result at its index, and their number.
@@ -378,104 +268,14 @@ struct Io<'a> {
 }
 
 impl Segmented<u32> {
-    /// Records run-length encoding: for each run of equal consecutive `keys`, its key into
-    /// `unique_keys` and its length into `lengths`, and the number of runs into `count` (its first
-    /// word; the dispatch arguments after it are zero). Both outputs hold at least one element
-    /// per key; past the count they are left as they were.
-    /// Two passes: a scan of `u32` run ends (keys loaded four at a time) that stores where each
-    /// run ends, then four runs per invocation turning ends into lengths and reading their keys
-    /// (and one invocation for the last runs' remainder of four).
-    ///
-    /// ```
-    /// # fn main() -> Result<(), shoal::Error> {
-    /// use shoal_kernels::{CompactCount, Segmented};
-    /// let gpu = shoal::Gpu::blocking()?;
-    /// let keys = gpu.buffer_from(&[5u32, 5, 5, 2, 9, 9])?;
-    /// let (unique, lengths, count) = (gpu.buffer_zeroed::<u32>(6)?, gpu.buffer_zeroed::<u32>(6)?, CompactCount::new(&gpu)?);
-    /// Segmented::<u32>::new(&gpu)?.run_run_lengths(&keys, &unique, &lengths, &count)?;
-    /// assert_eq!(pollster::block_on(count.read())?, 3);
-    /// assert_eq!(unique.read_blocking()?[..3], [5, 2, 9]);
-    /// assert_eq!(lengths.read_blocking()?[..3], [3, 1, 2]);
-    /// # Ok(()) }
-    /// ```
-    pub fn record_run_lengths(
-        &self,
-        commands: &mut Commands,
-        keys: &Buffer<u32>,
-        unique_keys: &Buffer<u32>,
-        lengths: &Buffer<u32>,
-        count: &CompactCount,
-    ) -> Result<()> {
-        let commands = &mut commands.labelled("run_lengths");
-        // The scan reads the keys and writes the count, then the lengths' pass reads the keys
-        // again and writes the outputs: no two of the four may be one buffer.
-        let buffers = [
-            named("keys", keys),
-            named("count", &count.buffer),
-            named("unique keys", unique_keys),
-            named("lengths", lengths),
-        ];
-        let why = "the passes write each of them after or while another is read";
-        check_apart(&self.gpu, "run lengths", &buffers, why)?;
-        let n = wgsl::count_u32("run lengths", keys.len())?;
-        wgsl::at_least("run lengths: unique keys", n as u64, unique_keys.len())?;
-        wgsl::at_least("run lengths: lengths", n as u64, lengths.len())?;
-        count.check("run lengths")?;
-        // No runs leave the count (and the arguments) zero.
-        commands.clear(&count.buffer);
-        if n == 0 {
-            return Ok(());
-        }
-        let runs = self.run_kernels()?;
-        let after = self.scratch.get(&self.gpu, "run ends", n as u64)?;
-        let keys4 = self.scratch.vec4s(&self.gpu, keys)?;
-        let max_x = self.gpu.limits().max_compute_work_group_count[0];
-        // `run_lengths` takes four runs per invocation.
-        let params = self
-            .uniforms
-            .get(&self.gpu, [runs.workgroup * 4, max_x, 0, 0])?;
-        let hooks: [(&'static str, &dyn shoal::Bindable); 6] = [
-            ("run_ends", &params),
-            ("run_keys", keys),
-            ("run_keys4", &keys4),
-            ("run_after", &after),
-            ("run_count", &count.buffer),
-            ("run_args", &runs.args.buffer),
-        ];
-        runs.ends
-            .record_hooked(commands, n, ScanSpec::inclusive(Op::Sum), &hooks)?;
-        // Four runs per invocation (none where n < 4, whose runs the tail takes; the vec4
-        // views then hold nothing), then the last runs' remainder of four.
-        if n >= 4 {
-            runs.lengths
-                .bind("run_args", &runs.args.buffer)
-                .bind("run_after", &after)
-                .bind("run_after4", &after.view_as::<UVec4>())
-                .bind("keys", keys)
-                .bind("lengths4", &lengths.view_as::<UVec4>())
-                .bind("unique_keys4", &unique_keys.view_as::<UVec4>())
-                .indirect(&runs.args.buffer, CompactCount::ARGS_OFFSET)
-                .record(commands)?;
-        }
-        runs.tail
-            .bind("run_args", &runs.args.buffer)
-            .bind("run_after", &after)
-            .bind("keys", keys)
-            .bind("lengths", lengths)
-            .bind("unique_keys", unique_keys)
-            .groups([1, 1, 1])
-            .record(commands)
-    }
-
     /// Run-length encoding's kernels, compiled on first use.
-    fn run_kernels(&self) -> Result<Arc<RunKernels>> {
-        let mut kept = self.runs.lock().map_err(|_| wgsl::poisoned())?;
-        if let Some(k) = &*kept {
-            return Ok(k.clone());
+    fn run_kernels(&self) -> Result<&RunKernels> {
+        if let Some(kernels) = self.runs.get() {
+            return Ok(kernels);
         }
         let workgroup = wgsl::plan_workgroup(&self.gpu, 256);
         let io = shoal::Source::new("<run ends io>", RUN_ENDS);
-        let kernels = Arc::new(RunKernels {
+        let kernels = RunKernels {
             ends: Scan::with_io(&self.gpu, self.tiling, io)?,
             lengths: wgsl::builder(&self.gpu, RUN_LENGTHS)
                 .entry("run_lengths")
@@ -486,26 +286,13 @@ impl Segmented<u32> {
                 .build()?,
             workgroup,
             args: CompactCount::new(&self.gpu)?,
-        });
-        *kept = Some(kernels.clone());
-        Ok(kernels)
-    }
-
-    /// Run-length encoding, submitted.
-    pub fn run_run_lengths(
-        &self,
-        keys: &Buffer<u32>,
-        unique_keys: &Buffer<u32>,
-        lengths: &Buffer<u32>,
-        count: &CompactCount,
-    ) -> Result<Submission> {
-        let mut commands = self.gpu.commands();
-        self.record_run_lengths(&mut commands, keys, unique_keys, lengths, count)?;
-        commands.submit()
+        };
+        // Two first calls at once may both compile: one set is kept, the other dropped.
+        Ok(self.runs.get_or_init(|| kernels))
     }
 }
 
-/// The CPU twin of [`Segmented::record_scan`]: each segment (starting at 0 and where
+/// The CPU twin of a segmented scan ([`SegmentedScanArgs`]): each segment (starting at 0 and where
 /// `heads[i] != 0`) scanned on its own.
 pub fn segmented_scan_cpu<T: Scalar>(
     values: &[T],
@@ -529,7 +316,7 @@ pub fn segmented_scan_cpu<T: Scalar>(
         .collect()
 }
 
-/// The CPU twin of [`Segmented::record_reduce_by_key`]: each run of equal consecutive keys,
+/// The CPU twin of reduce-by-key ([`ReduceByKeyArgs`]): each run of equal consecutive keys,
 /// its key and `op` over its values.
 pub fn reduce_by_key_cpu<T: Scalar>(keys: &[u32], values: &[T], op: Op) -> (Vec<u32>, Vec<T>) {
     let mut out: (Vec<u32>, Vec<T>) = (Vec::new(), Vec::new());
@@ -543,6 +330,10 @@ pub fn reduce_by_key_cpu<T: Scalar>(keys: &[u32], values: &[T], op: Op) -> (Vec<
     }
     out
 }
+
+mod args;
+
+pub use args::{ReduceByKeyArgs, RunLengthsArgs, SegmentedScanArgs};
 
 #[cfg(test)]
 mod tests;

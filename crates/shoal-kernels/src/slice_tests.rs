@@ -33,11 +33,11 @@ shoal_conformance::gpu_test! {
         let (data, _buffer, input) = sliced(&gpu, 41, n);
         let start = input.offset() as usize / 4;
         let (out_data, out_buffer, output) = sliced(&gpu, 42, n);
-        Scan::<u32>::new(&gpu).expect("scan").run(&input, &output, ScanSpec::inclusive(Op::Sum)).expect("scan");
+        Scan::<u32>::new(&gpu).expect("scan").run(ScanArgs { input: &input, output: &output, spec: ScanSpec::inclusive(Op::Sum) }).expect("scan");
         let want = scan_cpu(&data[start..start + n as usize], Op::Sum, true);
         only_middle(&out_buffer.read().await.expect("out"), &out_data, start, &want, "scan");
         let (total_data, total_buffer, total) = sliced(&gpu, 43, 1);
-        Reduce::<u32>::new(&gpu).expect("reduce").run(&input, &total, Op::Max).expect("reduce");
+        Reduce::<u32>::new(&gpu).expect("reduce").run(ReduceArgs { input: &input, output: &total, op: Op::Max.into() }).expect("reduce");
         let max = reduce_cpu(&data[start..start + n as usize], Op::Max);
         only_middle(&total_buffer.read().await.expect("total"), &total_data, start, &[max], "reduce");
         let bins: Vec<u32> = data[start..start + n as usize].iter().map(|v| v % 256).collect();
@@ -45,7 +45,7 @@ shoal_conformance::gpu_test! {
         around.extend(&bins);
         let bins_buffer = gpu.buffer_from(&around).expect("bins");
         let counts = gpu.buffer_zeroed::<u32>(256).expect("counts");
-        Histogram::new(&gpu).expect("histogram").run(&bins_buffer.slice(start as u64..).expect("slice"), &counts).expect("histogram");
+        Histogram::new(&gpu).expect("histogram").run(HistogramArgs { input: &bins_buffer.slice(start as u64..).expect("slice"), counts: &counts }).expect("histogram");
         assert_eq!(counts.read().await.expect("counts"), histogram_cpu(&bins, 256));
     }
 
@@ -56,7 +56,7 @@ shoal_conformance::gpu_test! {
         let start = keys.offset() as usize / 4;
         let (values_data, values_buffer, values) = sliced(&gpu, 46, n);
         values.write(&(0..n as u32).collect::<Vec<_>>()).expect("indices");
-        RadixSort::new(&gpu).expect("sort").run_pairs(&keys, &values).expect("pairs");
+        RadixSort::new(&gpu, SortParams::default()).expect("sort").run(SortPairsArgs { keys: &keys, values: &values }).expect("pairs");
         let middle = &data[start..start + n as usize];
         let (want_keys, want_values) = sort_pairs_cpu(middle, &(0..n as u32).collect::<Vec<_>>());
         only_middle(&buffer.read().await.expect("keys"), &data, start, &want_keys, "pairs' keys");
@@ -64,7 +64,7 @@ shoal_conformance::gpu_test! {
         let wide: Vec<U64> = random_u32(47, 2 * n, 0).chunks(2).map(|w| U64(u64::from(w[0]) | u64::from(w[1]) << 32)).collect();
         let around = gpu.buffer_from(&[vec![U64(1); start / 2], wide.clone(), vec![U64(2); 5]].concat()).expect("wide");
         let slice = around.slice(start as u64 / 2..start as u64 / 2 + n).expect("wide slice");
-        RadixSort::<U64>::new(&gpu).expect("sort").run(&slice).expect("u64 sort");
+        RadixSort::<U64>::new(&gpu, SortParams::default()).expect("sort").run(SortArgs { keys: &slice }).expect("u64 sort");
         let got = around.read().await.expect("wide");
         assert_eq!(got[..start / 2], vec![U64(1); start / 2]);
         assert_eq!(first_difference(&got[start / 2..start / 2 + n as usize], &sort_cpu(&wide, crate::SortOrder::Ascending)), None, "u64 keys");

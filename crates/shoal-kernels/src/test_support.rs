@@ -5,10 +5,12 @@ pub(crate) use shoal::{Gpu, Usage};
 pub(crate) use shoal_conformance::rng::Rng;
 
 pub(crate) use crate::{
-    Compact, CompactCount, Histogram, Keep, Matmul, MatmulKernel, MatmulTiling, Op, RadixSort,
-    Reduce, SOFTWARE_WORKGROUP, Scalar, Scan, ScanSpec, SortCounters, SortTiling, Strategy, Tiling,
-    WorkgroupScan, compact_cpu, histogram_cpu, matmul_cpu, reduce_cpu, scan_cpu, sort_pairs_cpu,
-    workgroup_scan_cpu,
+    ArgsortArgs, Compact, CompactArgs, CompactCount, Histogram, HistogramArgs, Keep, Matmul,
+    MatmulArgs, MatmulKernel, MatmulTiling, Op, PartitionArgs, RadixSort, Record, Reduce,
+    ReduceArgs, ReduceByKeyArgs, RunLengthsArgs, SOFTWARE_WORKGROUP, Scalar, Scan, ScanArgs,
+    ScanSpec, SegmentedScanArgs, SortArgs, SortByArgs, SortCounters, SortPairsArgs, SortParams,
+    SortTiling, Strategy, Tiling, WorkgroupScan, WorkgroupScanArgs, compact_cpu, histogram_cpu,
+    matmul_cpu, reduce_cpu, scan_cpu, sort_pairs_cpu, workgroup_scan_cpu,
 };
 
 /// The sizes every primitive is tested at: around one work group of a software adapter's tiles

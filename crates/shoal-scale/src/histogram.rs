@@ -2,7 +2,7 @@
 //! the members (MPI's Allreduce).
 
 use shoal::Result;
-use shoal_kernels::Histogram;
+use shoal_kernels::{Histogram, HistogramArgs, Record};
 
 use crate::member::Member;
 use crate::part::Part;
@@ -21,9 +21,10 @@ pub fn histogram_part<C: Transport>(
     let local = comm.device_turn(|| {
         gpu.check_same(part.gpu(), "a spread histogram's part")?;
         let counts = gpu.buffer_zeroed::<u32>(u64::from(bins))?;
-        member
-            .family(0, Histogram::new)?
-            .run(&part.buffer, &counts)?;
+        member.family(0, Histogram::new)?.run(HistogramArgs {
+            input: &part.buffer,
+            counts: &counts,
+        })?;
         counts.read_blocking()
     });
     let counts = step(comm, local)?;

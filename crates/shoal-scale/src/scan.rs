@@ -5,7 +5,7 @@
 use std::marker::PhantomData;
 
 use shoal::{Buffer, Element, Gpu, Kernel, Result, Source};
-use shoal_kernels::{Op, Scalar, Scan, ScanSpec};
+use shoal_kernels::{Op, Record, Scalar, Scan, ScanArgs, ScanSpec};
 
 use crate::member::Member;
 use crate::part::Part;
@@ -42,7 +42,11 @@ pub fn scan_part<T: Scalar, C: Transport>(
             ScanKind::Inclusive => ScanSpec::inclusive(op),
             ScanKind::Exclusive => ScanSpec::exclusive(op),
         };
-        scan.run(&part.buffer, &out, spec)?;
+        scan.run(ScanArgs {
+            input: &part.buffer,
+            output: &out,
+            spec,
+        })?;
         let last = read_one(&out, n - 1)?;
         let total = match kind {
             ScanKind::Inclusive => last,

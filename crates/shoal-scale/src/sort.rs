@@ -14,7 +14,7 @@
 
 use shoal::glam::UVec4;
 use shoal::{Buffer, Element, Error, Kernel, Result};
-use shoal_kernels::{RadixSort, SortOrder};
+use shoal_kernels::{RadixSort, Record, SortArgs, SortOrder, SortPairsArgs, SortParams};
 
 use crate::keys::SpreadKey;
 use crate::member::Member;
@@ -205,8 +205,8 @@ fn local_sort<K: SpreadKey, V: Element>(
 ) -> Result<()> {
     let mut commands = keys.gpu().commands();
     match values {
-        Some(v) => sorter.record_pairs(&mut commands, keys, v)?,
-        None => sorter.record(&mut commands, keys)?,
+        Some(v) => sorter.record(&mut commands, SortPairsArgs { keys, values: v })?,
+        None => sorter.record(&mut commands, SortArgs { keys })?,
     }
     commands.submit()?.wait_blocking()
 }
@@ -228,8 +228,10 @@ impl<K: SpreadKey> SortKit<K> {
                 .constant("DESC", order == SortOrder::Descending)
                 .build()
         };
+        let mut sorter = RadixSort::<K>::new(gpu, SortParams::default())?;
+        sorter.set_order(order);
         Ok(Self {
-            sorter: RadixSort::<K>::new(gpu)?.with_order(order),
+            sorter,
             samples: kernel("samples")?,
             bounds: kernel("bounds")?,
         })

@@ -1,6 +1,8 @@
 //! A user's crate: its own WGSL kernel through `shoal`, and a sort from `shoal-kernels`, each
 //! checked against the CPU. Exits non-zero on a mismatch.
 
+use shoal_kernels::{RadixSort, Record, SortArgs, SortParams};
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let gpu = shoal::Gpu::blocking()?;
     eprintln!("outside crate on {}", gpu.adapter_details().name);
@@ -20,8 +22,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Ok(_) => return Err("a misspelt binding name was not refused".into()),
     }
 
-    let sort = shoal_kernels::RadixSort::new(&gpu)?;
-    sort.run(&buffer)?;
+    let sort = RadixSort::new(&gpu, SortParams::default())?;
+    sort.run(SortArgs { keys: &buffer })?;
     let mut sorted = doubled;
     sorted.sort_unstable();
     if buffer.read_blocking()? != sorted {

@@ -4,7 +4,7 @@
 //! `Compactor`, the two passes' times added.
 
 use shoal::{Commands, Gpu};
-use shoal_kernels::{Compact, CompactCount, Keep, Predicate};
+use shoal_kernels::{Compact, CompactArgs, CompactCount, Keep, Predicate, Record};
 
 use super::{Io, err, io, nanos, peer_nanos, read, same};
 use crate::harness::{Case, Fut};
@@ -60,11 +60,13 @@ impl Case for CompactCase {
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
         self.compact.record(
             c,
-            &self.io.input,
-            Keep::Predicate(&self.keep),
-            &self.io.output,
-            &self.count,
-            0,
+            CompactArgs {
+                values: &self.io.input,
+                keep: Keep::Predicate(&self.keep),
+                output: &self.io.output,
+                count: &self.count,
+                next_workgroup: 0,
+            },
         )
     }
     fn verify(&mut self) -> Fut<'_, Result<(), String>> {

@@ -2,7 +2,7 @@
 //! `Histogram`.
 
 use shoal::{Commands, Gpu};
-use shoal_kernels::{Histogram, histogram_cpu};
+use shoal_kernels::{Histogram, HistogramArgs, Record, histogram_cpu};
 
 use super::{Io, err, io, nanos, peer_nanos, read, same};
 use crate::harness::{Case, Fut};
@@ -31,7 +31,13 @@ pub(super) fn histogram_case(gpu: &Gpu, n: u64) -> Result<Box<dyn Case>, String>
 
 impl Case for HistogramCase {
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
-        self.hist.record(c, &self.io.input, &self.io.output)
+        self.hist.record(
+            c,
+            HistogramArgs {
+                input: &self.io.input,
+                counts: &self.io.output,
+            },
+        )
     }
     fn verify(&mut self) -> Fut<'_, Result<(), String>> {
         Box::pin(async {

@@ -3,7 +3,7 @@
 //! rounding of a sum of `side` products.
 
 use shoal::{Buffer, Commands, Gpu};
-use shoal_kernels::{Matmul, MatmulKernel, matmul_cpu};
+use shoal_kernels::{Matmul, MatmulArgs, MatmulKernel, Record, matmul_cpu};
 
 use super::{data, err, nanos};
 use crate::harness::{Case, Fut};
@@ -48,8 +48,16 @@ pub(super) fn matmul_case(
 impl Case for MatmulCase {
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
         let s = self.side;
-        self.mm
-            .record(c, &self.a, &self.b, &self.c, [s, s, s], self.kernel)
+        self.mm.record(
+            c,
+            MatmulArgs {
+                a: &self.a,
+                b: &self.b,
+                c: &self.c,
+                dims: [s, s, s],
+                kernel: self.kernel,
+            },
+        )
     }
     fn verify(&mut self) -> Fut<'_, Result<(), String>> {
         Box::pin(async {

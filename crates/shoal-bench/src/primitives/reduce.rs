@@ -2,7 +2,7 @@
 //! `Reducer`; and the same sum written as a user's operator.
 
 use shoal::{Commands, Gpu};
-use shoal_kernels::{Op, Operation, Reduce};
+use shoal_kernels::{Op, Operation, Record, Reduce, ReduceArgs};
 
 use super::{Io, err, io, nanos, peer_nanos, read, same};
 use crate::harness::{Case, Fut};
@@ -38,8 +38,14 @@ impl ReduceCase {
 
 impl Case for ReduceCase {
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
-        self.reduce
-            .record(c, &self.io.input, &self.io.output, self.op)
+        self.reduce.record(
+            c,
+            ReduceArgs {
+                input: &self.io.input,
+                output: &self.io.output,
+                op: self.op,
+            },
+        )
     }
     fn verify(&mut self) -> Fut<'_, Result<(), String>> {
         Box::pin(async { same(&read(&self.io.output).await?, &[self.want()]) })

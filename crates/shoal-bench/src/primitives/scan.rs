@@ -4,7 +4,8 @@
 
 use shoal::{Commands, Gpu};
 use shoal_kernels::{
-    Op, Operation, Operator, Scan, ScanSpec, Strategy, WorkgroupScan, scan_cpu, workgroup_scan_cpu,
+    Op, Operation, Operator, Record, Scan, ScanArgs, ScanSpec, Strategy, WorkgroupScan,
+    WorkgroupScanArgs, scan_cpu, workgroup_scan_cpu,
 };
 
 use super::{Io, err, io, nanos, peer_nanos, read, same};
@@ -71,8 +72,14 @@ pub(super) fn scan_case(
 
 impl Case for ScanCase {
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
-        self.scan
-            .record(c, &self.io.input, &self.io.output, self.spec)
+        self.scan.record(
+            c,
+            ScanArgs {
+                input: &self.io.input,
+                output: &self.io.output,
+                spec: self.spec,
+            },
+        )
     }
     fn verify(&mut self) -> Fut<'_, Result<(), String>> {
         Box::pin(async {
@@ -131,8 +138,15 @@ pub(super) fn workgroup_scan_case(gpu: &Gpu, n: u64) -> Result<Box<dyn Case>, St
 
 impl Case for WorkgroupScanCase {
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
-        self.scan
-            .record(c, &self.io.input, &self.io.output, Op::Sum, true)
+        self.scan.record(
+            c,
+            WorkgroupScanArgs {
+                input: &self.io.input,
+                output: &self.io.output,
+                op: Op::Sum,
+                inclusive: true,
+            },
+        )
     }
     fn verify(&mut self) -> Fut<'_, Result<(), String>> {
         Box::pin(async {

@@ -3,7 +3,10 @@
 //! `RunLengthEncoder`.
 
 use shoal::{Buffer, Commands, Gpu};
-use shoal_kernels::{CompactCount, Op, Segmented, reduce_by_key_cpu, segmented_scan_cpu};
+use shoal_kernels::{
+    CompactCount, Op, Record, ReduceByKeyArgs, RunLengthsArgs, Segmented, SegmentedScanArgs,
+    reduce_by_key_cpu, segmented_scan_cpu,
+};
 
 use super::{data, err, nanos, peer_nanos, read, same};
 use crate::harness::{Case, Fut};
@@ -107,22 +110,36 @@ impl Case for SegmentedCase {
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
         let [a, b] = &self.out;
         match self.kind {
-            Kind::Scan => {
-                self.seg
-                    .record_scan(c, &self.gpu_values, &self.gpu_heads, a, Op::Sum, true)
-            }
-            Kind::ReduceByKey => self.seg.record_reduce_by_key(
+            Kind::Scan => self.seg.record(
                 c,
-                &self.gpu_keys,
-                &self.gpu_values,
-                a,
-                b,
-                &self.count,
-                Op::Sum,
+                SegmentedScanArgs {
+                    values: &self.gpu_values,
+                    heads: &self.gpu_heads,
+                    output: a,
+                    op: Op::Sum,
+                    inclusive: true,
+                },
             ),
-            Kind::RunLengths => self
-                .seg
-                .record_run_lengths(c, &self.gpu_keys, a, b, &self.count),
+            Kind::ReduceByKey => self.seg.record(
+                c,
+                ReduceByKeyArgs {
+                    keys: &self.gpu_keys,
+                    values: &self.gpu_values,
+                    unique_keys: a,
+                    reduced: b,
+                    count: &self.count,
+                    op: Op::Sum,
+                },
+            ),
+            Kind::RunLengths => self.seg.record(
+                c,
+                RunLengthsArgs {
+                    keys: &self.gpu_keys,
+                    unique_keys: a,
+                    lengths: b,
+                    count: &self.count,
+                },
+            ),
         }
     }
     fn verify(&mut self) -> Fut<'_, Result<(), String>> {

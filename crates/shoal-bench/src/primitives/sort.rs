@@ -2,7 +2,7 @@
 //! beside lampshade's `Sorter`, and key-value pairs.
 
 use shoal::{Buffer, Commands, Gpu};
-use shoal_kernels::RadixSort;
+use shoal_kernels::{RadixSort, Record, SortArgs, SortPairsArgs, SortParams};
 
 use super::{data, err, nanos, peer_nanos, read, same};
 use crate::harness::{Case, Fut};
@@ -54,7 +54,7 @@ pub(super) fn sort_case(gpu: &Gpu, n: u64, pairs: bool) -> Result<Box<dyn Case>,
         None
     };
     Ok(Box::new(SortCase {
-        sort: RadixSort::new(gpu).map_err(err)?,
+        sort: RadixSort::new(gpu, SortParams::default()).map_err(err)?,
         pristine: gpu.buffer_from(&host).map_err(err)?,
         keys: gpu.buffer_zeroed(n).map_err(err)?,
         peer_out: gpu.buffer_zeroed(if pairs { 1 } else { n }).map_err(err)?,
@@ -81,8 +81,14 @@ impl Case for SortCase {
     }
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
         match &self.values {
-            Some(v) => self.sort.record_pairs(c, &self.keys, v),
-            None => self.sort.record(c, &self.keys),
+            Some(v) => self.sort.record(
+                c,
+                SortPairsArgs {
+                    keys: &self.keys,
+                    values: v,
+                },
+            ),
+            None => self.sort.record(c, SortArgs { keys: &self.keys }),
         }
     }
     fn verify(&mut self) -> Fut<'_, Result<(), String>> {

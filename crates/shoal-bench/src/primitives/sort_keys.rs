@@ -1,10 +1,13 @@
 //! Radix sorts of the other key types and shapes, each to be read as a ratio to `radix sort u32
 //! keys` at the same size: `i32`, `f32` and `u64` keys alone (all bits random, so every pass does
 //! work), `u32` keys carrying 16-byte values, the argsort of `u32` keys, and `u32` keys below
-//! 2^16 sorted by those 16 bits alone (`RadixSort::with_key_bits`).
+//! 2^16 sorted by those 16 bits alone (`SortParams::key_bits`).
 
 use shoal::{Buffer, Commands, Element, Gpu};
-use shoal_kernels::{RadixSort, SortKey, SortOrder, U64, argsort_cpu};
+use shoal_kernels::{
+    ArgsortArgs, RadixSort, Record, SortArgs, SortKey, SortOrder, SortPairsArgs, SortParams, U64,
+    argsort_cpu,
+};
 
 use super::{data, err, nanos, read};
 use crate::harness::{Case, Fut};
@@ -79,12 +82,10 @@ pub(super) fn key_case<K: BenchKey>(
         .zip(&high)
         .map(|(&l, &h)| K::from_words(if low16 { l & 0xffff } else { l }, h))
         .collect();
-    let sort = RadixSort::new(gpu).map_err(err)?;
-    let sort = if low16 {
-        sort.with_key_bits(0..16).map_err(err)?
-    } else {
-        sort
+    let params = SortParams {
+        key_bits: low16.then_some(0..16),
     };
+    let sort = RadixSort::new(gpu, params).map_err(err)?;
     let wide = matches!(shape, Shape::Wide);
     let values: Vec<[u32; 4]> = (0..if wide { n as u32 } else { 1 })
         .map(|i| [i; 4])
@@ -132,9 +133,21 @@ impl<K: BenchKey> Case for KeyCase<K> {
     }
     fn record(&mut self, c: &mut Commands) -> Result<(), shoal::Error> {
         match self.shape {
-            Shape::Keys | Shape::Low16 => self.sort.record(c, &self.keys),
-            Shape::Wide => self.sort.record_pairs(c, &self.keys, &self.values),
-            Shape::Argsort => self.sort.record_argsort(c, &self.keys, &self.indices),
+            Shape::Keys | Shape::Low16 => self.sort.record(c, SortArgs { keys: &self.keys }),
+            Shape::Wide => self.sort.record(
+                c,
+                SortPairsArgs {
+                    keys: &self.keys,
+                    values: &self.values,
+                },
+            ),
+            Shape::Argsort => self.sort.record(
+                c,
+                ArgsortArgs {
+                    keys: &self.keys,
+                    indices: &self.indices,
+                },
+            ),
         }
     }
     fn verify(&mut self) -> Fut<'_, Result<(), String>> {

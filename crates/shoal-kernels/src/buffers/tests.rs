@@ -24,37 +24,37 @@ shoal_conformance::async_test! {
         // On wgpu 30 these compare equal (the same id on each device): what made them pass for
         // one buffer. The checks must not depend on it either way.
 
-        let sort = RadixSort::<u32>::new(&gpu).expect("sort");
-        wrong_gpu(sort.run_pairs(&ours, &theirs), "radix sort: the values buffer");
-        wrong_gpu(sort.run_argsort(&ours, &theirs), "radix sort: the indices buffer");
-        wrong_gpu(sort.run_pairs(&theirs, &ours), "radix sort: the keys buffer");
-        let wide = RadixSort::<U64>::new(&gpu).expect("sort");
-        wrong_gpu(wide.run_argsort(&theirs.view_as::<U64>(), &ours), "radix sort: the keys buffer");
+        let sort = RadixSort::<u32>::new(&gpu, SortParams::default()).expect("sort");
+        wrong_gpu(sort.run(SortPairsArgs { keys: &ours, values: &theirs }), "radix sort: the values buffer");
+        wrong_gpu(sort.run(ArgsortArgs { keys: &ours, indices: &theirs }), "radix sort: the indices buffer");
+        wrong_gpu(sort.run(SortPairsArgs { keys: &theirs, values: &ours }), "radix sort: the keys buffer");
+        let wide = RadixSort::<U64>::new(&gpu, SortParams::default()).expect("sort");
+        wrong_gpu(wide.run(ArgsortArgs { keys: &theirs.view_as::<U64>(), indices: &ours }), "radix sort: the keys buffer");
 
         let compact = Compact::new(&gpu).expect("compact");
         let split = compact.partition("x < 2u").expect("partition");
         let (values, kept) = (gpu.buffer_from(&[5u32, 0, 1, 9]).expect("values"), gpu.buffer_zeroed::<u32>(4).expect("kept"));
         let counts = (CompactCount::new(&gpu).expect("count"), CompactCount::new(&gpu).expect("count"));
         let mut commands = gpu.commands();
-        wrong_gpu(compact.record_partition(&mut commands, &values, &split, (&ours, &theirs), (&counts.0, &counts.1), 0), "partition: the rejected buffer");
-        wrong_gpu(compact.record_partition(&mut commands, &theirs, &split, (&ours, &kept), (&counts.0, &counts.1), 0), "partition: the values buffer");
+        wrong_gpu(compact.record(&mut commands, PartitionArgs { values: &values, partition: &split, kept: &ours, rejected: &theirs, kept_count: &counts.0, rejected_count: &counts.1, next_workgroup: 0 }), "partition: the rejected buffer");
+        wrong_gpu(compact.record(&mut commands, PartitionArgs { values: &theirs, partition: &split, kept: &ours, rejected: &kept, kept_count: &counts.0, rejected_count: &counts.1, next_workgroup: 0 }), "partition: the values buffer");
         let their_count = CompactCount { buffer: theirs.clone() };
-        wrong_gpu(compact.record_partition(&mut commands, &values, &split, (&ours, &kept), (&counts.0, &their_count), 0), "partition: the rejected count buffer");
+        wrong_gpu(compact.record(&mut commands, PartitionArgs { values: &values, partition: &split, kept: &ours, rejected: &kept, kept_count: &counts.0, rejected_count: &their_count, next_workgroup: 0 }), "partition: the rejected count buffer");
 
         let seg = Segmented::<u32>::new(&gpu).expect("segmented");
         let heads = gpu.buffer_from(&[1u32, 0, 1, 0]).expect("heads");
-        wrong_gpu(seg.run_scan(&ours, &heads, &theirs, Op::Sum, true), "segmented scan: the output buffer");
-        wrong_gpu(seg.run_run_lengths(&ours, &kept, &theirs, &counts.0), "run lengths: the lengths buffer");
-        wrong_gpu(seg.run_run_lengths(&ours, &kept, &values, &their_count), "run lengths: the count buffer");
+        wrong_gpu(seg.run(SegmentedScanArgs { values: &ours, heads: &heads, output: &theirs, op: Op::Sum, inclusive: true }), "segmented scan: the output buffer");
+        wrong_gpu(seg.run(RunLengthsArgs { keys: &ours, unique_keys: &kept, lengths: &theirs, count: &counts.0 }), "run lengths: the lengths buffer");
+        wrong_gpu(seg.run(RunLengthsArgs { keys: &ours, unique_keys: &kept, lengths: &values, count: &their_count }), "run lengths: the count buffer");
 
         let scan = Scan::<u32>::new(&gpu).expect("scan");
-        wrong_gpu(scan.run(&ours, &theirs, ScanSpec::inclusive(Op::Sum)), "scan: the output buffer");
+        wrong_gpu(scan.run(ScanArgs { input: &ours, output: &theirs, spec: ScanSpec::inclusive(Op::Sum) }), "scan: the output buffer");
         let workgroup = WorkgroupScan::<u32>::new(&gpu).expect("workgroup scan");
-        wrong_gpu(workgroup.run(&ours, &theirs, Op::Sum, true), "workgroup scan: the output buffer");
+        wrong_gpu(workgroup.run(WorkgroupScanArgs { input: &ours, output: &theirs, op: Op::Sum, inclusive: true }), "workgroup scan: the output buffer");
 
         // Nothing was recorded into the batch; each device's own buffers still work.
         commands.submit().expect("submit");
-        sort.run_pairs(&ours, &kept).expect("sort pairs");
+        sort.run(SortPairsArgs { keys: &ours, values: &kept }).expect("sort pairs");
         assert_eq!(ours.read().await.expect("read"), [0, 1, 2, 3]);
     }
 }
@@ -84,40 +84,40 @@ shoal_conformance::async_test! {
         let reduce = Reduce::<u32>::new(&gpu).expect("reduce");
         for n in [4u64, 8, 300_000] {
             let big = gpu.buffer_zeroed::<u32>(n).expect("big");
-            let e = reduce.record(&mut commands, &big, &big.slice(..1).expect("slice"), Op::Sum);
+            let e = reduce.record(&mut commands, ReduceArgs { input: &big, output: &big.slice(..1).expect("slice"), op: Op::Sum.into() });
             one_buffer(e, "reduce", &["`output`", "another part of the input's wgpu buffer"]);
         }
-        one_buffer(reduce.record(&mut commands, &x, &x, Op::Sum), "reduce", &["the input buffer itself"]);
-        wrong_gpu(reduce.record(&mut commands, &x, &theirs, Op::Sum), "reduce: the output buffer");
+        one_buffer(reduce.record(&mut commands, ReduceArgs { input: &x, output: &x, op: Op::Sum.into() }), "reduce", &["the input buffer itself"]);
+        wrong_gpu(reduce.record(&mut commands, ReduceArgs { input: &x, output: &theirs, op: Op::Sum.into() }), "reduce: the output buffer");
 
         let hist = Histogram::new(&gpu).expect("histogram");
-        one_buffer(hist.record(&mut commands, &x, &x), "histogram", &["`counts`"]);
-        one_buffer(hist.record(&mut commands, &x, &x.view_as::<u32>()), "histogram", &["`counts`"]);
-        wrong_gpu(hist.record(&mut commands, &x, &theirs), "histogram: the counts buffer");
+        one_buffer(hist.record(&mut commands, HistogramArgs { input: &x, counts: &x }), "histogram", &["`counts`"]);
+        one_buffer(hist.record(&mut commands, HistogramArgs { input: &x, counts: &x.view_as::<u32>() }), "histogram", &["`counts`"]);
+        wrong_gpu(hist.record(&mut commands, HistogramArgs { input: &x, counts: &theirs }), "histogram: the counts buffer");
 
         let compact = Compact::new(&gpu).expect("compact");
         let flags = gpu.buffer_from(&[1u32, 0, 1, 0, 1, 0, 1, 0]).expect("flags");
         let count = CompactCount::new(&gpu).expect("count");
         let as_count = CompactCount { buffer: x.clone() };
-        one_buffer(compact.record(&mut commands, &x, Keep::Flags(&flags), &x, &count, 0), "compact", &["`output`"]);
-        one_buffer(compact.record(&mut commands, &x, Keep::Flags(&flags), &flags, &count, 0), "compact", &["`output`", "flags"]);
-        one_buffer(compact.record(&mut commands, &x, Keep::Flags(&flags), &out, &as_count, 0), "compact", &["`count`"]);
-        wrong_gpu(compact.record(&mut commands, &x, Keep::Flags(&flags), &theirs, &count, 0), "compact: the output buffer");
+        one_buffer(compact.record(&mut commands, CompactArgs { values: &x, keep: Keep::Flags(&flags), output: &x, count: &count, next_workgroup: 0 }), "compact", &["`output`"]);
+        one_buffer(compact.record(&mut commands, CompactArgs { values: &x, keep: Keep::Flags(&flags), output: &flags, count: &count, next_workgroup: 0 }), "compact", &["`output`", "flags"]);
+        one_buffer(compact.record(&mut commands, CompactArgs { values: &x, keep: Keep::Flags(&flags), output: &out, count: &as_count, next_workgroup: 0 }), "compact", &["`count`"]);
+        wrong_gpu(compact.record(&mut commands, CompactArgs { values: &x, keep: Keep::Flags(&flags), output: &theirs, count: &count, next_workgroup: 0 }), "compact: the output buffer");
         // The values as their own flags are only read: allowed.
-        compact.record(&mut commands, &x, Keep::Flags(&x), &out, &count, 0).expect("values as flags");
+        compact.record(&mut commands, CompactArgs { values: &x, keep: Keep::Flags(&x), output: &out, count: &count, next_workgroup: 0 }).expect("values as flags");
 
         let seg = Segmented::<u32>::new(&gpu).expect("segmented");
         let (unique, reduced) = (gpu.buffer_zeroed::<u32>(8).expect("unique"), gpu.buffer_zeroed::<u32>(8).expect("reduced"));
-        let by_key = |keys: &Buffer<u32>, values: &Buffer<u32>, unique: &Buffer<u32>, reduced: &Buffer<u32>, count: &CompactCount| seg.record_reduce_by_key(&mut gpu.commands(), keys, values, unique, reduced, count, Op::Sum);
+        let by_key = |keys: &Buffer<u32>, values: &Buffer<u32>, unique: &Buffer<u32>, reduced: &Buffer<u32>, count: &CompactCount| seg.record(&mut gpu.commands(), ReduceByKeyArgs { keys, values, unique_keys: unique, reduced, count, op: Op::Sum });
         one_buffer(by_key(&x, &flags, &x, &reduced, &count), "reduce by key", &["`unique keys`"]);
         one_buffer(by_key(&x, &flags, &unique, &flags, &count), "reduce by key", &["`reduced`"]);
         one_buffer(by_key(&x, &flags, &unique, &reduced, &as_count), "reduce by key", &["`count`"]);
         one_buffer(by_key(&x, &flags, &unique, &unique, &count), "reduce by key", &["`reduced`"]);
         wrong_gpu(by_key(&x, &flags, &unique, &theirs, &count), "reduce by key: the reduced buffer");
-        one_buffer(seg.record_scan(&mut commands, &x, &flags, &flags, Op::Sum, true), "segmented scan", &["`output`", "heads"]);
-        wrong_gpu(seg.record_scan(&mut commands, &theirs, &flags, &out, Op::Sum, true), "segmented scan: the values buffer");
+        one_buffer(seg.record(&mut commands, SegmentedScanArgs { values: &x, heads: &flags, output: &flags, op: Op::Sum, inclusive: true }), "segmented scan", &["`output`", "heads"]);
+        wrong_gpu(seg.record(&mut commands, SegmentedScanArgs { values: &theirs, heads: &flags, output: &out, op: Op::Sum, inclusive: true }), "segmented scan: the values buffer");
         // The values as their own heads are only read: allowed.
-        seg.record_scan(&mut commands, &x, &x, &reduced, Op::Sum, true).expect("values as heads");
+        seg.record(&mut commands, SegmentedScanArgs { values: &x, heads: &x, output: &reduced, op: Op::Sum, inclusive: true }).expect("values as heads");
 
         // Only the two allowed calls were recorded: the inputs are intact.
         commands.submit().expect("submit").wait().await.expect("wait");
@@ -144,12 +144,12 @@ shoal_conformance::async_test! {
         let n = u32::try_from(limit / 256 + 32).expect("keys");
         let keys: Vec<u32> = (0..n).rev().collect();
         let buffer = gpu.buffer_from(&keys).expect("keys");
-        let e = RadixSort::<u32>::with_tiling(&gpu, few).expect("sort").run(&buffer).map(|_| ()).expect_err("counters past a binding");
+        let e = RadixSort::<u32>::with_tiling(&gpu, few, SortParams::default()).expect("sort").run(SortArgs { keys: &buffer }).map(|_| ()).expect_err("counters past a binding");
         assert!(matches!(e, Error::InvalidParameter { .. }), "{e}");
         for part in ["counts per invocation", &format!("{limit} bytes"), "tiling"] {
             assert!(e.to_string().contains(part), "`{e}` should name `{part}`");
         }
-        RadixSort::<u32>::new(&gpu).expect("sort").run(&buffer).expect("the default tiling");
+        RadixSort::<u32>::new(&gpu, SortParams::default()).expect("sort").run(SortArgs { keys: &buffer }).expect("the default tiling");
         let mut want = keys;
         want.sort_unstable();
         assert_eq!(buffer.read().await.expect("read"), want);
@@ -182,16 +182,17 @@ shoal_conformance::async_test! {
         let below = compact.partition("x < 10u").expect("predicate");
         let halves = (&out.slice(..n).expect("kept"), &out.slice(n..).expect("rejected"));
         let (whole, other) = (CompactCount::new(&gpu).expect("count"), CompactCount::new(&gpu).expect("count"));
-        refused(compact.record_partition(&mut commands, &values, &below, halves, (&count(0..4), &other), 0), "partition", "rejected");
+        let args = PartitionArgs { values: &values, partition: &below, kept: halves.0, rejected: halves.1, kept_count: &count(0..4), rejected_count: &other, next_workgroup: 0 };
+        refused(compact.record(&mut commands, args), "partition", "rejected");
         let rejected = gpu.buffer_zeroed::<u32>(n).expect("rejected");
         let (kept, separate) = (&out.slice(..n).expect("kept"), &rejected);
-        refused(compact.record_partition(&mut commands, &values, &below, (kept, separate), (&count(0..4), &count(4..8)), 0), "partition", "rejected count");
+        refused(compact.record(&mut commands, PartitionArgs { values: &values, partition: &below, kept, rejected: separate, kept_count: &count(0..4), rejected_count: &count(4..8), next_workgroup: 0 }), "partition", "rejected count");
         let seg = Segmented::<u32>::new(&gpu).expect("segmented");
         let lengths = out.slice(1..n + 1).expect("lengths");
-        refused(seg.record_run_lengths(&mut commands, &values, &gpu.buffer_zeroed::<u32>(n).expect("unique"), &lengths, &count(0..4)), "run lengths", "lengths");
+        refused(seg.record(&mut commands, RunLengthsArgs { keys: &values, unique_keys: &gpu.buffer_zeroed::<u32>(n).expect("unique"), lengths: &lengths, count: &count(0..4) }), "run lengths", "lengths");
         let hist = Histogram::new(&gpu).expect("histogram");
-        refused(hist.record(&mut commands, &values, &out.slice(1..257).expect("bins")), "histogram", "counts");
-        refused(compact.record(&mut commands, &values.slice(1..).expect("input"), Keep::Flags(&values), &out, &whole, 0), "compact", "values");
+        refused(hist.record(&mut commands, HistogramArgs { input: &values, counts: &out.slice(1..257).expect("bins") }), "histogram", "counts");
+        refused(compact.record(&mut commands, CompactArgs { values: &values.slice(1..).expect("input"), keep: Keep::Flags(&values), output: &out, count: &whole, next_workgroup: 0 }), "compact", "values");
         // Nothing was recorded: the counts keep their sentinel, the output its zeros.
         commands.submit().expect("submit").wait().await.expect("wait");
         assert_eq!(counts.read().await.expect("counts"), sentinel);

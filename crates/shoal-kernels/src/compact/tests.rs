@@ -22,7 +22,7 @@ shoal_conformance::gpu_test! {
             let flags: Vec<u32> = random_u32(n + 1, n, 3);
             let (vb, fb) = (gpu.buffer_from(&values).expect("values"), gpu.buffer_from(&flags).expect("flags"));
             let out = gpu.buffer_zeroed::<u32>(n).expect("out");
-            compact.run(&vb, Keep::Flags(&fb), &out, &count, 0).expect("compact");
+            compact.run(CompactArgs { values: &vb, keep: Keep::Flags(&fb), output: &out, count: &count, next_workgroup: 0 }).expect("compact");
             let want = compact_cpu(&values, |_, i| flags[i] != 0);
             assert_eq!(count.read().await.expect("count") as usize, want.len(), "n = {n}");
             let got = out.read().await.expect("out");
@@ -42,7 +42,7 @@ shoal_conformance::gpu_test! {
             let vb = gpu.buffer_from(&values).expect("values");
             let out = gpu.buffer_zeroed::<u32>(n).expect("out");
             for (p, keep) in [(&odd, &(|x: u32, _| x % 2 == 1) as &dyn Fn(u32, usize) -> bool), (&none, &|_, _| false), (&all, &|_, _| true)] {
-                compact.run(&vb, Keep::Predicate(p), &out, &count, 0).expect("compact");
+                compact.run(CompactArgs { values: &vb, keep: Keep::Predicate(p), output: &out, count: &count, next_workgroup: 0 }).expect("compact");
                 let want = compact_cpu(&values, keep);
                 assert_eq!(count.read().await.expect("count") as usize, want.len(), "{} n = {n}", p.expression());
                 assert_eq!(first_difference(&out.read().await.expect("out"), &kept_then_rejected(&values, keep)), None);
@@ -76,7 +76,7 @@ shoal_conformance::gpu_test! {
         let out = gpu.buffer_zeroed::<u32>(n).expect("out");
         let count = CompactCount::new(&gpu).expect("count");
         let mut commands = gpu.commands();
-        compact.record(&mut commands, &vb, Keep::Predicate(&keep), &out, &count, 64).expect("compact");
+        compact.record(&mut commands, CompactArgs { values: &vb, keep: Keep::Predicate(&keep), output: &out, count: &count, next_workgroup: 64 }).expect("compact");
         double.bind("count_args", &count.buffer).bind("data", &out).indirect(&count.buffer, CompactCount::ARGS_OFFSET).record(&mut commands).expect("indirect");
         commands.submit().expect("submit");
         let want: Vec<u32> = compact_cpu(&values, |x, _| x < 250).into_iter().map(|x| 2 * x + 1).collect();
@@ -106,13 +106,13 @@ shoal_conformance::gpu_test! {
             let (a, b) = (gpu.buffer_zeroed::<u32>(m.max(1)).expect("a"), gpu.buffer_zeroed::<u32>(m.max(1)).expect("b"));
             let (ca, cb) = (CompactCount::new(&gpu).expect("count"), CompactCount::new(&gpu).expect("count"));
             if m > 0 {
-                compact.run(&vb, Keep::Predicate(&unique), &a, &ca, 0).expect("unique");
+                compact.run(CompactArgs { values: &vb, keep: Keep::Predicate(&unique), output: &a, count: &ca, next_workgroup: 0 }).expect("unique");
                 let want = compact_cpu(&values, |x, i| i == 0 || values[i - 1] != x);
                 assert_eq!(ca.read().await.expect("count") as usize, want.len(), "unique count, n = {m}");
                 assert_eq!(first_difference(&a.read().await.expect("read")[..want.len()], &want), None, "unique, n = {m}");
             }
             let mut commands = gpu.commands();
-            compact.record_partition(&mut commands, &vb, &split, (&a, &b), (&ca, &cb), 0).expect("partition");
+            compact.record(&mut commands, PartitionArgs { values: &vb, partition: &split, kept: &a, rejected: &b, kept_count: &ca, rejected_count: &cb, next_workgroup: 0 }).expect("partition");
             commands.submit().expect("submit");
             let kept = compact_cpu(&values, |x, _| x % 3 == 0);
             let rejected = compact_cpu(&values, |x, _| x % 3 != 0);
@@ -123,7 +123,7 @@ shoal_conformance::gpu_test! {
         let (vb, out) = (gpu.buffer_from(&[1u32, 2]).expect("values"), gpu.buffer_zeroed::<u32>(2).expect("out"));
         let count = CompactCount::new(&gpu).expect("count");
         let mut commands = gpu.commands();
-        assert!(matches!(compact.record_partition(&mut commands, &vb, &split, (&out, &out), (&count, &count), 0), Err(shoal::Error::BindingKind { .. })));
+        assert!(matches!(compact.record(&mut commands, PartitionArgs { values: &vb, partition: &split, kept: &out, rejected: &out, kept_count: &count, rejected_count: &count, next_workgroup: 0 }), Err(shoal::Error::BindingKind { .. })));
         assert!(matches!(compact.partition("x +* 1u"), Err(shoal::Error::Wgsl { .. })));
     }
 
@@ -143,7 +143,7 @@ shoal_conformance::gpu_test! {
         let (ca, cb) = (CompactCount { buffer: counts.slice(..4).expect("slice") }, CompactCount { buffer: counts.slice(64..).expect("slice") });
         let (kept_half, rejected_half) = (out.slice(..n).expect("slice"), out.slice(n..).expect("slice"));
         let mut commands = gpu.commands();
-        compact.record_partition(&mut commands, &vb, &split, (&kept_half, &rejected_half), (&ca, &cb), 64).expect("partition");
+        compact.record(&mut commands, PartitionArgs { values: &vb, partition: &split, kept: &kept_half, rejected: &rejected_half, kept_count: &ca, rejected_count: &cb, next_workgroup: 64 }).expect("partition");
         commands.submit().expect("submit");
         let kept = compact_cpu(&values, |x, _| x % 3 == 0);
         let rejected = compact_cpu(&values, |x, _| x % 3 != 0);
@@ -154,9 +154,9 @@ shoal_conformance::gpu_test! {
         assert_eq!(cb.read_args().await.expect("args").x, rejected.len().div_ceil(64) as u32);
         let overlapping = out.slice(n - 64..2 * n - 64).expect("slice");
         let mut commands = gpu.commands();
-        let e = compact.record_partition(&mut commands, &vb, &split, (&kept_half, &overlapping), (&ca, &cb), 0).expect_err("overlap");
+        let e = compact.record(&mut commands, PartitionArgs { values: &vb, partition: &split, kept: &kept_half, rejected: &overlapping, kept_count: &ca, rejected_count: &cb, next_workgroup: 0 }).expect_err("overlap");
         assert!(matches!(&e, shoal::Error::BindingKind { kernel, binding, .. } if kernel == "partition" && binding == "rejected"), "{e}");
-        let e = compact.record_partition(&mut commands, &vb, &split, (&kept_half, &rejected_half), (&ca, &ca), 0).expect_err("one count");
+        let e = compact.record(&mut commands, PartitionArgs { values: &vb, partition: &split, kept: &kept_half, rejected: &rejected_half, kept_count: &ca, rejected_count: &ca, next_workgroup: 0 }).expect_err("one count");
         assert!(matches!(&e, shoal::Error::BindingKind { binding, .. } if binding == "rejected count"), "{e}");
     }
 
@@ -196,7 +196,7 @@ shoal_conformance::gpu_test! {
                     (Keep::Predicate(&keep), &(|x: u32, _| x < 5) as &dyn Fn(u32, usize) -> bool),
                     (Keep::Flags(&fb), &|x: u32, _| x.is_multiple_of(3)),
                 ] {
-                    compact.run(&vb, keep, &out, &count, 0).expect("run");
+                    compact.run(CompactArgs { values: &vb, keep, output: &out, count: &count, next_workgroup: 0 }).expect("run");
                     let want = compact_cpu(&values, test);
                     assert_eq!(count.read().await.expect("count") as usize, want.len(), "{tiling:?}, n = {n}");
                     assert_eq!(first_difference(&out.read().await.expect("read"), &kept_then_rejected(&values, test)), None, "{tiling:?}, n = {n}");
@@ -221,10 +221,10 @@ shoal_conformance::gpu_test! {
             let short_length = |e: shoal::Error, kernel: &str| {
                 assert!(matches!(&e, shoal::Error::Length { what, expected: 4, got } if what.starts_with(kernel) && what.contains("CompactCount") && *got == len), "{e}");
             };
-            short_length(compact.run(&values, Keep::Predicate(&small), &kept, &short, 0).expect_err("short count"), "compact");
+            short_length(compact.run(CompactArgs { values: &values, keep: Keep::Predicate(&small), output: &kept, count: &short, next_workgroup: 0 }).expect_err("short count"), "compact");
             let mut commands = gpu.commands();
-            short_length(compact.record_partition(&mut commands, &values, &split, (&kept, &rejected), (&count, &short), 0).expect_err("short count"), "partition");
-            short_length(compact.record_partition(&mut commands, &values, &split, (&kept, &rejected), (&short, &count), 0).expect_err("short count"), "partition");
+            short_length(compact.record(&mut commands, PartitionArgs { values: &values, partition: &split, kept: &kept, rejected: &rejected, kept_count: &count, rejected_count: &short, next_workgroup: 0 }).expect_err("short count"), "partition");
+            short_length(compact.record(&mut commands, PartitionArgs { values: &values, partition: &split, kept: &kept, rejected: &rejected, kept_count: &short, rejected_count: &count, next_workgroup: 0 }).expect_err("short count"), "partition");
         }
         let wide = |n| CompactCount { buffer: gpu.buffer_zeroed_with::<u32>(n, Usage::STORAGE | Usage::INDIRECT).expect("count") };
         let (first, second) = (wide(8), wide(8));
@@ -234,7 +234,8 @@ shoal_conformance::gpu_test! {
             ((&second.buffer, &rejected), (&first, &second), "rejected count"),
             ((&kept, &rejected), (&first, &CompactCount { buffer: values.clone() }), "rejected count"),
         ] {
-            let e = compact.record_partition(&mut commands, &values, &split, outputs, counts, 0).expect_err("overlap");
+            let args = PartitionArgs { values: &values, partition: &split, kept: outputs.0, rejected: outputs.1, kept_count: counts.0, rejected_count: counts.1, next_workgroup: 0 };
+            let e = compact.record(&mut commands, args).expect_err("overlap");
             assert!(matches!(&e, shoal::Error::BindingKind { kernel, binding: b, .. } if kernel == "partition" && b == binding), "{binding}: {e}");
         }
         // A rejected output too short is refused before the kept side is recorded: the batch
@@ -242,13 +243,13 @@ shoal_conformance::gpu_test! {
         let (fresh_kept, short_rejected) = (gpu.buffer_zeroed::<u32>(8).expect("kept"), gpu.buffer_zeroed::<u32>(2).expect("short"));
         let fresh_count = wide(4);
         let mut batch = gpu.commands();
-        let e = compact.record_partition(&mut batch, &values, &split, (&fresh_kept, &short_rejected), (&fresh_count, &second), 0).expect_err("short rejected");
+        let e = compact.record(&mut batch, PartitionArgs { values: &values, partition: &split, kept: &fresh_kept, rejected: &short_rejected, kept_count: &fresh_count, rejected_count: &second, next_workgroup: 0 }).expect_err("short rejected");
         assert!(matches!(&e, shoal::Error::Length { what, .. } if what.contains("rejected")), "{e}");
         batch.submit().expect("submit").wait().await.expect("wait");
         assert_eq!(fresh_kept.read().await.expect("kept"), [0; 8], "nothing of the kept side ran");
         assert_eq!(fresh_count.buffer.read().await.expect("count"), [0; 4]);
         // A longer count buffer is fine: its first four words are the count and arguments.
-        compact.record_partition(&mut commands, &values, &split, (&kept, &rejected), (&first, &second), 64).expect("partition");
+        compact.record(&mut commands, PartitionArgs { values: &values, partition: &split, kept: &kept, rejected: &rejected, kept_count: &first, rejected_count: &second, next_workgroup: 64 }).expect("partition");
         commands.submit().expect("submit");
         assert_eq!((first.read().await.expect("count"), second.read().await.expect("count")), (3, 2));
         assert_eq!(first.read_args().await.expect("args").x, 1);
@@ -276,7 +277,7 @@ shoal_conformance::gpu_test! {
                 None => Keep::Predicate(&small),
             };
             let mut batch = gpu.commands();
-            let e = compact.record(&mut batch, &values, keep, &output, &count, 64).expect_err("a short buffer");
+            let e = compact.record(&mut batch, CompactArgs { values: &values, keep, output: &output, count: &count, next_workgroup: 64 }).expect_err("a short buffer");
             let got_len = if short == "output" { out_len } else { flags_len.unwrap_or(0) };
             assert!(
                 matches!(&e, shoal::Error::Length { what, expected, got } if what.starts_with("compact:") && what.contains(short) && *expected == n && *got == got_len),
@@ -287,7 +288,7 @@ shoal_conformance::gpu_test! {
             assert_eq!(output.read().await.expect("output"), vec![HELD; out_len as usize], "{short} of {got_len}: the output was written");
             assert_eq!(flags.read().await.expect("flags"), vec![1u32; flags_len.unwrap_or(1) as usize]);
             // `run` refuses it alike, submitting nothing.
-            let e = compact.run(&values, keep, &output, &count, 0).expect_err("a short buffer");
+            let e = compact.run(CompactArgs { values: &values, keep, output: &output, count: &count, next_workgroup: 0 }).expect_err("a short buffer");
             assert!(matches!(&e, shoal::Error::Length { what, .. } if what.contains(short)), "{e}");
             assert_eq!(count.buffer.read().await.expect("count"), [HELD; 4], "{short} of {got_len}: run touched the count");
         }
@@ -326,7 +327,7 @@ shoal_conformance::gpu_test! {
             let flags: Vec<u32> = (0..n).map(|i| if (i * 7919) % n < k { [1, 2, u32::MAX][(i % 3) as usize] } else { 0 }).collect();
             let fb = gpu.buffer_from(&flags).expect("flags");
             let mut commands = gpu.commands();
-            compact.record(&mut commands, &vb, Keep::Flags(&fb), &out, &count, 1).expect("compact");
+            compact.record(&mut commands, CompactArgs { values: &vb, keep: Keep::Flags(&fb), output: &out, count: &count, next_workgroup: 1 }).expect("compact");
             step.bind("count_args", &count.buffer).bind("data", &out).indirect(&count.buffer, CompactCount::ARGS_OFFSET).record(&mut commands).expect("indirect");
             commands.submit().expect("submit");
             let kept: Vec<u32> = (0..n as usize).filter(|&i| flags[i] != 0).map(|i| values[i]).collect();
@@ -348,7 +349,7 @@ shoal_conformance::gpu_test! {
         let (empty, no_flags, no_output) = (gpu.buffer_zeroed::<u32>(0).expect("empty"), gpu.buffer_zeroed::<u32>(0).expect("empty"), gpu.buffer_zeroed::<u32>(0).expect("empty"));
         let held = CompactCount { buffer: gpu.buffer_from_with(&[HELD; 4], Usage::STORAGE | Usage::INDIRECT).expect("count") };
         let mut commands = gpu.commands();
-        compact.record(&mut commands, &empty, Keep::Flags(&no_flags), &no_output, &held, 1).expect("empty compact");
+        compact.record(&mut commands, CompactArgs { values: &empty, keep: Keep::Flags(&no_flags), output: &no_output, count: &held, next_workgroup: 1 }).expect("empty compact");
         commands.submit().expect("submit");
         assert_eq!(held.buffer.read().await.expect("count"), [0; 4]);
     }

@@ -11,26 +11,26 @@ shoal_conformance::gpu_test! {
         for &n in SIZES {
             let data = random_u32(n, n, 300);
             let input = gpu.buffer_from(&data).expect("input");
-            hist.run(&input, &counts).expect("run");
+            hist.run(HistogramArgs { input: &input, counts: &counts }).expect("run");
             assert_eq!(counts.read().await.expect("counts"), histogram_cpu(&data, 256), "n = {n}");
         }
         let same = vec![77u32; 1_000_003];
         let input = gpu.buffer_from(&same).expect("input");
-        hist.run(&input, &counts).expect("run");
+        hist.run(HistogramArgs { input: &input, counts: &counts }).expect("run");
         assert_eq!(counts.read().await.expect("counts"), histogram_cpu(&same, 256));
         // And max_bins (1024), whose workgroup counters GL zeroes by the whole work group.
         for bins in [1u64, 7, 1000, hist.max_bins() as u64] {
             let data = random_u32(bins, 100_000, 0).into_iter().map(|x| x % (bins as u32 + 10)).collect::<Vec<_>>();
             let input = gpu.buffer_from(&data).expect("input");
             let counts = gpu.buffer_zeroed::<u32>(bins).expect("counts");
-            hist.run(&input, &counts).expect("run");
+            hist.run(HistogramArgs { input: &input, counts: &counts }).expect("run");
             assert_eq!(counts.read().await.expect("counts"), histogram_cpu(&data, bins as usize), "bins = {bins}");
         }
         // No bins, or more than the device counts: the parameter named, the value and the range.
         let input = gpu.buffer_from(&[1u32]).expect("input");
         for bins in [0, hist.max_bins() as u64 + 1] {
             let counts = gpu.buffer_zeroed::<u32>(bins).expect("counts");
-            let e = hist.run(&input, &counts).expect_err("bins out of range");
+            let e = hist.run(HistogramArgs { input: &input, counts: &counts }).expect_err("bins out of range");
             let range = format!("1 to {} on this device", hist.max_bins());
             assert!(matches!(&e, shoal::Error::InvalidParameter { kernel, parameter, value, rule }
                 if kernel == "Histogram" && parameter == "bins (the counts buffer's length)" && *value == bins.to_string() && rule.starts_with(&range)), "{e}");
@@ -69,7 +69,7 @@ shoal_conformance::gpu_test! {
                 for n in [0, 3, tile - 1, tile, tile + 1, tile + 6, 3 * tile + 2, 300_001] {
                     let data = random_u32(n + bins, n, 300);
                     let input = gpu.buffer_from(&data).expect("input");
-                    hist.run(&input, &counts).expect("run");
+                    hist.run(HistogramArgs { input: &input, counts: &counts }).expect("run");
                     let want = histogram_cpu(&data, bins as usize);
                     assert_eq!(counts.read().await.expect("counts"), want, "{tiles:?}, {bins} bins, n = {n}");
                 }

@@ -45,7 +45,7 @@ shoal_conformance::gpu_test! {
                     // A fresh C of garbage per kernel: the naive kernel is not read from the
                     // matrix the tiled one already filled.
                     let c = gpu.buffer_from(&vec![9.0f32; (m * n) as usize]).expect("c");
-                    mm.run(&ab, &bb, &c, [m, k, n], kernel).expect("run");
+                    mm.run(MatmulArgs { a: &ab, b: &bb, c: &c, dims: [m, k, n], kernel }).expect("run");
                     let got = c.read().await.expect("c");
                     assert_product(&format!("{kernel:?} {shape:?}"), &got, a, b, [m as usize, k as usize, n as usize]);
                 }
@@ -54,9 +54,9 @@ shoal_conformance::gpu_test! {
         let mm = Matmul::new(&gpu).expect("matmul");
         // k = 0: C is cleared; m = 0: nothing to do.
         let (e, c) = (gpu.buffer_zeroed::<f32>(0).expect("empty"), gpu.buffer_from(&[7.0f32; 6]).expect("c"));
-        mm.run(&e, &e, &c, [2, 0, 3], MatmulKernel::Tiled).expect("k = 0");
+        mm.run(MatmulArgs { a: &e, b: &e, c: &c, dims: [2, 0, 3], kernel: MatmulKernel::Tiled }).expect("k = 0");
         assert_eq!(c.read().await.expect("c"), [0.0; 6]);
-        mm.run(&e, &gpu.buffer_zeroed::<f32>(12).expect("b"), &e, [0, 4, 3], MatmulKernel::Tiled).expect("m = 0");
+        mm.run(MatmulArgs { a: &e, b: &gpu.buffer_zeroed::<f32>(12).expect("b"), c: &e, dims: [0, 4, 3], kernel: MatmulKernel::Tiled }).expect("m = 0");
     }
 
     /// A, B or C one element too long for a 2 x 3 by 3 x 4 product is `Error::Length` naming
@@ -73,7 +73,7 @@ shoal_conformance::gpu_test! {
                 ("B", "3 x 4", &a, &long_b, &c),
                 ("C", "2 x 4", &a, &b, &long_c),
             ] {
-                match mm.run(a, b, c, [m, k, n], kernel) {
+                match mm.run(MatmulArgs { a, b, c, dims: [m, k, n], kernel }) {
                     Err(shoal::Error::Length { what, expected, got }) => {
                         assert!(what.contains(&format!("{name} is {shape}")), "{kernel:?} {name}: {what}");
                         assert_eq!(got, expected + 1, "{kernel:?} {name}");
@@ -108,7 +108,7 @@ shoal_conformance::gpu_test! {
                     for kernel in [MatmulKernel::Tiled, MatmulKernel::Naive] {
                         // C starts as garbage: the first chunk must overwrite it.
                         let c = gpu.buffer_from(&vec![9.0f32; (m * n) as usize]).expect("c");
-                        mm.run(&ga, &gb, &c, [m, k, n], kernel).expect("run");
+                        mm.run(MatmulArgs { a: &ga, b: &gb, c: &c, dims: [m, k, n], kernel }).expect("run");
                         assert_eq!(c.read().await.expect("c"), want, "{what}, k = {k}, {kernel:?}, {shape:?}");
                     }
                 }
@@ -130,7 +130,7 @@ shoal_conformance::gpu_test! {
             let (ga, gb) = (gpu.buffer_from(&a).expect("a"), gpu.buffer_from(&b).expect("b"));
             for kernel in [MatmulKernel::Tiled, MatmulKernel::Naive] {
                 let c = gpu.buffer_from(&vec![9.0f32; (m * n) as usize]).expect("c");
-                mm.run(&ga, &gb, &c, [m, k, n], kernel).expect("run");
+                mm.run(MatmulArgs { a: &ga, b: &gb, c: &c, dims: [m, k, n], kernel }).expect("run");
                 assert_eq!(c.read().await.expect("c"), want, "{m}x{k}x{n}, {kernel:?}");
             }
         }

@@ -103,8 +103,12 @@ async fn check<T: Value + PartialEq>(
             } else {
                 ScanSpec::exclusive(op)
             };
-            scan.run(&input, &output, spec.with_strategy(strategy))
-                .expect("scan");
+            scan.run(ScanArgs {
+                input: &input,
+                output: &output,
+                spec: spec.with_strategy(strategy),
+            })
+            .expect("scan");
             let got = output.read().await.expect("read");
             let want = scan_by(data, identity, f, inclusive);
             if let Some(d) = first_difference(&got[..data.len()], &want) {
@@ -186,7 +190,7 @@ shoal_conformance::gpu_test! {
         let data: Vec<UVec2> = random_u32(1, 2 * 70_001, 0).chunks(2).map(|w| UVec2::new(w[0], w[1])).collect();
         let input = gpu.buffer_from(&data).expect("input");
         let output = gpu.buffer_zeroed::<UVec2>(data.len() as u64).expect("output");
-        scan.run(&input, &output, ScanSpec::inclusive(Op::Sum)).expect("scan");
+        scan.run(ScanArgs { input: &input, output: &output, spec: ScanSpec::inclusive(Op::Sum) }).expect("scan");
         let want = scan_by(&data, UVec2::ZERO, |a, b| UVec2::new(a.x.wrapping_add(b.x), a.y.wrapping_add(b.y)), true);
         assert_eq!(first_difference(&output.read().await.expect("read"), &want), None, "vec2 sum");
     }
@@ -226,7 +230,7 @@ shoal_conformance::gpu_test! {
 fn combine(a: T, b: T) -> T { return a +* b; }");
         let scan = Scan::<u32>::new(&gpu).expect("scan");
         let (input, output) = (gpu.buffer_from(&[1u32, 2, 3]).expect("input"), gpu.buffer_zeroed::<u32>(3).expect("output"));
-        match scan.run(&input, &output, ScanSpec::inclusive(BROKEN)) {
+        match scan.run(ScanArgs { input: &input, output: &output, spec: ScanSpec::inclusive(BROKEN) }) {
             Err(shoal::Error::Wgsl { message, .. }) => assert!(message.contains("operator `broken`:2"), "{message}"),
             other => panic!("a broken operator: {other:?}"),
         }
@@ -235,7 +239,7 @@ fn combine(a: T, b: T) -> T { return a +* b; }");
         const NO_IDENTITY: Operator = Operator::new("no identity", "// fn identity() -> T { return 0u; }
 fn identity_of(x: T) -> T { return x; }
 fn combine(a: T, b: T) -> T { return max(a, b); }");
-        match scan.run(&input, &output, ScanSpec::inclusive(NO_IDENTITY)) {
+        match scan.run(ScanArgs { input: &input, output: &output, spec: ScanSpec::inclusive(NO_IDENTITY) }) {
             Err(shoal::Error::Wgsl { message, .. }) => {
                 assert!(message.contains("operator `no identity` does not define `fn identity() -> T`"), "{message}");
                 assert!(!message.contains("combine(a: T, b: T) -> T` or"), "{message}");
@@ -245,9 +249,9 @@ fn combine(a: T, b: T) -> T { return max(a, b); }");
         let structs = Scan::<MinIndex>::new(&gpu).expect("scan");
         let data = [MinIndex { value: 1.0, index: 0 }; 3];
         let (input, output) = (gpu.buffer_from(&data).expect("input"), gpu.buffer_zeroed::<MinIndex>(3).expect("output"));
-        assert!(matches!(structs.run(&input, &output, ScanSpec::inclusive(Op::Sum)), Err(shoal::Error::Wgsl { .. })));
+        assert!(matches!(structs.run(ScanArgs { input: &input, output: &output, spec: ScanSpec::inclusive(Op::Sum) }), Err(shoal::Error::Wgsl { .. })));
         let forced = ScanSpec::inclusive(ARGMIN).with_strategy(Strategy::LookBack);
-        assert!(matches!(structs.run(&input, &output, forced), Err(shoal::Error::Override { .. })));
+        assert!(matches!(structs.run(ScanArgs { input: &input, output: &output, spec: forced }), Err(shoal::Error::Override { .. })));
         let one_subgroup = Tiling { per_invocation: 4, one_subgroup: true, workgroup: None };
         let e = Scan::<MinIndex>::with_tiling(&gpu, one_subgroup).expect_err("a struct in one-subgroup tiles");
         assert!(matches!(e, shoal::Error::Override { .. }), "{e}");
@@ -260,7 +264,7 @@ fn identity() -> T { return Mislaid(0u); }
 fn combine(a: T, b: T) -> T { return Mislaid(a.a + b.a); }");
         let mislaid = Scan::<Mislaid>::new(&gpu).expect("scan");
         let (input, output) = (gpu.buffer_from(&[Mislaid { a: 1, b: 2 }; 4]).expect("input"), gpu.buffer_zeroed::<Mislaid>(4).expect("output"));
-        let err = mislaid.run(&input, &output, ScanSpec::inclusive(SHORT)).expect_err("layouts differ");
+        let err = mislaid.run(ScanArgs { input: &input, output: &output, spec: ScanSpec::inclusive(SHORT) }).expect_err("layouts differ");
         assert!(err.to_string().contains("input"), "{err}");
     }
 
@@ -283,8 +287,8 @@ fn combine(a: T, b: T) -> T { return Mislaid(a.a + b.a); }");
         for round in 0..3 {
             output.write(&vec![f32::from_bits(SENTINEL); data.len()]).expect("refill");
             total.write(&[f32::from_bits(SENTINEL)]).expect("refill");
-            scan.run(&input, &output, spec).expect("scan");
-            reduce.run(&input, &total, Op::Sum).expect("reduce");
+            scan.run(ScanArgs { input: &input, output: &output, spec }).expect("scan");
+            reduce.run(ReduceArgs { input: &input, output: &total, op: Op::Sum.into() }).expect("reduce");
             let got = output.read().await.expect("read");
             let bits: Vec<u32> = got.iter().map(|x| x.to_bits()).collect();
             let sum = total.read().await.expect("total")[0];

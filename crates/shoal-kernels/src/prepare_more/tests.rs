@@ -12,30 +12,30 @@ shoal_conformance::gpu_test! {
     async fn a_prepared_sort_compiles_nothing_more_and_sorts_right(gpu) {
         for n in PREPARED {
             let keys = random_u32(11, n, 0);
-            let sort = RadixSort::<u32>::new(&gpu).expect("sort");
+            let sort = RadixSort::<u32>::new(&gpu, SortParams::default()).expect("sort");
             sort.prepare(n).expect("prepare");
             let prepared = sort.kernels_built();
             let buffer = gpu.buffer_from(&keys).expect("keys");
-            sort.run(&buffer).expect("sort");
+            sort.run(SortArgs { keys: &buffer }).expect("sort");
             assert_eq!(sort.kernels_built(), prepared, "{n}: the first sort compiled nothing");
             assert_eq!(buffer.read().await.expect("read"), sort_cpu(&keys, SortOrder::Ascending), "{n}");
 
-            let sort = RadixSort::<u32>::new(&gpu).expect("sort");
+            let sort = RadixSort::<u32>::new(&gpu, SortParams::default()).expect("sort");
             sort.prepare_pairs::<[u32; 2]>(n).expect("prepare pairs");
             let prepared = sort.kernels_built();
             let values: Vec<[u32; 2]> = (0..n as u32).map(|i| [i, !i]).collect();
             let (k, v) = (gpu.buffer_from(&keys).expect("keys"), gpu.buffer_from(&values).expect("values"));
-            sort.run_pairs(&k, &v).expect("sort pairs");
+            sort.run(SortPairsArgs { keys: &k, values: &v }).expect("sort pairs");
             assert_eq!(sort.kernels_built(), prepared, "{n}: the first pairs' sort compiled nothing");
             let (want_keys, want_values) = sort_pairs_cpu(&keys, &values);
             assert_eq!(k.read().await.expect("keys"), want_keys, "{n}");
             assert_eq!(v.read().await.expect("values"), want_values, "{n}");
 
-            let sort = RadixSort::<u32>::new(&gpu).expect("sort");
+            let sort = RadixSort::<u32>::new(&gpu, SortParams::default()).expect("sort");
             sort.prepare_argsort(n).expect("prepare argsort");
             let prepared = sort.kernels_built();
             let (k, indices) = (gpu.buffer_from(&keys).expect("keys"), gpu.buffer_zeroed::<u32>(n).expect("indices"));
-            sort.run_argsort(&k, &indices).expect("argsort");
+            sort.run(ArgsortArgs { keys: &k, indices: &indices }).expect("argsort");
             assert_eq!(sort.kernels_built(), prepared, "{n}: the first argsort compiled nothing");
             assert_eq!(indices.read().await.expect("indices"), argsort_cpu(&keys, SortOrder::Ascending), "{n}");
         }
@@ -50,7 +50,7 @@ shoal_conformance::gpu_test! {
                 assert_eq!(prepared, 1, "{n}, {bins}: prepare compiled the kernel");
                 let data = random_u32(12, n, bins + 3);
                 let (input, counts) = (gpu.buffer_from(&data).expect("input"), gpu.buffer_zeroed::<u32>(bins as u64).expect("counts"));
-                histogram.run(&input, &counts).expect("histogram");
+                histogram.run(HistogramArgs { input: &input, counts: &counts }).expect("histogram");
                 assert_eq!(histogram.kernels_built(), prepared, "{n}, {bins}: the first count compiled nothing");
                 assert_eq!(counts.read().await.expect("read"), histogram_cpu(&data, bins as usize), "{n}, {bins}");
             }
@@ -74,7 +74,7 @@ shoal_conformance::gpu_test! {
             let k = gpu.buffer_from(&keys).expect("keys");
             let (unique, lengths) = (gpu.buffer_zeroed::<u32>(n).expect("unique"), gpu.buffer_zeroed::<u32>(n).expect("lengths"));
             let count = CompactCount::new(&gpu).expect("count");
-            seg.run_run_lengths(&k, &unique, &lengths, &count).expect("run lengths");
+            seg.run(RunLengthsArgs { keys: &k, unique_keys: &unique, lengths: &lengths, count: &count }).expect("run lengths");
             assert_eq!(seg.kernels_built(), prepared, "{n}: the first encoding compiled nothing");
             let mut want: Vec<(u32, u32)> = Vec::new();
             for &key in &keys {
@@ -99,7 +99,7 @@ shoal_conformance::gpu_test! {
             assert!(prepared > 0, "{n}: prepare compiled the kernel");
             let data = random_u32(14, n, 1000);
             let (input, output) = (gpu.buffer_from(&data).expect("input"), gpu.buffer_zeroed::<u32>(n).expect("output"));
-            scan.run(&input, &output, Op::Max, true).expect("scan");
+            scan.run(WorkgroupScanArgs { input: &input, output: &output, op: Op::Max, inclusive: true }).expect("scan");
             assert_eq!(scan.kernels_built(), prepared, "{n}: the first scan compiled nothing");
             let want = workgroup_scan_cpu(&data, scan.block() as usize, Op::Max, true);
             assert_eq!(output.read().await.expect("read"), want, "{n}");

@@ -1,4 +1,4 @@
-//! The bits of its keys a [`RadixSort`] orders by ([`RadixSort::with_key_bits`]), and the digit
+//! The bits of its keys a [`RadixSort`] orders by ([`SortParams::key_bits`](crate::SortParams::key_bits)), and the digit
 //! windows that cover them: one pass each.
 
 use std::ops::Range;
@@ -50,27 +50,10 @@ pub(super) fn windows(bits: &Range<u32>, digit_bits: u32) -> Vec<Window> {
 }
 
 impl<K: SortKey> RadixSort<K> {
-    /// The same sort ordering keys by the bits `bits` of their ordered words alone ([`SortKey`]:
-    /// the key's own bits for `u32` and [`U64`](crate::U64), bit 0 the least significant), in one
-    /// pass per digit of each word's share of those bits (at least two) instead of one per digit of
-    /// the key: a sort of `u32` keys below 2^16 by `0..16` takes half the passes, and a 64-bit
-    /// key's word none of whose bits count is not sorted. Bits outside `bits` are ignored: keys
-    /// equal in `bits` keep their input order (stable), whatever their other bits. The default is
-    /// every bit, `0..32` (`0..64` for 64-bit keys).
-    ///
-    /// An [`Error::InvalidParameter`] where `bits` is empty or reaches past the key's width.
-    ///
-    /// ```
-    /// # fn main() -> Result<(), shoal::Error> {
-    /// use shoal_kernels::RadixSort;
-    /// let gpu = shoal::Gpu::blocking()?;
-    /// // Cell indices in bits 16..32, particle ids below: sort by cell, ids in input order.
-    /// let keys = gpu.buffer_from(&[3 << 16 | 9, 1 << 16 | 7, 3 << 16 | 2, 1 << 16 | 8u32])?;
-    /// RadixSort::new(&gpu)?.with_key_bits(16..32)?.run(&keys)?;
-    /// assert_eq!(keys.read_blocking()?, [1 << 16 | 7, 1 << 16 | 8, 3 << 16 | 9, 3 << 16 | 2]);
-    /// # Ok(()) }
-    /// ```
-    pub fn with_key_bits(mut self, bits: Range<u32>) -> Result<Self> {
+    /// Orders keys by the bits `bits` of their ordered words alone ([`SortParams::key_bits`](crate::SortParams::key_bits)),
+    /// compiling the narrower digits' kernels they need; an [`Error::InvalidParameter`] where
+    /// `bits` is empty or reaches past the key's width.
+    pub(super) fn order_by_bits(&mut self, bits: Range<u32>) -> Result<()> {
         let width = 32 * K::WORDS;
         if bits.start >= bits.end || bits.end > width {
             return Err(Error::InvalidParameter {
@@ -93,11 +76,11 @@ impl<K: SortKey> RadixSort<K> {
         }
         self.bits = bits;
         self.narrow = narrow;
-        Ok(self)
+        Ok(())
     }
 
     /// The bits of the keys' ordered words this sort orders by
-    /// ([`with_key_bits`](Self::with_key_bits)).
+    /// ([`SortParams::key_bits`](crate::SortParams::key_bits)).
     pub fn key_bits(&self) -> Range<u32> {
         self.bits.clone()
     }

@@ -1,4 +1,4 @@
-//! Sorts by some of the keys' bits (`RadixSort::with_key_bits`) against `argsort_bits_cpu`, for
+//! Sorts by some of the keys' bits (`SortParams::key_bits`) against `argsort_bits_cpu`, for
 //! every key type: ranges whose last digit overlaps the one before, ranges narrower than a digit,
 //! ranges across a 64-bit key's two words or within one of them; keys alone, pairs carrying their
 //! indices (so the bits left out must not order equal keys: stability), and the argsort; with the
@@ -6,7 +6,7 @@
 
 use std::ops::Range;
 
-use super::key_tests::{TestKey, bits, keys, sort_by_words, sorts};
+use super::key_tests::{TestKey, bits, keys, sort_by_words, sorts_with};
 use crate::test_support::*;
 use crate::{I64, SortOrder, U64, argsort_bits_cpu, radix_sort::cpu::gather};
 
@@ -25,8 +25,10 @@ async fn check_bits<K: TestKey>(gpu: &Gpu, ranges: &[Range<u32>], seed: u64) {
     sizes.extend(random_sizes(seed, 1, 1 << 17));
     for (r, range) in ranges.iter().enumerate() {
         let order = [SortOrder::Ascending, SortOrder::Descending][r % 2];
-        for (name, sort) in sorts::<K>(gpu, order) {
-            let sort = sort.with_key_bits(range.clone()).expect("key bits");
+        let params = SortParams {
+            key_bits: Some(range.clone()),
+        };
+        for (name, sort) in sorts_with::<K>(gpu, order, params) {
             assert_eq!(sort.key_bits(), *range);
             for &n in &sizes {
                 let label = format!(
@@ -36,7 +38,7 @@ async fn check_bits<K: TestKey>(gpu: &Gpu, ranges: &[Range<u32>], seed: u64) {
                 let keys: Vec<K> = keys(seed + n + r as u64, n);
                 let want = argsort_bits_cpu(&keys, order, range.clone());
                 let kb = gpu.buffer_from(&keys).expect("keys");
-                sort.run(&kb).expect("sort");
+                sort.run(SortArgs { keys: &kb }).expect("sort");
                 let got = bits(&kb.read().await.expect("keys"));
                 let expected = bits(&gather(&keys, &want));
                 assert_eq!(first_difference(&got, &expected), None, "{label}: keys");
@@ -48,7 +50,11 @@ async fn check_bits<K: TestKey>(gpu: &Gpu, ranges: &[Range<u32>], seed: u64) {
                     gpu.buffer_from(&keys).expect("k"),
                     gpu.buffer_from(&indices).expect("v"),
                 );
-                sort.run_pairs(&kb, &vb).expect("pairs");
+                sort.run(SortPairsArgs {
+                    keys: &kb,
+                    values: &vb,
+                })
+                .expect("pairs");
                 let got_v = vb.read().await.expect("values");
                 assert_eq!(
                     first_difference(&got_v, &want),
@@ -64,7 +70,11 @@ async fn check_bits<K: TestKey>(gpu: &Gpu, ranges: &[Range<u32>], seed: u64) {
                     gpu.buffer_from(&keys).expect("k"),
                     gpu.buffer_zeroed::<u32>(n).expect("i"),
                 );
-                sort.run_argsort(&kb, &ib).expect("argsort");
+                sort.run(ArgsortArgs {
+                    keys: &kb,
+                    indices: &ib,
+                })
+                .expect("argsort");
                 let got_i = ib.read().await.expect("indices");
                 assert_eq!(first_difference(&got_i, &want), None, "{label}: argsort");
             }
@@ -103,33 +113,33 @@ shoal_conformance::gpu_test! {
         let n = 1_000u64;
         for (r, range) in [0..12, 0..20, 5..8, 0..32].into_iter().enumerate() {
             let order = [SortOrder::Ascending, SortOrder::Descending][r % 2];
-            for (name, sort) in sorts::<u32>(&gpu, order) {
-                let sort = sort.with_key_bits(range.clone()).expect("bits");
+            let params = SortParams { key_bits: Some(range.clone()) };
+            for (name, sort) in sorts_with::<u32>(&gpu, order, params) {
                 let label = format!("u32 {range:?} {order:?}, {name}");
                 let keys: Vec<u32> = keys(11, n);
                 let want = argsort_bits_cpu(&keys, order, range.clone());
                 let ib = gpu.buffer_from(&vec![u32::MAX; n as usize + 3]).expect("indices");
-                sort.run_argsort(&gpu.buffer_from(&keys).expect("k"), &ib).expect("argsort");
+                sort.run(ArgsortArgs { keys: &gpu.buffer_from(&keys).expect("k"), indices: &ib }).expect("argsort");
                 let got = ib.read().await.expect("indices");
                 assert_eq!(first_difference(&got[..n as usize], &want), None, "{label}: argsort");
                 assert_eq!(got[n as usize..], [u32::MAX; 3], "{label}: past the keys");
                 let kb = raw_keys(&gpu, &keys);
-                sort.run(&kb).expect("keys without COPY_DST");
+                sort.run(SortArgs { keys: &kb }).expect("keys without COPY_DST");
                 assert_eq!(bits(&kb.read().await.expect("k")), bits(&gather(&keys, &want)), "{label}: raw keys");
             }
         }
-        for (name, sort) in sorts::<U64>(&gpu, SortOrder::Ascending) {
-            let sort = sort.with_key_bits(4..40).expect("bits");
+        let params = SortParams { key_bits: Some(4..40) };
+        for (name, sort) in sorts_with::<U64>(&gpu, SortOrder::Ascending, params) {
             let keys: Vec<U64> = keys(12, n);
             let want = argsort_bits_cpu(&keys, SortOrder::Ascending, 4..40);
             let ib = gpu.buffer_zeroed::<u32>(n + 1).expect("indices");
-            sort.run_argsort(&gpu.buffer_from(&keys).expect("k"), &ib).expect("argsort");
+            sort.run(ArgsortArgs { keys: &gpu.buffer_from(&keys).expect("k"), indices: &ib }).expect("argsort");
             assert_eq!(first_difference(&ib.read().await.expect("i")[..n as usize], &want), None, "U64 {name}");
             let kb = raw_keys(&gpu, &keys);
-            sort.run(&kb).expect("keys without COPY_DST");
+            sort.run(SortArgs { keys: &kb }).expect("keys without COPY_DST");
             assert_eq!(bits(&kb.read().await.expect("k")), bits(&gather(&keys, &want)), "U64 raw keys, {name}");
             let values = gpu.buffer_zeroed::<u32>(n).expect("values");
-            let e = sort.run_pairs(&kb, &values).expect_err("a copy back into the keys");
+            let e = sort.run(SortPairsArgs { keys: &kb, values: &values }).expect_err("a copy back into the keys");
             assert!(matches!(&e, shoal::Error::MissingUsage { .. }) && e.to_string().contains("COPY_DST"), "{e}");
         }
     }
@@ -154,19 +164,19 @@ shoal_conformance::gpu_test! {
     /// Elements sorted by the high word of a 64-bit key their WGSL computes, ties in input order;
     /// and the ranges refused: empty, past the key's width.
     async fn key_bits_of_a_key_function_and_refused(gpu) {
-        let sort = RadixSort::<U64>::new(&gpu).expect("sort").with_key_bits(32..64).expect("bits");
+        let sort = RadixSort::<U64>::new(&gpu, SortParams { key_bits: Some(32..64) }).expect("sort");
         let (wide, got) = sort_by_words(&gpu, &sort).await;
         let want = argsort_bits_cpu(&wide, SortOrder::Ascending, 32..64);
         assert_eq!(first_difference(&got, &want), None, "u64 key of [u32; 4], high word");
         // 7..3, spelt out: clippy refuses a reversed range literal.
         let reversed = Range { start: 7, end: 3 };
         for (bits, width) in [(0..0, 32), (reversed, 32), (0..33, 32), (32..33, 32)] {
-            let e = RadixSort::<u32>::new(&gpu).expect("sort").with_key_bits(bits).expect_err("refused");
+            let e = RadixSort::<u32>::new(&gpu, SortParams { key_bits: Some(bits) }).expect_err("refused");
             assert!(matches!(&e, shoal::Error::InvalidParameter { .. }), "{e}");
             assert!(e.to_string().contains(&format!("within 0..{width}")), "{e}");
         }
-        let e = RadixSort::<I64>::new(&gpu).expect("sort").with_key_bits(60..65).expect_err("refused");
+        let e = RadixSort::<I64>::new(&gpu, SortParams { key_bits: Some(60..65) }).expect_err("refused");
         assert!(e.to_string().contains("within 0..64 for "), "{e}");
-        assert_eq!(RadixSort::<I64>::new(&gpu).expect("sort").key_bits(), 0..64);
+        assert_eq!(RadixSort::<I64>::new(&gpu, SortParams::default()).expect("sort").key_bits(), 0..64);
     }
 }

@@ -4,7 +4,7 @@
 
 use std::marker::PhantomData;
 
-use shoal::{Buffer, Commands, Element, Error, Kernel, Result};
+use shoal::{Buffer, Commands, Element, Error, Kernel, Record, Result};
 
 use super::passes::words_per_element;
 use super::{RadixSort, SortKey, wgsl};
@@ -12,7 +12,7 @@ use super::{RadixSort, SortKey, wgsl};
 const SOURCE: shoal::Source = shoal::wgsl!("../../wgsl/sort_by.wgsl");
 
 /// A sort key of type `K` computed by WGSL from each element of a `Buffer<T>`, compiled by
-/// [`RadixSort::key_function`] for [`RadixSort::run_by`].
+/// [`RadixSort::key_function`] for a sort by it ([`SortByArgs`]).
 #[derive(Debug)]
 pub struct KeyFunction<T: Element, K: SortKey> {
     kernel: Kernel,
@@ -24,6 +24,11 @@ impl<T: Element, K: SortKey> KeyFunction<T, K> {
     /// The WGSL it was compiled from.
     pub fn wgsl(&self) -> &str {
         &self.wgsl
+    }
+
+    /// The kernel that computes the keys.
+    pub fn kernel(&self) -> &Kernel {
+        &self.kernel
     }
 }
 
@@ -40,16 +45,17 @@ impl<K: SortKey> RadixSort<K> {
     /// ```
     /// # fn main() -> Result<(), shoal::Error> {
     /// use shoal::glam::{Vec4, vec4};
-    /// use shoal_kernels::RadixSort;
+    /// use shoal_kernels::{RadixSort, Record, SortByArgs, SortOrder};
     /// let gpu = shoal::Gpu::blocking()?;
     /// // Points sorted by their distance from the origin, farthest first.
     /// let points = gpu.buffer_from(&[vec4(1.0, 0.0, 0.0, 0.0), vec4(0.0, 3.0, 0.0, 1.0), vec4(0.0, 0.0, 2.0, 2.0)])?;
-    /// let sort = RadixSort::<f32>::new(&gpu)?.descending();
+    /// let mut sort = RadixSort::<f32>::new(&gpu, Default::default())?;
+    /// sort.set_order(SortOrder::Descending);
     /// let by_length = sort.key_function::<Vec4>(
     ///     "alias Element = vec4<f32>;
     ///      fn sort_key(e: Element) -> f32 { return length(e.xyz); }",
     /// )?;
-    /// sort.run_by(&points, &by_length)?;
+    /// sort.run(SortByArgs { elements: &points, key: &by_length })?;
     /// let order: Vec<f32> = points.read_blocking()?.iter().map(|p| p.w).collect();
     /// assert_eq!(order, [1.0, 2.0, 0.0]);
     /// # Ok(()) }
@@ -79,16 +85,31 @@ impl<K: SortKey> RadixSort<K> {
             _types: PhantomData,
         })
     }
+}
 
+/// What one sort of elements by a computed key reads and writes.
+#[derive(Debug)]
+pub struct SortByArgs<'a, T: Element, K: SortKey> {
+    /// The elements, sorted in place (their stride whole `u32` words).
+    pub elements: &'a Buffer<T>,
+    /// The key of each element, from [`RadixSort::key_function`] of this sort.
+    pub key: &'a KeyFunction<T, K>,
+}
+
+impl<T: Element, K: SortKey> Clone for SortByArgs<'_, T, K> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: Element, K: SortKey> Copy for SortByArgs<'_, T, K> {}
+
+impl<T: Element, K: SortKey> Record<SortByArgs<'_, T, K>> for RadixSort<K> {
     /// Records sorting `elements` in place by the key `key` computes from each (stable: elements
     /// of equal keys keep their order): the keys computed into scratch, their permutation, and
     /// one gather of the elements (whose stride must be whole `u32` words).
-    pub fn record_by<T: Element>(
-        &self,
-        commands: &mut Commands,
-        elements: &Buffer<T>,
-        key: &KeyFunction<T, K>,
-    ) -> Result<()> {
+    fn record(&self, commands: &mut Commands, args: SortByArgs<'_, T, K>) -> Result<()> {
+        let SortByArgs { elements, key } = args;
         let commands = &mut commands.labelled("radix_sort");
         let element_words = words_per_element::<T>()?;
         let n = wgsl::count_u32("radix sort by key", elements.len())?;
@@ -120,17 +141,6 @@ impl<K: SortKey> RadixSort<K> {
             n,
             element_words,
         )
-    }
-
-    /// Sorts `elements` in place by `key` and submits (see [`record_by`](Self::record_by)).
-    pub fn run_by<T: Element>(
-        &self,
-        elements: &Buffer<T>,
-        key: &KeyFunction<T, K>,
-    ) -> Result<shoal::Submission> {
-        let mut commands = self.gpu.commands();
-        self.record_by(&mut commands, elements, key)?;
-        commands.submit()
     }
 }
 

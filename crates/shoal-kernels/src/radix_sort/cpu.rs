@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use super::keys::{SortKey, SortOrder};
 
-/// The CPU twin of [`RadixSort::run_argsort`](crate::RadixSort::run_argsort): element `i` is the
+/// The CPU twin of an argsort ([`ArgsortArgs`](crate::ArgsortArgs)): element `i` is the
 /// index of the `i`-th key in `order`, equal keys by index (stable).
 ///
 /// ```
@@ -27,8 +27,8 @@ pub fn argsort_cpu<K: SortKey>(keys: &[K], order: SortOrder) -> Vec<u32> {
     indices
 }
 
-/// The CPU twin of [`RadixSort::run_argsort`](crate::RadixSort::run_argsort) of a sort
-/// [`with_key_bits`](crate::RadixSort::with_key_bits)`(bits)`: as [`argsort_cpu`], the keys
+/// The CPU twin of an argsort ([`ArgsortArgs`](crate::ArgsortArgs)) of a sort by the key bits
+/// `bits` ([`SortParams::key_bits`](crate::SortParams::key_bits)): as [`argsort_cpu`], the keys
 /// compared by the bits `bits` of their [`SortKey::ordered`] words alone. `bits` is a range the
 /// sort takes (non-empty, within the key's width); bits past 63 count as bit 63.
 ///
@@ -54,7 +54,7 @@ pub fn argsort_bits_cpu<K: SortKey>(keys: &[K], order: SortOrder, bits: Range<u3
     indices
 }
 
-/// The CPU twin of [`RadixSort::run`](crate::RadixSort::run): the keys in `order`.
+/// The CPU twin of a sort of keys ([`SortArgs`](crate::SortArgs)): the keys in `order`.
 ///
 /// ```
 /// use shoal_kernels::{SortOrder, sort_cpu};
@@ -66,7 +66,7 @@ pub fn sort_cpu<K: SortKey>(keys: &[K], order: SortOrder) -> Vec<K> {
     gather(keys, &argsort_cpu(keys, order))
 }
 
-/// The CPU twin of [`RadixSort::run_pairs`](crate::RadixSort::run_pairs) ascending: a stable sort
+/// The CPU twin of a sort of pairs ([`SortPairsArgs`](crate::SortPairsArgs)) ascending: a stable sort
 /// of the pairs by key.
 ///
 /// ```

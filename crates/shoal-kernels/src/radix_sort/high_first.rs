@@ -42,6 +42,16 @@ pub(super) struct HighFirst {
 }
 
 impl HighFirst {
+    /// Its kernels, for [`Family::kernels`](shoal::Family::kernels).
+    pub(super) fn kernels(&self) -> [&Kernel; 4] {
+        [
+            &self.choose,
+            &self.fix_runs,
+            &self.fix_indices,
+            &self.settle,
+        ]
+    }
+
     pub(super) fn build(gpu: &Gpu) -> Result<Self> {
         let max_x = gpu.limits().max_compute_work_group_count[0];
         let build = |entry, indexed: bool| {

@@ -19,9 +19,9 @@ fn eight_bit<K: TestKey>(gpu: &Gpu, order: SortOrder) -> RadixSort<K> {
         t if t.digit_bits == 8 => t,
         _ => SortTiling::SOFTWARE,
     };
-    RadixSort::with_tiling(gpu, tiling)
-        .expect("8-bit sort")
-        .with_order(order)
+    let mut sort = RadixSort::with_tiling(gpu, tiling, SortParams::default()).expect("8-bit sort");
+    sort.set_order(order);
+    sort
 }
 
 /// Sorts `keys` in both orders, and argsorts them and sorts them carrying their indices where
@@ -32,7 +32,7 @@ async fn check<K: TestKey>(gpu: &Gpu, keys: &[u64], way: Way, pairs: bool, label
         let label = format!("{label}, {} {order:?}", std::any::type_name::<K>());
         let sort = eight_bit::<K>(gpu, order);
         let buffer = gpu.buffer_from(&keys).expect("keys");
-        sort.run(&buffer).expect("sort");
+        sort.run(SortArgs { keys: &buffer }).expect("sort");
         let got = bits(&buffer.read().await.expect("keys"));
         let want = bits(&sort_cpu(&keys, order));
         assert_eq!(first_difference(&got, &want), None, "{label}");
@@ -45,7 +45,11 @@ async fn check<K: TestKey>(gpu: &Gpu, keys: &[u64], way: Way, pairs: bool, label
             .buffer_zeroed::<u32>(keys.len() as u64)
             .expect("indices");
         let buffer = gpu.buffer_from(&keys).expect("keys");
-        sort.run_argsort(&buffer, &indices).expect("argsort");
+        sort.run(ArgsortArgs {
+            keys: &buffer,
+            indices: &indices,
+        })
+        .expect("argsort");
         let got = indices.read().await.expect("indices");
         assert_eq!(
             first_difference(&got, &permutation),
@@ -56,7 +60,11 @@ async fn check<K: TestKey>(gpu: &Gpu, keys: &[u64], way: Way, pairs: bool, label
         let values = gpu
             .buffer_from(&(0..keys.len() as u32).collect::<Vec<_>>())
             .expect("values");
-        sort.run_pairs(&buffer, &values).expect("pairs");
+        sort.run(SortPairsArgs {
+            keys: &buffer,
+            values: &values,
+        })
+        .expect("pairs");
         let got = values.read().await.expect("values");
         assert_eq!(
             first_difference(&got, &permutation),
@@ -140,8 +148,8 @@ shoal_conformance::gpu_test! {
         let (first, second): (Vec<U64>, Vec<U64>) = (half.iter().map(|&k| U64(k)).collect(), random(1_900, 5_000).into_iter().map(U64).collect());
         let (a, b) = (gpu.buffer_from(&first).expect("a"), gpu.buffer_from(&second).expect("b"));
         let mut commands = gpu.commands();
-        sort.record(&mut commands, &a).expect("long run");
-        sort.record(&mut commands, &b).expect("random");
+        sort.record(&mut commands, SortArgs { keys: &a }).expect("long run");
+        sort.record(&mut commands, SortArgs { keys: &b }).expect("random");
         commands.submit().expect("submit");
         assert_eq!(a.read().await.expect("a"), sort_cpu(&first, SortOrder::Ascending));
         assert_eq!(b.read().await.expect("b"), sort_cpu(&second, SortOrder::Ascending));

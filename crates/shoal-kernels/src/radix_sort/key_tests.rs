@@ -146,18 +146,28 @@ fn assert_stable<K: TestKey>(sorted: &[K], indices: &[u32], label: &str) {
 /// The sorts every key type is checked with: the adapter's own, and on a software adapter (whose
 /// own is the lane counters' 8-bit sort) the 4-bit sort a GPU takes as well.
 pub(super) fn sorts<K: TestKey>(gpu: &Gpu, order: SortOrder) -> Vec<(&'static str, RadixSort<K>)> {
+    sorts_with(gpu, order, SortParams::default())
+}
+
+/// [`sorts`] built with `params`.
+pub(super) fn sorts_with<K: TestKey>(
+    gpu: &Gpu,
+    order: SortOrder,
+    params: SortParams,
+) -> Vec<(&'static str, RadixSort<K>)> {
     let mut sorts = vec![(
         "the adapter's sort",
-        RadixSort::<K>::new(gpu).expect("sort"),
+        RadixSort::<K>::new(gpu, params.clone()).expect("sort"),
     )];
     if crate::scan::is_software(gpu) {
-        let four = RadixSort::<K>::with_tiling(gpu, Tiling::for_gpu(gpu)).expect("4-bit sort");
+        let four =
+            RadixSort::<K>::with_tiling(gpu, Tiling::for_gpu(gpu), params).expect("4-bit sort");
         sorts.push(("the 4-bit sort", four));
     }
+    for (_, sort) in &mut sorts {
+        sort.set_order(order);
+    }
     sorts
-        .into_iter()
-        .map(|(name, s)| (name, s.with_order(order)))
-        .collect()
 }
 
 /// Every size of [`key_sizes`]: keys alone; at seven sizes pairs with their indices as values
@@ -173,7 +183,7 @@ async fn check_key_type<K: TestKey>(gpu: &Gpu, seed: u64) {
             let keys: Vec<K> = keys(seed + n, n);
             let want = argsort_cpu(&keys, order);
             let kb = gpu.buffer_from(&keys).expect("keys");
-            sort.run(&kb).expect("sort");
+            sort.run(SortArgs { keys: &kb }).expect("sort");
             let got = kb.read().await.expect("read");
             assert_eq!(
                 first_difference(&bits(&got), &bits(&gather(&keys, &want))),
@@ -188,7 +198,11 @@ async fn check_key_type<K: TestKey>(gpu: &Gpu, seed: u64) {
             let vb = gpu
                 .buffer_from(&(0..n as u32).collect::<Vec<_>>())
                 .expect("values");
-            sort.run_pairs(&kb, &vb).expect("pairs");
+            sort.run(SortPairsArgs {
+                keys: &kb,
+                values: &vb,
+            })
+            .expect("pairs");
             let (got_k, got_v) = (kb.read().await.expect("k"), vb.read().await.expect("v"));
             assert_eq!(
                 first_difference(&got_v, &want),
@@ -206,7 +220,11 @@ async fn check_key_type<K: TestKey>(gpu: &Gpu, seed: u64) {
                 .buffer_from(&vec![u32::MAX; n as usize + 3])
                 .expect("indices");
             let kb = gpu.buffer_from(&keys).expect("keys");
-            sort.run_argsort(&kb, &ib).expect("argsort");
+            sort.run(ArgsortArgs {
+                keys: &kb,
+                indices: &ib,
+            })
+            .expect("argsort");
             let got_i = ib.read().await.expect("indices");
             assert_eq!(
                 first_difference(&got_i[..n as usize], &want),
@@ -285,7 +303,11 @@ async fn check_wide_values<K: TestKey, V: shoal::Element + Clone + PartialEq + s
             gpu.buffer_from(&keys).expect("k"),
             gpu.buffer_from(&values).expect("v"),
         );
-        sort.run_pairs(&kb, &vb).expect("pairs");
+        sort.run(SortPairsArgs {
+            keys: &kb,
+            values: &vb,
+        })
+        .expect("pairs");
         let label = format!(
             "{} {order:?} n = {n}, {name}",
             std::any::type_name::<(K, V)>()
@@ -316,7 +338,11 @@ pub(super) async fn sort_by_words(gpu: &Gpu, sort: &RadixSort<U64>) -> (Vec<U64>
         .map(|(i, k)| [i as u32, (k.0 >> 32) as u32, k.0 as u32, 5])
         .collect();
     let eb = gpu.buffer_from(&elements).expect("elements");
-    sort.run_by(&eb, &by_words).expect("sort by");
+    sort.run(SortByArgs {
+        elements: &eb,
+        key: &by_words,
+    })
+    .expect("sort by");
     let got = eb
         .read()
         .await
@@ -389,19 +415,19 @@ shoal_conformance::gpu_test! {
     /// Typed errors, nothing submitted: lengths, the keys' own buffer, a short argsort output, a
     /// value type that is not whole words.
     async fn sort_errors(gpu) {
-        let sort = RadixSort::<f32>::new(&gpu).expect("sort");
+        let sort = RadixSort::<f32>::new(&gpu, SortParams::default()).expect("sort");
         let keys = gpu.buffer_zeroed::<f32>(10).expect("keys");
         let short = gpu.buffer_zeroed::<u32>(9).expect("short");
-        assert!(matches!(sort.run_pairs(&keys, &short), Err(shoal::Error::Length { .. })));
-        assert!(matches!(sort.run_argsort(&keys, &short), Err(shoal::Error::Length { .. })));
+        assert!(matches!(sort.run(SortPairsArgs { keys: &keys, values: &short }), Err(shoal::Error::Length { .. })));
+        assert!(matches!(sort.run(ArgsortArgs { keys: &keys, indices: &short }), Err(shoal::Error::Length { .. })));
         let same = keys.view_as::<u32>();
-        assert!(matches!(sort.run_pairs(&keys, &same), Err(shoal::Error::BindingKind { .. })));
-        assert!(matches!(sort.run_argsort(&keys, &same), Err(shoal::Error::BindingKind { .. })));
+        assert!(matches!(sort.run(SortPairsArgs { keys: &keys, values: &same }), Err(shoal::Error::BindingKind { .. })));
+        assert!(matches!(sort.run(ArgsortArgs { keys: &keys, indices: &same }), Err(shoal::Error::BindingKind { .. })));
         let halves = gpu.buffer_zeroed::<Half>(10).expect("halves");
-        assert!(matches!(sort.run_pairs(&keys, &halves), Err(shoal::Error::InvalidParameter { .. })));
+        assert!(matches!(sort.run(SortPairsArgs { keys: &keys, values: &halves }), Err(shoal::Error::InvalidParameter { .. })));
         // Nothing was sorted, nothing broke: the sort still runs.
         let keys = gpu.buffer_from(&[2.0f32, -1.0]).expect("keys");
-        sort.run(&keys).expect("sort");
+        sort.run(SortArgs { keys: &keys }).expect("sort");
         assert_eq!(keys.read().await.expect("read"), [-1.0, 2.0]);
     }
 
@@ -409,7 +435,8 @@ shoal_conformance::gpu_test! {
     /// both orders, and 16-byte arrays by a 64-bit key of two of their words.
     async fn sort_by_key_function(gpu) {
         for order in [SortOrder::Ascending, SortOrder::Descending] {
-            let sort = RadixSort::<f32>::new(&gpu).expect("sort").with_order(order);
+            let mut sort = RadixSort::<f32>::new(&gpu, SortParams::default()).expect("sort");
+            sort.set_order(order);
             let by_z = sort.key_function::<Particle>(PARTICLE).expect("key function");
             for n in [0u64, 1, 9, 513, 70_001] {
                 let z: Vec<f32> = keys(n + 9, n);
@@ -418,22 +445,22 @@ shoal_conformance::gpu_test! {
                     id: i as u32,
                 }).collect();
                 let pb = gpu.buffer_from(&particles).expect("particles");
-                sort.run_by(&pb, &by_z).expect("sort by");
+                sort.run(SortByArgs { elements: &pb, key: &by_z }).expect("sort by");
                 let want = argsort_cpu(&z, order);
                 let got: Vec<u32> = pb.read().await.expect("read").iter().map(|p| p.id).collect();
                 assert_eq!(first_difference(&got, &want), None, "{order:?} n = {n}");
             }
         }
-        let sort = RadixSort::<U64>::new(&gpu).expect("sort");
+        let sort = RadixSort::<U64>::new(&gpu, SortParams::default()).expect("sort");
         let (wide, got) = sort_by_words(&gpu, &sort).await;
         let want = argsort_cpu(&wide, SortOrder::Ascending);
         assert_eq!(first_difference(&got, &want), None, "u64 key of [u32; 4]");
         // A WGSL mistake names the line; a buffer of another layout than `Element` is refused.
         assert!(matches!(sort.key_function::<[u32; 4]>("fn sort_key(e: Element) -> vec2<u32> { return e; }"), Err(shoal::Error::Wgsl { .. })));
-        let sort = RadixSort::<f32>::new(&gpu).expect("sort");
+        let sort = RadixSort::<f32>::new(&gpu, SortParams::default()).expect("sort");
         let by_z = sort.key_function::<[u32; 3]>(PARTICLE).expect("key function");
         let wrong = gpu.buffer_zeroed::<[u32; 3]>(10).expect("buffer");
-        assert!(matches!(sort.run_by(&wrong, &by_z), Err(shoal::Error::ElementLayout { .. })), "{:?}", sort.run_by(&wrong, &by_z));
+        assert!(matches!(sort.run(SortByArgs { elements: &wrong, key: &by_z }), Err(shoal::Error::ElementLayout { .. })), "{:?}", sort.run(SortByArgs { elements: &wrong, key: &by_z }));
     }
 
     /// A key function must return exactly the sort's key type: an `f32` key for `u32` keys, an
@@ -445,27 +472,27 @@ shoal_conformance::gpu_test! {
             assert!(matches!(&e, shoal::Error::Wgsl { .. }), "{e}");
             assert!(e.to_string().contains(&format!("must return the sort's key type, `{want}`")), "{e}");
         };
-        refused(RadixSort::<u32>::new(&gpu).expect("sort").key_function::<u32>(&wrong("f32")).expect_err("f32 key of u32"), "u32");
-        refused(RadixSort::<u32>::new(&gpu).expect("sort").key_function::<u32>("alias Element = f32;\nfn sort_key(e: Element) -> f32 { return e; }").expect_err("f32 key of u32"), "u32");
-        refused(RadixSort::<f32>::new(&gpu).expect("sort").key_function::<u32>(&wrong("i32")).expect_err("i32 key of f32"), "f32");
-        refused(RadixSort::<i32>::new(&gpu).expect("sort").key_function::<u32>(&wrong("u32")).expect_err("u32 key of i32"), "i32");
-        refused(RadixSort::<U64>::new(&gpu).expect("sort").key_function::<u32>(&wrong("vec4<u32>")).expect_err("vec4 key of U64"), "vec2<u32>");
-        refused(RadixSort::<I64>::new(&gpu).expect("sort").key_function::<u32>(&wrong("u32")).expect_err("u32 key of I64"), "vec2<u32>");
+        refused(RadixSort::<u32>::new(&gpu, SortParams::default()).expect("sort").key_function::<u32>(&wrong("f32")).expect_err("f32 key of u32"), "u32");
+        refused(RadixSort::<u32>::new(&gpu, SortParams::default()).expect("sort").key_function::<u32>("alias Element = f32;\nfn sort_key(e: Element) -> f32 { return e; }").expect_err("f32 key of u32"), "u32");
+        refused(RadixSort::<f32>::new(&gpu, SortParams::default()).expect("sort").key_function::<u32>(&wrong("i32")).expect_err("i32 key of f32"), "f32");
+        refused(RadixSort::<i32>::new(&gpu, SortParams::default()).expect("sort").key_function::<u32>(&wrong("u32")).expect_err("u32 key of i32"), "i32");
+        refused(RadixSort::<U64>::new(&gpu, SortParams::default()).expect("sort").key_function::<u32>(&wrong("vec4<u32>")).expect_err("vec4 key of U64"), "vec2<u32>");
+        refused(RadixSort::<I64>::new(&gpu, SortParams::default()).expect("sort").key_function::<u32>(&wrong("u32")).expect_err("u32 key of I64"), "vec2<u32>");
         // The key type itself, spelled either way, sorts.
         let values: Vec<u32> = vec![5, 0xffff_fff0, 3, 7, 0x8000_0000, 3];
         for (ty, key) in [("i32", "i32(e)"), ("i32", "bitcast<i32>(e)")] {
-            let sort = RadixSort::<i32>::new(&gpu).expect("sort");
+            let sort = RadixSort::<i32>::new(&gpu, SortParams::default()).expect("sort");
             let by = sort.key_function::<u32>(&format!("alias Element = u32;\nfn sort_key(e: Element) -> {ty} {{ return {key}; }}")).expect("i32 key");
             let b = gpu.buffer_from(&values).expect("values");
-            sort.run_by(&b, &by).expect("sort by");
+            sort.run(SortByArgs { elements: &b, key: &by }).expect("sort by");
             let mut want = values.clone();
             want.sort_by_key(|&v| v as i32);
             assert_eq!(b.read().await.expect("read"), want, "{key}");
         }
-        let sort = RadixSort::<U64>::new(&gpu).expect("sort");
+        let sort = RadixSort::<U64>::new(&gpu, SortParams::default()).expect("sort");
         let by = sort.key_function::<u32>("alias Element = u32;\nfn sort_key(e: Element) -> vec2u { return vec2u(0u, e); }").expect("vec2u key");
         let b = gpu.buffer_from(&values).expect("values");
-        sort.run_by(&b, &by).expect("sort by");
+        sort.run(SortByArgs { elements: &b, key: &by }).expect("sort by");
         let mut want = values.clone();
         want.sort_unstable();
         assert_eq!(b.read().await.expect("read"), want, "vec2u");

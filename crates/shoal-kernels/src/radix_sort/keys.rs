@@ -8,12 +8,13 @@ use std::cmp::Ordering;
 ///
 /// ```
 /// # fn main() -> Result<(), shoal::Error> {
-/// use shoal_kernels::{RadixSort, SortOrder};
+/// use shoal_kernels::{RadixSort, Record, SortArgs, SortOrder, SortParams};
 /// let gpu = shoal::Gpu::blocking()?;
-/// let sort = RadixSort::new(&gpu)?.with_order(SortOrder::Descending);
+/// let mut sort = RadixSort::new(&gpu, SortParams::default())?;
+/// sort.set_order(SortOrder::Descending);
 /// assert_eq!(sort.order(), SortOrder::Descending);
 /// let keys = gpu.buffer_from(&[-3i32, 8, 0])?;
-/// sort.run(&keys)?;
+/// sort.run(SortArgs { keys: &keys })?;
 /// assert_eq!(keys.read_blocking()?, [8, 0, -3]);
 /// # Ok(()) }
 /// ```
@@ -56,7 +57,7 @@ pub enum SortOrder {
     message = "`{Self}` is not a `SortKey`: the radix sort does not sort keys of it",
     label = "not a `SortKey`",
     note = "keys are u32, i32, f32, U64 and I64 (64-bit keys as two u32 words); sort other \
-            types by a key computed from each with `RadixSort::record_by`"
+            types by a key computed from each with a `SortByArgs` sort"
 )]
 pub trait SortKey: shoal::Element + Copy + std::fmt::Debug + sealed::Key {
     /// The order the GPU sorts these keys in, ascending (the CPU twins sort with it).
@@ -64,7 +65,7 @@ pub trait SortKey: shoal::Element + Copy + std::fmt::Debug + sealed::Key {
 
     /// The key as the word(s) the GPU sorts, whose unsigned order is the key's order: the key's
     /// own bits for `u32` and [`U64`], the sign bit flipped for `i32` and [`I64`], and `f32`'s
-    /// map above. [`RadixSort::with_key_bits`](crate::RadixSort::with_key_bits) picks bits of
+    /// map above. [`SortParams::key_bits`](crate::SortParams::key_bits) picks bits of
     /// this.
     fn ordered(&self) -> u64;
 }
@@ -153,11 +154,11 @@ wide_key! {
     ///
     /// ```
     /// # fn main() -> Result<(), shoal::Error> {
-    /// use shoal_kernels::{RadixSort, U64};
+    /// use shoal_kernels::{RadixSort, Record, SortArgs, U64};
     /// let gpu = shoal::Gpu::blocking()?;
     /// let keys: Vec<U64> = [5u64 << 40, 3, u64::MAX, 0].map(U64).to_vec();
     /// let buffer = gpu.buffer_from(&keys)?;
-    /// RadixSort::new(&gpu)?.run(&buffer)?;
+    /// RadixSort::new(&gpu, Default::default())?.run(SortArgs { keys: &buffer })?;
     /// assert_eq!(buffer.read_blocking()?, [0, 3, 5 << 40, u64::MAX].map(U64));
     /// # Ok(()) }
     /// ```
@@ -169,10 +170,12 @@ wide_key! {
     ///
     /// ```
     /// # fn main() -> Result<(), shoal::Error> {
-    /// use shoal_kernels::{I64, RadixSort};
+    /// use shoal_kernels::{I64, RadixSort, Record, SortArgs, SortOrder, SortParams};
     /// let gpu = shoal::Gpu::blocking()?;
     /// let buffer = gpu.buffer_from(&[7i64, i64::MIN, -1, 1 << 50].map(I64))?;
-    /// RadixSort::new(&gpu)?.descending().run(&buffer)?;
+    /// let mut sort = RadixSort::new(&gpu, SortParams::default())?;
+    /// sort.set_order(SortOrder::Descending);
+    /// sort.run(SortArgs { keys: &buffer })?;
     /// assert_eq!(buffer.read_blocking()?, [1 << 50, 7, -1, i64::MIN].map(I64));
     /// # Ok(()) }
     /// ```

@@ -3,13 +3,13 @@
 //! least significant digit up.
 
 use shoal::glam::UVec2;
-use shoal::{Buffer, Commands, Result};
+use shoal::{Buffer, Commands, Record, Result};
 
 use super::bits::Window;
 use super::keys::SortKey;
 use super::passes::Pass;
 use super::{PassKernels, RadixSort};
-use crate::scan::{SOFTWARE_WORKGROUP, ScanSpec, Tiling, is_llvmpipe, is_software};
+use crate::scan::{SOFTWARE_WORKGROUP, ScanArgs, ScanSpec, Tiling, is_llvmpipe, is_software};
 use crate::wgsl::{self, Op};
 
 /// How a [`RadixSort`] cuts its keys into tiles, and how wide its digits are
@@ -404,8 +404,12 @@ impl<K: SortKey> RadixSort<K> {
             count.record(commands)?;
             // Where the passes may not run, the scan adds up what the counts held before: its
             // result is then read by no scatter.
-            self.scan
-                .record(commands, &counts, &offsets, ScanSpec::exclusive(Op::Sum))?;
+            let offsets = ScanArgs {
+                input: &counts,
+                output: &offsets,
+                spec: ScanSpec::exclusive(Op::Sum),
+            };
+            self.scan.record(commands, offsets)?;
             scatter.record(commands)?;
         }
         Ok(())
@@ -413,7 +417,7 @@ impl<K: SortKey> RadixSort<K> {
 }
 
 /// The sides of `passes` passes (at least two) from `start` to `home` through `tmp`, alternating,
-/// and where the count is odd (fewer key bits: `with_key_bits`) through `first`, a second
+/// and where the count is odd (fewer key bits: `SortParams::key_bits`) through `first`, a second
 /// scratch, on the first pass: no pass writes what it reads, and the last ends at `home` without
 /// a copy into place (which an argsort's longer indices, or keys without `COPY_DST`, would not
 /// take).

@@ -5,7 +5,7 @@ use crate::test_support::*;
 /// `keys` sorted by `sort` against `sort_unstable`.
 async fn check_sort_keys(gpu: &Gpu, sort: &RadixSort, keys: &[u32], label: &str) {
     let kb = gpu.buffer_from(keys).expect("keys");
-    sort.run(&kb).expect("sort");
+    sort.run(SortArgs { keys: &kb }).expect("sort");
     let mut want = keys.to_vec();
     want.sort_unstable();
     assert_eq!(
@@ -21,7 +21,11 @@ async fn check_sort_pairs(gpu: &Gpu, sort: &RadixSort, keys: &[u32], label: &str
         gpu.buffer_from(keys).expect("keys"),
         gpu.buffer_from(&values).expect("values"),
     );
-    sort.run_pairs(&kb, &vb).expect("sort");
+    sort.run(SortPairsArgs {
+        keys: &kb,
+        values: &vb,
+    })
+    .expect("sort");
     let (want_k, want_v) = sort_pairs_cpu(keys, &values);
     let got_k = kb.read().await.expect("keys");
     assert_eq!(
@@ -55,7 +59,7 @@ fn tile_edges(tiling: Tiling) -> Vec<u64> {
 shoal_conformance::gpu_test! {
     /// Radix sort of keys at every listed size, full u32 range.
     async fn sort_keys_every_size(gpu) {
-        let sort = RadixSort::new(&gpu).expect("sort");
+        let sort = RadixSort::new(&gpu, SortParams::default()).expect("sort");
         for &n in SIZES {
             check_sort_keys(&gpu, &sort, &random_u32(n, n, 0), &format!("n = {n}")).await;
         }
@@ -63,7 +67,7 @@ shoal_conformance::gpu_test! {
 
     /// u32, and 65,536 pairs (where a published single-pass sort fails on lavapipe).
     async fn sort_pairs_edge_cases(gpu) {
-        let sort = RadixSort::new(&gpu).expect("sort");
+        let sort = RadixSort::new(&gpu, SortParams::default()).expect("sort");
         check_sort_pairs(&gpu, &sort, &random_u32(1, 65_536, 0), "65536 random pairs").await;
         check_sort_pairs(&gpu, &sort, &random_u32(2, 200_003, 50), "duplicates").await;
         check_sort_pairs(&gpu, &sort, &vec![0xdead_beef; 100_000], "all equal").await;
@@ -77,7 +81,7 @@ shoal_conformance::gpu_test! {
             check_sort_pairs(&gpu, &sort, &random_u32(n, n, 0), "random size").await;
         }
         let (k, v) = (gpu.buffer_zeroed::<u32>(10).expect("k"), gpu.buffer_zeroed::<u32>(9).expect("v"));
-        assert!(matches!(sort.run_pairs(&k, &v), Err(shoal::Error::Length { .. })));
+        assert!(matches!(sort.run(SortPairsArgs { keys: &k, values: &v }), Err(shoal::Error::Length { .. })));
     }
 
     /// stable across tile edges.
@@ -95,7 +99,7 @@ shoal_conformance::gpu_test! {
         {
             for tiling in tilings {
                 let one_subgroup = tiling.one_subgroup;
-                let sort = match RadixSort::with_tiling(&gpu, tiling) {
+                let sort = match RadixSort::with_tiling(&gpu, tiling, SortParams::default()) {
                     Ok(s) => s,
                     Err(e) => {
                         assert!(one_subgroup && gpu.subgroup_size().is_none(), "{tiling:?}: {e}");
@@ -110,8 +114,8 @@ shoal_conformance::gpu_test! {
                 check_sort_pairs(&gpu, &sort, &random_u32(4, 65_537, 20), &label).await;
             }
         }
-        assert!(matches!(RadixSort::<u32>::with_tiling(&gpu, Tiling { per_invocation: 0, one_subgroup: false, workgroup: None }), Err(shoal::Error::Override { .. })));
-        assert!(matches!(RadixSort::<u32>::with_tiling(&gpu, Tiling { per_invocation: 4, one_subgroup: false, workgroup: Some(12) }), Err(shoal::Error::Override { .. })));
+        assert!(matches!(RadixSort::<u32>::with_tiling(&gpu, Tiling { per_invocation: 0, one_subgroup: false, workgroup: None }, SortParams::default()), Err(shoal::Error::Override { .. })));
+        assert!(matches!(RadixSort::<u32>::with_tiling(&gpu, Tiling { per_invocation: 4, one_subgroup: false, workgroup: Some(12) }, SortParams::default()), Err(shoal::Error::Override { .. })));
     }
 
     /// The 8-bit sort (what software adapters take) in every shape of tile: one invocation,
@@ -127,7 +131,7 @@ shoal_conformance::gpu_test! {
             }
         }
         for tiling in tilings {
-            let sort = RadixSort::with_tiling(&gpu, tiling).expect("sort");
+            let sort = RadixSort::with_tiling(&gpu, tiling, SortParams::default()).expect("sort");
             let label = format!("{tiling:?}");
             for n in [0u64, 1, 2, 3, 5, 257, 4099, 65_537].into_iter().chain(tile_edges(tiling.tiling)) {
                 check_sort_pairs(&gpu, &sort, &random_u32(n + 7, n, 0), &label).await;
@@ -137,7 +141,7 @@ shoal_conformance::gpu_test! {
         }
         let with = |per_invocation, one_subgroup, workgroup, digit_bits| {
             let tiling = Tiling { per_invocation, one_subgroup, workgroup };
-            RadixSort::<u32>::with_tiling(&gpu, SortTiling { tiling, digit_bits, counters: SortCounters::Shared })
+            RadixSort::<u32>::with_tiling(&gpu, SortTiling { tiling, digit_bits, counters: SortCounters::Shared }, SortParams::default())
         };
         for (per, one_subgroup, workgroup, bits) in [(0, false, None, 8), (6, false, None, 8), (4, true, None, 8), (4, false, Some(12), 8), (4, false, None, 5), (u32::MAX - 3, false, None, 8), (u32::MAX, false, None, 4)] {
             let e = with(per, one_subgroup, workgroup, bits).expect_err("a tiling the 8-bit sort cannot take");
@@ -145,7 +149,7 @@ shoal_conformance::gpu_test! {
         }
         // Private counters are the 8-bit sort's alone.
         let tiling = Tiling { per_invocation: 4, one_subgroup: false, workgroup: None };
-        let e = RadixSort::<u32>::with_tiling(&gpu, SortTiling { tiling, digit_bits: 4, counters: SortCounters::Private }).expect_err("private counters, 4-bit digits");
+        let e = RadixSort::<u32>::with_tiling(&gpu, SortTiling { tiling, digit_bits: 4, counters: SortCounters::Private }, SortParams::default()).expect_err("private counters, 4-bit digits");
         assert!(matches!(&e, shoal::Error::Override { .. }) && e.to_string().contains("privately"), "{e}");
         // More invocations than shared memory holds 256 counters each for.
         let too_many = (gpu.limits().max_compute_shared_memory_size / 1024 + 1).next_power_of_two();
@@ -162,11 +166,11 @@ shoal_conformance::gpu_test! {
     /// ones alike; the 8-bit sort takes 65,536 and sorts 140,001 pairs with them.
     async fn sort_four_bit_keys_per_invocation(gpu) {
         let tiling = |per_invocation, one_subgroup| Tiling { per_invocation, one_subgroup, workgroup: (!one_subgroup).then_some(1) };
-        let sort = RadixSort::with_tiling(&gpu, tiling(16_384, false)).expect("16,384 keys per invocation");
+        let sort = RadixSort::with_tiling(&gpu, tiling(16_384, false), SortParams::default()).expect("16,384 keys per invocation");
         check_sort_keys(&gpu, &sort, &random_u32(12, 40_000, 0), "16,384 keys per invocation").await;
         for per in [16_385, 32_768] {
             for one_subgroup in [false, true] {
-                let e = RadixSort::<u32>::with_tiling(&gpu, tiling(per, one_subgroup)).expect_err("too many keys per invocation");
+                let e = RadixSort::<u32>::with_tiling(&gpu, tiling(per, one_subgroup), SortParams::default()).expect_err("too many keys per invocation");
                 assert!(matches!(&e, shoal::Error::Override { .. }) && e.to_string().contains("between 1 and 16384 with 4-bit digits"), "{e}");
             }
         }
@@ -174,7 +178,7 @@ shoal_conformance::gpu_test! {
         // invocation (its loops stay within llvmpipe's 65,535 trips: a vec4, or two, per trip).
         for counters in [SortCounters::Shared, SortCounters::Private] {
             let eight = SortTiling { tiling: tiling(65_536, false), digit_bits: 8, counters };
-            let sort = RadixSort::with_tiling(&gpu, eight).expect("the 8-bit sort takes 65,536 keys per invocation");
+            let sort = RadixSort::with_tiling(&gpu, eight, SortParams::default()).expect("the 8-bit sort takes 65,536 keys per invocation");
             check_sort_pairs(&gpu, &sort, &random_u32(13, 140_001, 0), &format!("{eight:?}")).await;
         }
     }

@@ -2,7 +2,6 @@
 //! per operation through the preprocessor's `#block`s, and the recording of tile passes that the
 //! scan strategies and [`Reduce`](crate::Reduce) are built from.
 
-use std::collections::HashMap;
 use std::sync::Mutex;
 
 use shoal::{Buffer, Commands, Error, Gpu, Kernel, Result};
@@ -13,6 +12,7 @@ use super::blocks::{
 };
 use super::{MAX_COARSENING, SOURCE, Tiling};
 use crate::buffers::{check_apart, named};
+use crate::compiled::Compiled;
 use crate::operator::Operation;
 use crate::value::{Shape, Value};
 use crate::wgsl::{self, Uniforms};
@@ -38,7 +38,7 @@ pub(crate) struct ScanKernels<T: Value> {
     wg: u32,
     tiling: Tiling,
     subgroups: bool,
-    kernels: Mutex<HashMap<KernelKey, Kernel>>,
+    kernels: Compiled<KernelKey>,
     /// Bound as `input4` and `output4` for buffers too short to hold one vec4.
     stand_ins: Mutex<Option<[Buffer<T::Wide>; 2]>>,
     /// A family's `io` block: where the bottom level reads elements and stores results.
@@ -87,7 +87,7 @@ impl<T: Value> ScanKernels<T> {
             wg,
             tiling,
             subgroups: gpu.has_subgroups(),
-            kernels: Mutex::new(HashMap::new()),
+            kernels: Compiled::default(),
             stand_ins: Mutex::new(None),
             io: None,
             uniforms: Uniforms::default(),
@@ -105,7 +105,12 @@ impl<T: Value> ScanKernels<T> {
     /// How many kernels are compiled so far (for the warm-up's tests).
     #[cfg(test)]
     pub(crate) fn built(&self) -> usize {
-        self.kernels.lock().map_or(0, |k| k.len())
+        self.kernels.all().len()
+    }
+
+    /// The kernels compiled so far, in the order they were compiled.
+    pub(crate) fn compiled(&self) -> Vec<&Kernel> {
+        self.kernels.all()
     }
 
     pub(crate) fn gpu(&self) -> &Gpu {
@@ -209,9 +214,11 @@ impl<T: Value> ScanKernels<T> {
         hooked: bool,
     ) -> Result<Kernel> {
         let key = (op, entry, wg, wide_store, span, hooked);
-        if let Some(k) = self.kernels.lock().map_err(|_| wgsl::poisoned())?.get(&key) {
-            return Ok(k.clone());
-        }
+        self.kernels.get_or_build(key, || self.build(key))
+    }
+
+    /// Compiles the kernel of `key` (see [`kernel`](Self::kernel)).
+    fn build(&self, (op, entry, wg, wide_store, span, hooked): KernelKey) -> Result<Kernel> {
         let io = self.io.as_ref().filter(|_| hooked);
         let scalar = T::SHAPE == Shape::Scalar;
         let mut blocks: Vec<(&str, shoal::Source)> = vec![
@@ -262,16 +269,11 @@ impl<T: Value> ScanKernels<T> {
         let source = blocks
             .into_iter()
             .fold(SOURCE, |source, (name, text)| source.block(name, text));
-        let kernel = wgsl::builder(&self.gpu, source)
+        wgsl::builder(&self.gpu, source)
             .entry(entry)
             .constant("WG", wg)
             .constant("SPAN", span)
-            .build()?;
-        self.kernels
-            .lock()
-            .map_err(|_| wgsl::poisoned())?
-            .insert(key, kernel.clone());
-        Ok(kernel)
+            .build()
     }
 
     /// Records `partials[g] = reduce(tiles g × span .. (g + 1) × span of input)` for every

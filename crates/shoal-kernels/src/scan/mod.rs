@@ -20,7 +20,7 @@ mod workgroup;
 
 use std::sync::Mutex;
 
-use shoal::{Buffer, Commands, Error, Gpu, Result};
+use shoal::{Buffer, Commands, Error, Family, Gpu, Kernel, Record, Result};
 
 use crate::operator::Operation;
 use crate::value::{Shape, Value};
@@ -31,7 +31,7 @@ use kernels::Level;
 pub(crate) use kernels::{Hooks, ScanKernels, check_pair, grow_levels};
 pub use tiling::{MAX_COARSENING, ROLLED_PER, SOFTWARE_WORKGROUP, Tiling, VALUE_PER};
 pub(crate) use tiling::{is_llvmpipe, is_software};
-pub use workgroup::WorkgroupScan;
+pub use workgroup::{WorkgroupScan, WorkgroupScanArgs};
 
 /// The WGSL of the scan family.
 pub(crate) const SOURCE: shoal::Source = shoal::wgsl!("../../wgsl/scan.wgsl");
@@ -107,16 +107,18 @@ impl ScanSpec {
 /// vectors, or any associative [`Operator`](crate::Operator) over any [`Value`] (a struct too).
 ///
 /// Compiles its kernels on first use of each operation and keeps its scratch buffers, so build
-/// one and run it many times. Every run can be recorded into a [`Commands`] batch with other
-/// work ([`Scan::record`]), or submitted on its own ([`Scan::run`]).
+/// one and run it many times. Every run ([`ScanArgs`]) can be recorded into a [`Commands`] batch
+/// with other work ([`Record::record`]), or submitted on its own ([`Record::run`]).
+/// [`Family::kernels`] lists the kernels compiled so far.
 ///
 /// ```
 /// # fn main() -> Result<(), shoal::Error> {
-/// use shoal_kernels::{Op, Scan, ScanSpec, scan_cpu};
+/// use shoal_kernels::{Op, Record, Scan, ScanArgs, ScanSpec, scan_cpu};
 /// let gpu = shoal::Gpu::blocking()?;
 /// let values: Vec<u32> = (0..5000).map(|i| i % 7).collect();
 /// let (input, output) = (gpu.buffer_from(&values)?, gpu.buffer_zeroed::<u32>(5000)?);
-/// Scan::<u32>::new(&gpu)?.run(&input, &output, ScanSpec::inclusive(Op::Sum))?;
+/// let spec = ScanSpec::inclusive(Op::Sum);
+/// Scan::<u32>::new(&gpu)?.run(ScanArgs { input: &input, output: &output, spec })?;
 /// assert_eq!(output.read_blocking()?, scan_cpu(&values, Op::Sum, true));
 /// # Ok(()) }
 /// ```
@@ -208,11 +210,6 @@ impl<T: Value> Scan<T> {
         }
     }
 
-    /// The `Gpu` the scan runs on.
-    pub(crate) fn gpu(&self) -> &Gpu {
-        self.kernels.gpu()
-    }
-
     /// How many kernels are compiled so far (for the warm-up's tests).
     #[cfg(test)]
     pub(crate) fn kernels_built(&self) -> usize {
@@ -248,40 +245,6 @@ impl<T: Value> Scan<T> {
             Strategy::LookBack if narrow => Strategy::MultiLevel,
             forced => forced,
         }
-    }
-
-    /// Records the scan of every element of `input` into the first `input.len()` elements of
-    /// `output`, after what `commands` already holds.
-    pub fn record(
-        &self,
-        commands: &mut Commands,
-        input: &Buffer<T>,
-        output: &Buffer<T>,
-        spec: ScanSpec,
-    ) -> Result<()> {
-        let commands = &mut commands.labelled("scan");
-        let n = check_pair(self.kernels.gpu(), "scan", input, output)?;
-        if n == 0 {
-            return Ok(());
-        }
-        match self.strategy_for(spec, n as u64) {
-            Strategy::LookBack => self.record_lookback(commands, (input, output), n, spec, None),
-            _ => self.record_multilevel(commands, (input, output), n, spec, None),
-        }
-    }
-
-    /// Scans `input` into `output` and submits the work (await [`shoal::Submission::wait`] or
-    /// simply read `output`, which waits). Like `Dispatch::run`, it returns the
-    /// [`shoal::Submission`]: ignore it with `?;` or keep it to wait on.
-    pub fn run(
-        &self,
-        input: &Buffer<T>,
-        output: &Buffer<T>,
-        spec: ScanSpec,
-    ) -> Result<shoal::Submission> {
-        let mut commands = self.kernels.gpu().commands();
-        self.record(&mut commands, input, output, spec)?;
-        commands.submit()
     }
 
     /// The multi-level scratch for `n` elements: per level above the input, its tile totals and
@@ -406,6 +369,51 @@ impl<T: Value> Scan<T> {
         ScanKernels::<T>::bind_io(&kernel, dispatch, (input, Some(output)), &wide, hooks)
             .invocations(tiles as u64 * k.workgroup() as u64)
             .record(commands)
+    }
+}
+
+/// What one [`Scan`] reads and writes: every element of `input` scanned into the first
+/// `input.len()` elements of `output`.
+#[derive(Debug, Clone, Copy)]
+pub struct ScanArgs<'a, T: Value> {
+    /// The elements to scan.
+    pub input: &'a Buffer<T>,
+    /// Where the scan goes: another buffer than `input`, at least as long.
+    pub output: &'a Buffer<T>,
+    /// The operation, inclusive or exclusive, and the strategy.
+    pub spec: ScanSpec,
+}
+
+impl<T: Value> Family for Scan<T> {
+    fn gpu(&self) -> &Gpu {
+        self.kernels.gpu()
+    }
+
+    /// The kernels compiled so far (they are compiled on first use of each operation, tile
+    /// level and strategy).
+    fn kernels(&self) -> Vec<&Kernel> {
+        self.kernels.compiled()
+    }
+}
+
+impl<T: Value> Record<ScanArgs<'_, T>> for Scan<T> {
+    /// Records the scan of every element of `input` into the first `input.len()` elements of
+    /// `output`, after what `commands` already holds.
+    fn record(&self, commands: &mut Commands, args: ScanArgs<'_, T>) -> Result<()> {
+        let ScanArgs {
+            input,
+            output,
+            spec,
+        } = args;
+        let commands = &mut commands.labelled("scan");
+        let n = check_pair(self.kernels.gpu(), "scan", input, output)?;
+        if n == 0 {
+            return Ok(());
+        }
+        match self.strategy_for(spec, n as u64) {
+            Strategy::LookBack => self.record_lookback(commands, (input, output), n, spec, None),
+            _ => self.record_multilevel(commands, (input, output), n, spec, None),
+        }
     }
 }
 

@@ -5,7 +5,12 @@ use crate::test_support::*;
 async fn check_scan<T: Scalar>(gpu: &Gpu, scan: &Scan<T>, data: &[T], spec: ScanSpec) {
     let input = gpu.buffer_from(data).expect("input");
     let output = gpu.buffer_zeroed::<T>(data.len() as u64).expect("output");
-    scan.run(&input, &output, spec).expect("scan");
+    scan.run(ScanArgs {
+        input: &input,
+        output: &output,
+        spec,
+    })
+    .expect("scan");
     let got = output.read().await.expect("read");
     let crate::Operation::Builtin(op) = spec.op else {
         unreachable!("these tests scan with the built-in operations")
@@ -86,7 +91,7 @@ shoal_conformance::gpu_test! {
                 let spec = ScanSpec::inclusive(Op::Sum).with_strategy(strategy);
                 let input = gpu.buffer_from(&data).expect("input");
                 let output = gpu.buffer_zeroed::<f32>(n).expect("output");
-                scan.run(&input, &output, spec).expect("scan");
+                scan.run(ScanArgs { input: &input, output: &output, spec }).expect("scan");
                 let got = output.read().await.expect("read");
                 let depth = 64.0 + 4.0 * ((n + 1) as f64).log2().ceil();
                 let (mut exact, mut abs) = (0f64, 0f64);
@@ -202,9 +207,9 @@ shoal_conformance::gpu_test! {
         let (oa, ob) = (gpu.buffer_zeroed::<u32>(70_000).expect("oa"), gpu.buffer_zeroed::<u32>(9_000).expect("ob"));
         let total = gpu.buffer_zeroed::<u32>(1).expect("total");
         let mut commands = gpu.commands();
-        scan.record(&mut commands, &ia, &oa, ScanSpec::inclusive(Op::Sum).with_strategy(Strategy::MultiLevel)).expect("a");
-        scan.record(&mut commands, &ib, &ob, ScanSpec::exclusive(Op::Max).with_strategy(Strategy::MultiLevel)).expect("b");
-        reduce.record(&mut commands, &oa, &total, Op::Max).expect("reduce");
+        scan.record(&mut commands, ScanArgs { input: &ia, output: &oa, spec: ScanSpec::inclusive(Op::Sum).with_strategy(Strategy::MultiLevel) }).expect("a");
+        scan.record(&mut commands, ScanArgs { input: &ib, output: &ob, spec: ScanSpec::exclusive(Op::Max).with_strategy(Strategy::MultiLevel) }).expect("b");
+        reduce.record(&mut commands, ReduceArgs { input: &oa, output: &total, op: Op::Max.into() }).expect("reduce");
         commands.submit().expect("submit");
         assert_eq!(oa.read().await.expect("oa"), scan_cpu(&a, Op::Sum, true));
         assert_eq!(ob.read().await.expect("ob"), scan_cpu(&b, Op::Max, false));
@@ -221,7 +226,7 @@ shoal_conformance::gpu_test! {
             let input = gpu.buffer_from(&data).expect("input");
             let output = gpu.buffer_zeroed::<u32>(n).expect("output");
             for inclusive in [true, false] {
-                wg.run(&input, &output, Op::Sum, inclusive).expect("run");
+                wg.run(WorkgroupScanArgs { input: &input, output: &output, op: Op::Sum, inclusive }).expect("run");
                 let got = output.read().await.expect("read");
                 assert_eq!(first_difference(&got, &workgroup_scan_cpu(&data, wg.block() as usize, Op::Sum, inclusive)), None, "n = {n}");
             }
@@ -248,10 +253,10 @@ shoal_conformance::gpu_test! {
                         Op::Min => (i32::MAX, f32::INFINITY),
                         _ => (i32::MIN, f32::NEG_INFINITY),
                     };
-                    wi.run(&ii, &io, op, inclusive).expect("run");
+                    wi.run(WorkgroupScanArgs { input: &ii, output: &io, op, inclusive }).expect("run");
                     let want = blockwise(&ints, block as usize, int_identity, |a, b| if b.cmp(&a) == pick { b } else { a }, inclusive);
                     assert_eq!(first_difference(&io.read().await.expect("read"), &want), None, "i32 {op:?}, inclusive {inclusive}, n = {n}");
-                    wf.run(&fi, &fo, op, inclusive).expect("run");
+                    wf.run(WorkgroupScanArgs { input: &fi, output: &fo, op, inclusive }).expect("run");
                     let want = blockwise(&floats, block as usize, float_identity, |a, b| if b.partial_cmp(&a) == Some(pick) { b } else { a }, inclusive);
                     assert_eq!(first_difference(&fo.read().await.expect("read"), &want), None, "f32 {op:?}, inclusive {inclusive}, n = {n}");
                 }
@@ -295,11 +300,11 @@ shoal_conformance::gpu_test! {
         let scan = Scan::<u32>::new(&gpu).expect("scan");
         let input = gpu.buffer_from(&[1u32, 2, 3]).expect("input");
         let short = gpu.buffer_zeroed::<u32>(2).expect("short");
-        assert!(matches!(scan.run(&input, &short, ScanSpec::default()), Err(shoal::Error::Length { .. })));
-        assert!(matches!(scan.run(&input, &input, ScanSpec::default()), Err(shoal::Error::BindingKind { .. })));
+        assert!(matches!(scan.run(ScanArgs { input: &input, output: &short, spec: ScanSpec::default() }), Err(shoal::Error::Length { .. })));
+        assert!(matches!(scan.run(ScanArgs { input: &input, output: &input, spec: ScanSpec::default() }), Err(shoal::Error::BindingKind { .. })));
         let reduce = Reduce::<u32>::new(&gpu).expect("reduce");
         let empty = gpu.buffer_zeroed::<u32>(0).expect("empty");
         let mut commands = gpu.commands();
-        assert!(matches!(reduce.record(&mut commands, &input, &empty, Op::Sum), Err(shoal::Error::Length { .. })));
+        assert!(matches!(reduce.record(&mut commands, ReduceArgs { input: &input, output: &empty, op: Op::Sum.into() }), Err(shoal::Error::Length { .. })));
     }
 }

@@ -1,6 +1,6 @@
 //! [`WorkgroupScan`]: the OpenGL compute-shader lesson's work-group scan as it stands.
 
-use shoal::{Buffer, Commands, Gpu, Result};
+use shoal::{Buffer, Commands, Family, Gpu, Kernel, Record, Result};
 
 use super::{PER, ScanKernels, Tiling, check_pair};
 use crate::wgsl::{self, Op, Scalar};
@@ -10,12 +10,13 @@ use crate::wgsl::{self, Op, Scalar};
 ///
 /// ```
 /// # fn main() -> Result<(), shoal::Error> {
-/// use shoal_kernels::{Op, WorkgroupScan, workgroup_scan_cpu};
+/// use shoal_kernels::{Op, Record, WorkgroupScan, WorkgroupScanArgs, workgroup_scan_cpu};
 /// let gpu = shoal::Gpu::blocking()?;
 /// let scan = WorkgroupScan::<u32>::new(&gpu)?;
 /// let values: Vec<u32> = (0..3000).map(|i| i % 5).collect();
 /// let (input, output) = (gpu.buffer_from(&values)?, gpu.buffer_zeroed::<u32>(3000)?);
-/// scan.run(&input, &output, Op::Sum, false)?; // each block of 2 x WG on its own
+/// // Each block of 2 x WG on its own, exclusive.
+/// scan.run(WorkgroupScanArgs { input: &input, output: &output, op: Op::Sum, inclusive: false })?;
 /// let block = scan.block() as usize;
 /// assert_eq!(output.read_blocking()?, workgroup_scan_cpu(&values, block, Op::Sum, false));
 /// # Ok(()) }
@@ -42,11 +43,6 @@ impl<T: Scalar> WorkgroupScan<T> {
         })
     }
 
-    /// The `Gpu` the kernel runs on.
-    pub(crate) fn gpu(&self) -> &Gpu {
-        self.kernels.gpu()
-    }
-
     /// How many kernels are compiled so far (for the warm-up's tests).
     #[cfg(test)]
     pub(crate) fn kernels_built(&self) -> usize {
@@ -57,16 +53,41 @@ impl<T: Scalar> WorkgroupScan<T> {
     pub fn block(&self) -> u32 {
         2 * self.wg
     }
+}
 
+/// What one [`WorkgroupScan`] reads and writes: each block of `input` scanned into `output`.
+#[derive(Debug, Clone, Copy)]
+pub struct WorkgroupScanArgs<'a, T: Scalar> {
+    /// The elements to scan, block by block.
+    pub input: &'a Buffer<T>,
+    /// Where the scans go: another buffer than `input`, at least as long.
+    pub output: &'a Buffer<T>,
+    /// The operation.
+    pub op: Op,
+    /// Inclusive (`out[i]` includes `in[i]`) or exclusive (each block starts with the identity).
+    pub inclusive: bool,
+}
+
+impl<T: Scalar> Family for WorkgroupScan<T> {
+    fn gpu(&self) -> &Gpu {
+        self.kernels.gpu()
+    }
+
+    /// The kernels compiled so far: one per operation, compiled on its first use.
+    fn kernels(&self) -> Vec<&Kernel> {
+        self.kernels.compiled()
+    }
+}
+
+impl<T: Scalar> Record<WorkgroupScanArgs<'_, T>> for WorkgroupScan<T> {
     /// Records the scan of each block of `input` into `output`.
-    pub fn record(
-        &self,
-        commands: &mut Commands,
-        input: &Buffer<T>,
-        output: &Buffer<T>,
-        op: Op,
-        inclusive: bool,
-    ) -> Result<()> {
+    fn record(&self, commands: &mut Commands, args: WorkgroupScanArgs<'_, T>) -> Result<()> {
+        let WorkgroupScanArgs {
+            input,
+            output,
+            op,
+            inclusive,
+        } = args;
         let commands = &mut commands.labelled("workgroup_scan");
         let n = check_pair(self.kernels.gpu(), "workgroup scan", input, output)?;
         if n == 0 {
@@ -85,18 +106,5 @@ impl<T: Scalar> WorkgroupScan<T> {
             .bind("output", output)
             .invocations(n.div_ceil(self.block()) as u64 * self.wg as u64)
             .record(commands)
-    }
-
-    /// Scans each block and submits.
-    pub fn run(
-        &self,
-        input: &Buffer<T>,
-        output: &Buffer<T>,
-        op: Op,
-        inclusive: bool,
-    ) -> Result<shoal::Submission> {
-        let mut commands = self.kernels.gpu().commands();
-        self.record(&mut commands, input, output, op, inclusive)?;
-        commands.submit()
     }
 }

@@ -107,7 +107,14 @@ async fn check_scan<T: Written>(
     );
     let out = gpu.buffer_zeroed::<T>(n.max(1)).expect("output");
     for inclusive in [true, false] {
-        seg.run_scan(&v, &h, &out, op, inclusive).expect("scan");
+        seg.run(SegmentedScanArgs {
+            values: &v,
+            heads: &h,
+            output: &out,
+            op,
+            inclusive,
+        })
+        .expect("scan");
         let got = out.read().await.expect("read");
         let want = segmented_reference(values, flags, op, inclusive);
         // The public CPU twin agrees (non-zero flags start segments there too).
@@ -142,8 +149,15 @@ async fn check_reduce_by_key<T: Scalar>(
         gpu.buffer_zeroed::<T>(n.max(1)).expect("reduced"),
     );
     let count = CompactCount::new(gpu).expect("count");
-    seg.run_reduce_by_key(&k, &v, &unique, &reduced, &count, op)
-        .expect("reduce by key");
+    seg.run(ReduceByKeyArgs {
+        keys: &k,
+        values: &v,
+        unique_keys: &unique,
+        reduced: &reduced,
+        count: &count,
+        op,
+    })
+    .expect("reduce by key");
     let (want_keys, want_values) = reduce_by_key_cpu(keys, values, op);
     let runs = count.read().await.expect("count") as usize;
     assert_eq!(runs, want_keys.len(), "{op:?}: runs, n = {n}");
@@ -170,8 +184,13 @@ async fn check_run_lengths(gpu: &Gpu, seg: &Segmented<u32>, keys: &[u32]) {
     let unique = gpu.buffer_from(&held).expect("unique");
     let lengths = gpu.buffer_from(&held).expect("lengths");
     let count = CompactCount::new(gpu).expect("count");
-    seg.run_run_lengths(&k, &unique, &lengths, &count)
-        .expect("run lengths");
+    seg.run(RunLengthsArgs {
+        keys: &k,
+        unique_keys: &unique,
+        lengths: &lengths,
+        count: &count,
+    })
+    .expect("run lengths");
     let (want_keys, want_lengths) = reduce_by_key_cpu(keys, &vec![1u32; n], Op::Sum);
     let runs = count.read().await.expect("count") as usize;
     assert_eq!(runs, want_keys.len(), "runs, n = {n}");
@@ -279,18 +298,18 @@ shoal_conformance::gpu_test! {
         let seg = Segmented::<u32>::new(&gpu).expect("segmented");
         let (v, h) = (gpu.buffer_zeroed::<u32>(10).expect("v"), gpu.buffer_zeroed::<u32>(9).expect("h"));
         let out = gpu.buffer_zeroed::<u32>(10).expect("out");
-        assert!(matches!(seg.run_scan(&v, &h, &out, Op::Sum, true), Err(shoal::Error::Length { .. })));
+        assert!(matches!(seg.run(SegmentedScanArgs { values: &v, heads: &h, output: &out, op: Op::Sum, inclusive: true }), Err(shoal::Error::Length { .. })));
         let h = gpu.buffer_zeroed::<u32>(10).expect("h");
         let short = gpu.buffer_zeroed::<u32>(9).expect("short");
-        assert!(matches!(seg.run_scan(&v, &h, &short, Op::Sum, true), Err(shoal::Error::Length { .. })));
-        assert!(matches!(seg.run_scan(&v, &h, &v, Op::Sum, true), Err(shoal::Error::BindingKind { .. })));
+        assert!(matches!(seg.run(SegmentedScanArgs { values: &v, heads: &h, output: &short, op: Op::Sum, inclusive: true }), Err(shoal::Error::Length { .. })));
+        assert!(matches!(seg.run(SegmentedScanArgs { values: &v, heads: &h, output: &v, op: Op::Sum, inclusive: true }), Err(shoal::Error::BindingKind { .. })));
         let count = CompactCount::new(&gpu).expect("count");
-        assert!(matches!(seg.run_reduce_by_key(&h, &v, &short, &out, &count, Op::Sum), Err(shoal::Error::Length { .. })));
-        assert!(matches!(seg.run_run_lengths(&h, &out, &short, &count), Err(shoal::Error::Length { .. })));
+        assert!(matches!(seg.run(ReduceByKeyArgs { keys: &h, values: &v, unique_keys: &short, reduced: &out, count: &count, op: Op::Sum }), Err(shoal::Error::Length { .. })));
+        assert!(matches!(seg.run(RunLengthsArgs { keys: &h, unique_keys: &out, lengths: &short, count: &count }), Err(shoal::Error::Length { .. })));
         // Run lengths read the keys again after the scan (each run's key): an output that is the
         // keys' own buffer, or one buffer for both outputs, is refused before anything runs.
         for (unique, lengths) in [(&h, &out), (&out, &h), (&out, &out)] {
-            let e = seg.run_run_lengths(&h, unique, lengths, &count).expect_err("one buffer twice");
+            let e = seg.run(RunLengthsArgs { keys: &h, unique_keys: unique, lengths, count: &count }).expect_err("one buffer twice");
             assert!(matches!(e, shoal::Error::Aliasing { .. } | shoal::Error::BindingKind { .. }), "{e}");
         }
         let single = Tiling { per_invocation: 1, one_subgroup: false, workgroup: Some(1) };
@@ -322,9 +341,9 @@ shoal_conformance::gpu_test! {
             let count = CompactCount { buffer: gpu.buffer_from_with(&[HELD; 4], Usage::STORAGE | Usage::INDIRECT).expect("count") };
             let mut batch = gpu.commands();
             let e = if kernel == "reduce by key" {
-                seg.record_reduce_by_key(&mut batch, &keys, &values, &unique, &other, &count, Op::Sum)
+                seg.record(&mut batch, ReduceByKeyArgs { keys: &keys, values: &values, unique_keys: &unique, reduced: &other, count: &count, op: Op::Sum })
             } else {
-                seg.record_run_lengths(&mut batch, &keys, &unique, &other, &count)
+                seg.record(&mut batch, RunLengthsArgs { keys: &keys, unique_keys: &unique, lengths: &other, count: &count })
             }
             .expect_err("a short output");
             let got_len = if short == "unique keys" { unique_len } else { other_len } as u64;
@@ -348,7 +367,7 @@ shoal_conformance::gpu_test! {
             let (unique, lengths) = (gpu.buffer_from(&vec![BEFORE; n as usize + 128]).expect("unique"), gpu.buffer_from(&vec![BEFORE; n as usize + 128]).expect("lengths"));
             let count = CompactCount::new(&gpu).expect("count");
             let (us, ls) = (unique.slice(64..64 + n).expect("slice"), lengths.slice(64..64 + n).expect("slice"));
-            seg.run_run_lengths(&k, &us, &ls, &count).expect("run lengths");
+            seg.run(RunLengthsArgs { keys: &k, unique_keys: &us, lengths: &ls, count: &count }).expect("run lengths");
             let (want_keys, want_lengths) = reduce_by_key_cpu(&keys, &vec![1u32; keys.len()], Op::Sum);
             let runs = count.read().await.expect("count") as usize;
             assert_eq!(runs, want_keys.len(), "runs, n = {n}");
@@ -373,19 +392,19 @@ shoal_conformance::gpu_test! {
         let refused = |e: shoal::Error, binding: &str| {
             assert!(matches!(&e, shoal::Error::BindingKind { kernel, binding: b, got, .. } if kernel == "run lengths" && (b == binding || got.contains(binding))), "{binding}: {e}");
         };
-        refused(seg.run_run_lengths(&keys, &unique, &wide.buffer, &wide).expect_err("lengths in the count"), "count");
-        refused(seg.run_run_lengths(&keys, &wide.buffer, &lengths, &wide).expect_err("unique keys in the count"), "count");
-        refused(seg.run_run_lengths(&wide.buffer, &unique, &lengths, &wide).expect_err("keys in the count"), "count");
-        refused(seg.run_run_lengths(&keys, &count.buffer.view_as::<u32>(), &lengths, &count).expect_err("a view of the count"), "count");
-        refused(seg.run_run_lengths(&keys, &unique, &unique, &count).expect_err("one buffer for both outputs"), "unique keys");
+        refused(seg.run(RunLengthsArgs { keys: &keys, unique_keys: &unique, lengths: &wide.buffer, count: &wide }).expect_err("lengths in the count"), "count");
+        refused(seg.run(RunLengthsArgs { keys: &keys, unique_keys: &wide.buffer, lengths: &lengths, count: &wide }).expect_err("unique keys in the count"), "count");
+        refused(seg.run(RunLengthsArgs { keys: &wide.buffer, unique_keys: &unique, lengths: &lengths, count: &wide }).expect_err("keys in the count"), "count");
+        refused(seg.run(RunLengthsArgs { keys: &keys, unique_keys: &count.buffer.view_as::<u32>(), lengths: &lengths, count: &count }).expect_err("a view of the count"), "count");
+        refused(seg.run(RunLengthsArgs { keys: &keys, unique_keys: &unique, lengths: &unique, count: &count }).expect_err("one buffer for both outputs"), "unique keys");
         for len in [0u64, 1, 3] {
             let short = CompactCount { buffer: gpu.buffer_zeroed_with::<u32>(len, Usage::STORAGE | Usage::INDIRECT).expect("short count") };
-            let e = seg.run_run_lengths(&keys, &unique, &lengths, &short).expect_err("short count");
+            let e = seg.run(RunLengthsArgs { keys: &keys, unique_keys: &unique, lengths: &lengths, count: &short }).expect_err("short count");
             assert!(matches!(&e, shoal::Error::Length { what, expected: 4, got } if what.starts_with("run lengths") && *got == len), "{e}");
-            let e = seg.run_reduce_by_key(&keys, &keys, &unique, &lengths, &short, Op::Sum).expect_err("short count");
+            let e = seg.run(ReduceByKeyArgs { keys: &keys, values: &keys, unique_keys: &unique, reduced: &lengths, count: &short, op: Op::Sum }).expect_err("short count");
             assert!(matches!(&e, shoal::Error::Length { what, expected: 4, got } if what.starts_with("reduce by key") && *got == len), "{e}");
         }
-        seg.run_run_lengths(&keys, &unique, &lengths, &count).expect("run lengths");
+        seg.run(RunLengthsArgs { keys: &keys, unique_keys: &unique, lengths: &lengths, count: &count }).expect("run lengths");
         assert_eq!(count.read().await.expect("count"), 3);
         assert_eq!(unique.read().await.expect("unique")[..3], [4, 1, 6]);
         assert_eq!(lengths.read().await.expect("lengths")[..3], [4, 2, 2]);
