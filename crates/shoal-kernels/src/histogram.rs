@@ -40,8 +40,7 @@ const MAX_PRIVATE_BINS: u32 = 256;
 /// own, then copies it into [`LANE_BINS`]' layout for the merge. llvmpipe reads and writes
 /// shared memory one invocation at a time, and an invocation's own array for all of a vector's
 /// invocations at once. SwiftShader measured slower with it, so it keeps [`LANE_BINS`].
-pub(crate) const PRIVATE_BINS: shoal::Source =
-    shoal::wgsl!("../wgsl/histogram_private_bins.wgsl");
+pub(crate) const PRIVATE_BINS: shoal::Source = shoal::wgsl!("../wgsl/histogram_private_bins.wgsl");
 
 /// The `total` block of both per-invocation `bins` blocks: a bin's counters of every invocation.
 pub(crate) const LANE_TOTAL: shoal::Source = shoal::wgsl!("../wgsl/histogram_lane_total.wgsl");

@@ -152,7 +152,10 @@ pub const SNIPPETS: &[(&str, Source)] = &[
         "scan::group_reduce_one_subgroup",
         scan::blocks::ONE_SUBGROUP_REDUCE,
     ),
-    ("scan::group_reduce_shared", scan::blocks::GROUP_REDUCE_PORTABLE),
+    (
+        "scan::group_reduce_shared",
+        scan::blocks::GROUP_REDUCE_PORTABLE,
+    ),
     ("scan::lane_portable", scan::blocks::LANE_PORTABLE),
     ("scan::wide_narrow", scan::blocks::NARROW),
     ("scan::fold_ordered", scan::blocks::ORDERED_FOLD),

@@ -83,5 +83,9 @@ shoal_conformance::gpu_test! {
 #[test]
 fn private_bins_array_holds_max_private_bins() {
     let declared = format!("var<private> own_bins: array<u32, {MAX_PRIVATE_BINS}>;");
-    assert!(PRIVATE_BINS.text().contains(&declared), "{} lacks `{declared}`", PRIVATE_BINS.path());
+    assert!(
+        PRIVATE_BINS.text().contains(&declared),
+        "{} lacks `{declared}`",
+        PRIVATE_BINS.path()
+    );
 }

@@ -87,7 +87,10 @@ pub(super) fn own_blocks(
             ("chunk", none()),
             ("wide_prelude", none()),
             ("load_own", rolled_loads(wide, four).into()),
-            ("store_own", rolled_stores(pick, wide, wide_store, four).into()),
+            (
+                "store_own",
+                rolled_stores(pick, wide, wide_store, four).into(),
+            ),
         ]);
     } else {
         if !wide {
