@@ -8,13 +8,14 @@ fn fold_tiles(first: u32, last: u32, lane: Lane) -> T {
     for (var t = first; t < last; t++) {
         // #block mine_rolled
         // Above 64 elements per invocation (the `own` block in loops): the rolled `load_own`,
-        // which keeps nothing and takes whole chunks several per loop iteration.
+        // which keeps nothing and takes whole chunks several per loop iteration. One element
+        // per iteration, each behind its own test, was slower on all three software adapters:
+        // a branch costs every lane there.
         let mine = load_own(t, rank(lane));
         // #end mine_rolled
         // #block mine_unrolled
         // Up to 64 (the `own` block unrolled): the same loads one element at a time, without
-        // touching `own`. One element per iteration, each behind its own test, was slower on all
-        // three software adapters: a branch costs every lane there.
+        // touching `own`.
         let start = own_start(t, rank(lane));
         var mine = identity();
         for (var j = 0u; j < PER; j++) {
