@@ -5,9 +5,10 @@
 // count - 1. The last element leaves the count on the GPU, with indirect-dispatch arguments for
 // the next kernel.
 //
-// compact.rs puts two functions before this file: `fn keep(x: u32, i: u32) -> bool` and
-// `fn keep4(q: u32) -> vec4<bool>` (elements 4q .. 4q + 3): `flags[i] != 0u`, or the user's
-// predicate over the value `x` and its index `i` (which may read `values`).
+// Two functions come before this file: `fn keep(x: u32, i: u32) -> bool` and
+// `fn keep4(q: u32) -> vec4<bool>` (elements 4q .. 4q + 3): `flags[i] != 0u`
+// (compact_flags.wgsl), or the user's predicate over the value `x` and its index `i` (which may
+// read `values`; compact.rs writes `keep` before compact_predicate.wgsl).
 
 #import dispatch::args
 

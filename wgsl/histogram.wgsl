@@ -4,11 +4,12 @@
 // Values are read four at a time (`input4`, the same buffer as vec4s: a software adapter loads a
 // vec4 in about the time of one scalar); the last n % 4 through `input`.
 //
-// How the work group counts is the `bins` block: below, one shared counter per bin, incremented
-// with atomics (a GPU's shared atomics are cheap); histogram.rs swaps in one counter per bin and
-// invocation, incremented without atomics, where an atomic costs a loop over the lanes
-// (software adapters): in shared memory (SwiftShader), or in each invocation's own array, which
-// `publish` copies to shared memory before the merge (llvmpipe).
+// How the work group counts is the `bins` and `total` blocks: below, one shared counter per bin,
+// incremented with atomics (a GPU's shared atomics are cheap); histogram.rs swaps in one counter
+// per bin and invocation, incremented without atomics, where an atomic costs a loop over the
+// lanes (software adapters): in shared memory (SwiftShader, histogram_lane_bins.wgsl), or in
+// each invocation's own array, which `publish` copies to shared memory before the merge
+// (llvmpipe, histogram_private_bins.wgsl); the `total` of both is histogram_lane_total.wgsl.
 
 override WG: u32 = 256u;
 // A multiple of 4.
@@ -41,12 +42,14 @@ fn count(bin: u32, id: u32) {
 
 // Makes invocation `id`'s counts visible to `total` (after a barrier).
 fn publish(id: u32) {}
+// #end bins
 
+// #block total
 // The work group's count in `bin`, after a barrier.
 fn total(bin: u32) -> u32 {
     return atomicLoad(&sh_bins[bin]);
 }
-// #end bins
+// #end total
 
 // Counts the four values of vec4 `q`, for invocation `id`.
 fn count4(q: u32, id: u32) {

@@ -1,8 +1,10 @@
 // Scans and reductions. The Rust side (crates/shoal-kernels/src/scan/kernels.rs) swaps the blocks
 // marked `#block` for the value type (a scalar, a vector or a user's struct), the operation (a
 // built-in one or a user's Operator, which is never assumed commutative) and the adapter's
-// subgroup support; as written the file is the u32 sum with subgroups, so `cargo xtask
-// check-wgsl` validates it as it stands.
+// subgroup support: with the files under wgsl/scan/ where the text is fixed, with text written
+// by scan/blocks.rs where it varies (the value type, the operation, the loads and stores
+// unrolled for the elements per invocation). As written the file is the u32 sum with subgroups,
+// 4 elements per invocation, so `cargo xtask check-wgsl` validates it as it stands.
 //
 // Building blocks, all on `shared_data`:
 //   scan_shared   the OpenGL compute-shader lesson's work-group scan: 2 x WG elements, log2(2 x WG) steps,
@@ -147,8 +149,8 @@ fn group_reduce(x: T, lane: Lane) -> T {
 
 // #block group
 // How a work group of several subgroups shares values: through shared memory, with barriers.
-// (A work group of exactly one subgroup does it with subgroup operations instead: see
-// ONE_SUBGROUP_GROUP in scan.rs.)
+// (A work group of exactly one subgroup does it with subgroup operations instead:
+// wgsl/scan/group_one_subgroup.wgsl.)
 
 // This invocation's place in the work group's order of elements.
 fn rank(lane: Lane) -> u32 { return lane.id; }
@@ -308,67 +310,80 @@ fn rake_scan(x: T, id: u32) -> T {
     return combine(shared_data[WG + id / seg], shared_data[id]);
 }
 
-// #block own
-// Elements per invocation in the coarsened kernels, held in registers (`own`) between loading
-// and storing: a constant, as private arrays need one. The Rust side writes this block with the
-// loops unrolled (constant indices keep `own` in registers on every compiler).
-const PER: u32 = 16u;
-// This invocation's PER elements, scanned in place by `load_own`.
+// The coarsened kernels' own elements: each invocation loads PER contiguous elements, scans them
+// (`load_own`), and stores them offset by everything before them (`store_own`). The blocks below
+// are the Rust side's (scan/blocks.rs): as written they are the u32 scan of 4 elements per
+// invocation, unrolled. Up to 64 elements per invocation the loops are unrolled, so that every
+// index into `own` is a constant and the array lives in registers (a software adapter's compiler
+// turns a dynamically indexed array into per-lane memory accesses); above it they loop, `own`
+// and the vec4 helpers go, and `store_own` loads the elements again (see `rolled_loads`).
+
+// #block pick
+// `select` for a struct, which WGSL's `select` does not take (kept for struct values only).
+fn pick(f: T, t: T, c: bool) -> T { if c { return t; } return f; }
+// #end pick
+// #block per
+// Elements per invocation: a constant, as private arrays need one (`per_block`).
+const PER: u32 = 4u;
+// #end per
+// #block own_array
+// This invocation's PER elements, scanned in place by `load_own` (the unrolled form only).
 var<private> own: array<T, PER>;
+// #end own_array
 
 // The first element of this invocation's PER contiguous ones in tile `tile`.
-fn own_start(tile: u32, id: u32) -> u32 {
-    return (tile * WG + id) * PER;
+fn own_start(tile: u32, id: u32) -> u32 { return (tile * WG + id) * PER; }
+
+// #block chunk
+// Vec4 `q` of the input (through `element4`, which an `io` block may define), `tail` where the
+// end cuts it and the identity past it: the unrolled form's loads of scalars when PER is a
+// multiple of 4, one path with no branch for a chunk cut by the end of the input (SwiftShader
+// runs every instruction of a kernel whether its lanes take a branch or not).
+fn chunk(q: u32, n4: u32, tail: vec4<T>) -> vec4<T> {
+    let whole = element4(min(q, max(n4, 1u) - 1u));
+    return select(select(whole, tail, q == n4), vec4<T>(identity()), q > n4);
 }
+// #end chunk
 
 // Loads this invocation's PER contiguous elements of tile `tile` (the identity past the end),
 // each read once, and leaves their inclusive scan in `own`; returns their total.
 fn load_own(tile: u32, id: u32) -> T {
     let start = own_start(tile, id);
     var acc = identity();
-    if start + PER <= params.n {
-        for (var j = 0u; j < PER; j++) {
-            acc = combine(acc, element(start + j, j));
-            own[j] = acc;
-        }
-    } else {
-        for (var j = 0u; j < PER; j++) {
-            if start + j < params.n {
-                acc = combine(acc, element(start + j, j));
-            }
-            own[j] = acc;
-        }
-    }
+    // #block wide_prelude
+    // For `chunk`: the input's last n % 4 elements as one vec4 padded with the identity.
+    let n4 = params.n / 4u;
+    var tail = vec4<T>(identity());
+    if params.n % 4u > 0u { tail.x = element(n4 * 4u, NO_SLOT); }
+    if params.n % 4u > 1u { tail.y = element(n4 * 4u + 1u, NO_SLOT); }
+    if params.n % 4u > 2u { tail.z = element(n4 * 4u + 2u, NO_SLOT); }
+    // #end wide_prelude
+    // #block load_own
+    // The loads, written by the Rust side for PER (`unrolled_loads`, `rolled_loads`).
+    let v0 = chunk(start / 4u + 0u, n4, tail);
+    acc = combine(acc, v0.x); own[0] = acc;
+    acc = combine(acc, v0.y); own[1] = acc;
+    acc = combine(acc, v0.z); own[2] = acc;
+    acc = combine(acc, v0.w); own[3] = acc;
+    // #end load_own
     return acc;
 }
 
 // Stores this invocation's elements of tile `tile`, each offset by `prefix` (everything before
-// them), inclusive or exclusive as `params` says.
+// them), inclusive or exclusive as `params` says; the invocation holding the last element ends
+// with the `io` block's `finish`.
 fn store_own(tile: u32, id: u32, prefix: T) {
     let start = own_start(tile, id);
-    let count = min(PER, params.n - min(start, params.n));
-    if params.inclusive != 0u {
-        for (var j = 0u; j < PER; j++) {
-            if j < count {
-                emit(start + j, j, combine(prefix, own[j]), element(start + j, j));
-            }
-        }
-    } else {
-        for (var j = 0u; j < PER; j++) {
-            if j < count {
-                var v = prefix;
-                if j > 0u {
-                    v = combine(prefix, own[j - 1u]);
-                }
-                emit(start + j, j, v, element(start + j, j));
-            }
-        }
-    }
-    if start < params.n && params.n - start <= PER {
-        finish(combine(prefix, own[PER - 1u]));
-    }
+    let inclusive = params.inclusive != 0u;
+    // #block store_own
+    // The stores, written by the Rust side for PER (`unrolled_stores`, `rolled_stores`).
+    if start + 0u < params.n { emit(start + 0u, 0u, select(prefix, combine(prefix, own[0]), inclusive), element(start + 0u, 0u)); }
+    if start + 1u < params.n { emit(start + 1u, 1u, select(combine(prefix, own[0]), combine(prefix, own[1]), inclusive), element(start + 1u, 1u)); }
+    if start + 2u < params.n { emit(start + 2u, 2u, select(combine(prefix, own[1]), combine(prefix, own[2]), inclusive), element(start + 2u, 2u)); }
+    if start + 3u < params.n { emit(start + 3u, 3u, select(combine(prefix, own[2]), combine(prefix, own[3]), inclusive), element(start + 3u, 3u)); }
+    if start < params.n && params.n - start <= PER { finish(combine(prefix, own[PER - 1u])); }
+    // #end store_own
 }
-// #end own
 
 // Scans tile `tile` into `output`, starting from `carry` (everything before the tile): the input
 // is read once, into registers.
@@ -394,8 +409,8 @@ fn scan_tiles(lane: Lane, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wo
 }
 
 // #block words
-// The 32-bit words a value travels in through the look-back's atomics (a vector's components;
-// the Rust side writes this block for the value type).
+// The 32-bit words a value travels in through the look-back's atomics (a vector's components:
+// the Rust side writes this block for a vector, `vector_words_block`).
 const WORDS: u32 = 1u;
 fn word_of(v: T, c: u32) -> u32 { return bitcast<u32>(v); }
 fn from_words(w: array<u32, 4>) -> T { return bitcast<T>(w[0]); }

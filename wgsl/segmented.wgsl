@@ -7,11 +7,11 @@
 // where a run of equal keys ends, at the run's index (heads so far - 1), every other element
 // behind the runs: reduce-by-key, in the scan's one pass (run lengths are run_ends.wgsl's).
 
-// segmented.rs puts two constants before this file, one kernel per use: `BY_KEYS` (a segment
-// starts where `seg_heads` changes, keys; or where `seg_heads[i]`, a flag, is set) and `RUNS`
-// (each run's key and result at its index; or each element's result into `seg_out`). Read from
-// a uniform, both sides of every test of them ran in every lane on SwiftShader, with their
-// loads.
+// Two constants come before this file (segmented_scan_io.wgsl, segmented_runs_io.wgsl), one
+// kernel per use: `BY_KEYS` (a segment starts where `seg_heads` changes, keys; or where
+// `seg_heads[i]`, a flag, is set) and `RUNS` (each run's key and result at its index; or each
+// element's result into `seg_out`). Read from a uniform, both sides of every test of them ran in
+// every lane on SwiftShader, with their loads.
 
 struct Segments {
     // The operation's identity, as bits: an exclusive scan's value at a head.

@@ -13,36 +13,26 @@ use crate::buffers::{check_apart, check_disjoint, named};
 use crate::scan::{Scan, ScanSpec, Tiling};
 use crate::wgsl::{self, Op, Scratch, Uniforms};
 
-/// The `io` block of the scan's kernels (`wgsl/compact.wgsl`, a snippet of [`crate::SNIPPETS`]),
-/// after a `keep` function.
-const IO: &str = "#import compact::io";
-/// The `keep` and `keep4` functions of a compaction by flags.
-const KEEP_FLAGS: &str = "fn keep(x: u32, i: u32) -> bool {
-    return flags[i] != 0u;
-}
-fn keep4(q: u32) -> vec4<bool> {
-    return flags4[q] != vec4(0u);
-}";
+/// The `io` block of a compaction by flags: `keep` and `keep4` read the flags, then the scan's
+/// `io` block for compaction (`wgsl/compact.wgsl`, a snippet of [`crate::SNIPPETS`]).
+pub(crate) const KEEP_FLAGS: shoal::Source = shoal::wgsl!("../wgsl/compact_flags.wgsl");
 
-/// `keep` and `keep4` for a predicate `expression` over `x` and `i`.
-fn keep_predicate(expression: &str) -> String {
-    format!(
-        "fn keep(x: u32, i: u32) -> bool {{
-    return {expression};
-}}
-fn keep4(q: u32) -> vec4<bool> {{
-    let x = values4[q];
-    let i = 4u * q;
-    return vec4(keep(x.x, i), keep(x.y, i + 1u), keep(x.z, i + 2u), keep(x.w, i + 3u));
-}}"
-    )
+/// The rest of the `io` block of a compaction by a predicate, after its `keep`: `keep4` from
+/// `keep`, then the scan's `io` block for compaction.
+pub(crate) const KEEP_PREDICATE: shoal::Source = shoal::wgsl!("../wgsl/compact_predicate.wgsl");
+
+/// The `io` block of a compaction by a predicate `expression` over `x` and `i`, named `path`:
+/// `keep`, generated because it holds the user's expression (its errors name the line in it),
+/// before [`KEEP_PREDICATE`].
+fn keep_predicate(path: String, expression: &str) -> shoal::Source {
+    let keep = format!("fn keep(x: u32, i: u32) -> bool {{\n    return {expression};\n}}");
+    shoal::Source::new(path, format!("{keep}\n{}", KEEP_PREDICATE.text()))
 }
 
-/// The scan that compacts by `keep` (WGSL defining `fn keep(x: u32, i: u32) -> bool`), tiled as
-/// `tiling`; its kernel for the smallest inputs compiled now, so a WGSL error in `keep` is
-/// returned here.
-fn compaction_scan(gpu: &Gpu, tiling: Tiling, path: String, keep: &str) -> Result<Scan<u32>> {
-    let io = shoal::Source::new(path, format!("{keep}\n{IO}"));
+/// The scan that compacts through `io` (an `io` block defining `fn keep(x: u32, i: u32) ->
+/// bool`), tiled as `tiling`; its kernel for the smallest inputs compiled now, so a WGSL error
+/// in `keep` is returned here.
+fn compaction_scan(gpu: &Gpu, tiling: Tiling, io: shoal::Source) -> Result<Scan<u32>> {
     let scan = Scan::with_io(gpu, tiling, io)?;
     scan.prepare_hooked(ScanSpec::inclusive(Op::Sum))?;
     Ok(scan)
@@ -195,7 +185,7 @@ impl Compact {
         Ok(Self {
             gpu: gpu.clone(),
             tiling,
-            flags: compaction_scan(gpu, tiling, "compaction by flags".into(), KEEP_FLAGS)?,
+            flags: compaction_scan(gpu, tiling, KEEP_FLAGS)?,
             uniforms: Uniforms::default(),
             scratch: Scratch::default(),
         })
@@ -204,11 +194,10 @@ impl Compact {
     /// Compiles a predicate: `expression` is WGSL of type `bool` over `x: u32` (the value) and
     /// `i: u32` (its index). A WGSL error in it is an [`shoal::Error::Wgsl`] naming the line.
     pub fn predicate(&self, expression: &str) -> Result<Predicate> {
-        let keep = keep_predicate(expression);
-        let path = format!("predicate `{expression}`");
+        let keep = keep_predicate(format!("predicate `{expression}`"), expression);
         Ok(Predicate {
             expression: expression.to_string(),
-            scan: std::sync::Arc::new(compaction_scan(&self.gpu, self.tiling, path, &keep)?),
+            scan: std::sync::Arc::new(compaction_scan(&self.gpu, self.tiling, keep)?),
         })
     }
 

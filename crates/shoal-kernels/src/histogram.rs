@@ -25,53 +25,23 @@ const MAX_BINS: u32 = 1024;
 const LANE_COUNTERS: u32 = 2048;
 
 /// The `bins` block for adapters whose shared atomics are slow: a counter per bin and
-/// invocation, bin-major so the merge reads each bin's counters in a row (the `total` of
-/// [`LANE_TOTAL`]). Software adapters run a shared atomic lane by lane, a loop that costs more
-/// than the plain increment; faster than the atomics on all three (docs/bench/*.md).
-const LANE_BINS: &str = "var<workgroup> sh_bins: array<u32, BINS * WG>;
+/// invocation, bin-major so the merge reads each bin's counters in a row ([`LANE_TOTAL`]).
+/// Software adapters run a shared atomic lane by lane, a loop that costs more than the plain
+/// increment; faster than the atomics on all three (docs/bench/*.md).
+pub(crate) const LANE_BINS: shoal::Source = shoal::wgsl!("../wgsl/histogram_lane_bins.wgsl");
 
-fn count(bin: u32, id: u32) {
-    sh_bins[bin * WG + id] += 1u;
-}
-
-fn publish(id: u32) {}
-";
-
-/// The most bins [`private_bins`] counts (the size of its private array, which WGSL wants
-/// constant).
+/// The most bins [`PRIVATE_BINS`] counts (the size of its private array, which WGSL wants
+/// constant: the file writes it, a test holds the two equal).
 const MAX_PRIVATE_BINS: u32 = 256;
 
 /// The `bins` block for llvmpipe (lavapipe, and GL): each invocation counts in an array of its
 /// own, then copies it into [`LANE_BINS`]' layout for the merge. llvmpipe reads and writes
 /// shared memory one invocation at a time, and an invocation's own array for all of a vector's
 /// invocations at once. SwiftShader measured slower with it, so it keeps [`LANE_BINS`].
-fn private_bins() -> String {
-    format!(
-        "var<workgroup> sh_bins: array<u32, BINS * WG>;
-var<private> own_bins: array<u32, {MAX_PRIVATE_BINS}>;
+pub(crate) const PRIVATE_BINS: shoal::Source = shoal::wgsl!("../wgsl/histogram_private_bins.wgsl");
 
-fn count(bin: u32, id: u32) {{
-    own_bins[bin] += 1u;
-}}
-
-fn publish(id: u32) {{
-    for (var b = 0u; b < BINS; b++) {{
-        sh_bins[b * WG + id] = own_bins[b];
-    }}
-}}
-"
-    )
-}
-
-/// The `total` both per-invocation blocks end with: a bin's counters of every invocation.
-const LANE_TOTAL: &str = "
-fn total(bin: u32) -> u32 {
-    var c = 0u;
-    for (var l = 0u; l < WG; l++) {
-        c += sh_bins[bin * WG + l];
-    }
-    return c;
-}";
+/// The `total` block of both per-invocation `bins` blocks: a bin's counters of every invocation.
+pub(crate) const LANE_TOTAL: shoal::Source = shoal::wgsl!("../wgsl/histogram_lane_total.wgsl");
 
 /// Where a work group counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,7 +50,7 @@ enum Counters {
     Atomic,
     /// A shared counter per bin and invocation ([`LANE_BINS`]).
     Lanes,
-    /// A private counter per bin in each invocation ([`private_bins`]).
+    /// A private counter per bin in each invocation ([`PRIVATE_BINS`]).
     Private,
 }
 
@@ -205,18 +175,12 @@ impl Histogram {
     fn build(&self, bins: u32, per: u32) -> Result<Kernel> {
         let fits = self.tiles.wg * bins <= LANE_COUNTERS;
         let block = match self.tiles.counters {
-            Counters::Private if fits && bins <= MAX_PRIVATE_BINS => {
-                Some(("histogram.rs: private_bins", private_bins()))
-            }
-            Counters::Lanes | Counters::Private if fits => {
-                Some(("histogram.rs: LANE_BINS", LANE_BINS.to_string()))
-            }
+            Counters::Private if fits && bins <= MAX_PRIVATE_BINS => Some(PRIVATE_BINS),
+            Counters::Lanes | Counters::Private if fits => Some(LANE_BINS),
             _ => None,
         };
         let source = match block {
-            Some((label, text)) => {
-                SOURCE.block("bins", shoal::Source::new(label, text + LANE_TOTAL))
-            }
+            Some(bins) => SOURCE.block("bins", bins).block("total", LANE_TOTAL),
             None => SOURCE,
         };
         self.gpu

@@ -162,13 +162,17 @@ impl Operation {
         matches!(self, Operation::Custom(_))
     }
 
-    /// The `value` block: the value type's helpers and `alias T`.
+    /// The `value` block: the value type's helpers and `alias T`, generated because the type is
+    /// the caller's (`T::WGSL`, a scalar, a vector or a user's struct).
     pub(crate) fn value_block<T: Value>() -> String {
         format!("{}alias T = {};\n", T::WGSL_HELPERS, T::WGSL)
     }
 
     /// The `op` block for `T` (with `subgroups`, the subgroup form of a built-in operation), or
-    /// the typed error of a built-in operation on a struct. `kernel` names the family in it.
+    /// the typed error of a built-in operation on a struct. `kernel` names the family in it. A
+    /// user's operator is its own text; a built-in one is generated, its identity a literal of
+    /// `T` (`0u`, `vec2<f32>(infinity())`, …) and its combination the operation's expression
+    /// and subgroup function: three lines that vary with both the type and the operation.
     pub(crate) fn op_block<T: Value>(self, kernel: &str, subgroups: bool) -> Result<Source> {
         let op = match self {
             Operation::Custom(o) => {

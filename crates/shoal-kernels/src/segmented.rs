@@ -17,8 +17,6 @@ use crate::operator::Operator;
 use crate::scan::{Scan, ScanSpec, Tiling};
 use crate::wgsl::{self, Op, Scalar, Scratch, Uniforms};
 
-/// The `io` block of the scan's kernels (`wgsl/segmented.wgsl`, a snippet of [`crate::SNIPPETS`]).
-const IO: &str = "#import segmented::io";
 /// The `io` block of run-length encoding's scan of run ends (`wgsl/run_ends.wgsl`).
 const RUN_ENDS: &str = "#import run_ends::io";
 /// The kernel that turns the index after each run into its length.
@@ -35,10 +33,9 @@ macro_rules! segmented {
             concat!(
                 "alias V = ",
                 $v,
-                ";
-var<private> infinity_bits: u32 = 0x7f800000u;
-fn infinity() -> f32 { return bitcast<f32>(infinity_bits); }
-fn identity() -> T { return vec2<u32>(0u, bitcast<u32>(V(",
+                ";\n",
+                include_str!("../wgsl/f32_infinity.wgsl"),
+                "fn identity() -> T { return vec2<u32>(0u, bitcast<u32>(V(",
                 $identity,
                 ")));}
 fn combine(a: T, b: T) -> T {
@@ -71,16 +68,13 @@ fn segmented_operator(wgsl: &str, op: Op) -> Option<Operator> {
     })
 }
 
-/// The constants the `io` block is compiled with (`BY_KEYS`, `RUNS` in the WGSL), one scan each:
-/// a segmented scan's segments start at head flags and it stores every element's result;
+/// The `io` blocks of the scan's kernels, one scan each: the constants the segmented family's
+/// `io` (`wgsl/segmented.wgsl`, a snippet of [`crate::SNIPPETS`]) is compiled with, then that
+/// file. A segmented scan's segments start at head flags and it stores every element's result;
 /// reduce-by-key's start where keys change, and it stores each run's key and result.
-const SCAN_IO: &str = "const BY_KEYS = false;\nconst RUNS = false;";
-const RUNS_IO: &str = "const BY_KEYS = true;\nconst RUNS = true;";
-
-/// The `io` block with its constants before it.
-fn io(path: &str, constants: &str) -> shoal::Source {
-    shoal::Source::new(path, format!("{constants}\n{IO}"))
-}
+pub(crate) const SCAN_IO: shoal::Source = shoal::wgsl!("../wgsl/segmented_scan_io.wgsl");
+/// The `io` block of reduce-by-key (see [`SCAN_IO`]).
+pub(crate) const RUNS_IO: shoal::Source = shoal::wgsl!("../wgsl/segmented_runs_io.wgsl");
 
 /// Run-length encoding's kernels, compiled on first use: a scan of `u32` run ends (scalars,
 /// loaded four at a time), the kernels
@@ -162,8 +156,8 @@ impl<T: Scalar> Segmented<T> {
         Ok(Self {
             gpu: gpu.clone(),
             tiling,
-            scan: Scan::with_io(gpu, tiling, io("<segmented scan io>", SCAN_IO))?,
-            by_key: Scan::with_io(gpu, tiling, io("<reduce by key io>", RUNS_IO))?,
+            scan: Scan::with_io(gpu, tiling, SCAN_IO)?,
+            by_key: Scan::with_io(gpu, tiling, RUNS_IO)?,
             runs: OnceLock::new(),
             uniforms: Uniforms::default(),
             scratch: Scratch::default(),

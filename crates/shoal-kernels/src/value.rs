@@ -89,11 +89,8 @@ macro_rules! scalar_value {
 }
 
 // WGSL has no literal for i32::MIN (-2147483648i is a negated out-of-range literal), nor one for
-// infinity, and browsers reject one made by constant evaluation (`bitcast<f32>(0x7f800000u)`):
-// its bits are read from a private variable.
-const F32_HELPERS: &str = "var<private> infinity_bits: u32 = 0x7f800000u;
-fn infinity() -> f32 { return bitcast<f32>(infinity_bits); }
-";
+// infinity (`infinity()` in the file).
+const F32_HELPERS: &str = include_str!("../wgsl/f32_infinity.wgsl");
 scalar_value!(
     u32,
     "u32",

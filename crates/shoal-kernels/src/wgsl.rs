@@ -8,6 +8,7 @@ use std::sync::Mutex;
 use shoal::glam::UVec4;
 use shoal::{Buffer, Error, Gpu, Result, Source, Usage};
 
+use crate::scan;
 use crate::value::Value;
 
 /// A scalar the scan, reduce and compaction kernels are specialised for, with the built-in
@@ -136,15 +137,32 @@ impl Op {
     }
 }
 
-/// The snippets the kernels' WGSL imports (`#import name`), by name, each with its file. Every
-/// family's sources carry them ([`with_snippets`]); `cargo xtask check-wgsl` adds them too, to
-/// validate `wgsl/*.wgsl` without a device. A snippet that relies on its importer's definitions
-/// (`scan::document` needs `T`, `combine`, `WG` and `shared_data`; `radix_sort::scatter_items`, a
-/// template instantiated per store, needs `radix_sort_lanes.wgsl`'s, and `splat::entry` its
-/// file's `splat_add`; `segmented::io`,
-/// `compact::io` and `run_ends::io` are `io` blocks of `scan.wgsl`) is validated where imported.
+/// The kernels crate's WGSL files that are not kernels on their own, by name: the snippets its
+/// WGSL imports (`#import name`), and the texts that replace its files' `#block` regions, each
+/// one file under `wgsl/` (`scan::*` for `scan.wgsl`'s, `histogram::*`, the `io` blocks of
+/// compaction and of the segmented family). Every family's sources carry them
+/// ([`with_snippets`]); `cargo xtask check-wgsl` adds them too, to validate `wgsl/*.wgsl` without
+/// a device. Each relies on its importer's definitions (`scan::document` needs `T`, `combine`,
+/// `WG` and `shared_data`; `radix_sort::scatter_items`, a template instantiated per store, needs
+/// `radix_sort_lanes.wgsl`'s, and `splat::entry` its file's `splat_add`; the others are blocks of
+/// `scan.wgsl` or `histogram.wgsl`), so it is validated where it is used, not on its own.
 pub const SNIPPETS: &[(&str, Source)] = &[
     ("scan::document", shoal::wgsl!("../wgsl/scan_document.wgsl")),
+    ("scan::group_one_subgroup", scan::blocks::ONE_SUBGROUP_GROUP),
+    (
+        "scan::group_reduce_one_subgroup",
+        scan::blocks::ONE_SUBGROUP_REDUCE,
+    ),
+    (
+        "scan::group_reduce_shared",
+        scan::blocks::GROUP_REDUCE_PORTABLE,
+    ),
+    ("scan::lane_portable", scan::blocks::LANE_PORTABLE),
+    ("scan::wide_narrow", scan::blocks::NARROW),
+    ("scan::fold_ordered", scan::blocks::ORDERED_FOLD),
+    ("histogram::lane_bins", crate::histogram::LANE_BINS),
+    ("histogram::private_bins", crate::histogram::PRIVATE_BINS),
+    ("histogram::lane_total", crate::histogram::LANE_TOTAL),
     (
         "radix_sort::common",
         shoal::wgsl!("../wgsl/radix_sort_common.wgsl"),
@@ -160,7 +178,11 @@ pub const SNIPPETS: &[(&str, Source)] = &[
     ("splat::common", crate::splat::COMMON),
     ("splat::entry", crate::splat::ENTRY),
     ("segmented::io", shoal::wgsl!("../wgsl/segmented.wgsl")),
+    ("segmented::scan_io", crate::segmented::SCAN_IO),
+    ("segmented::runs_io", crate::segmented::RUNS_IO),
     ("compact::io", shoal::wgsl!("../wgsl/compact.wgsl")),
+    ("compact::flags", crate::compact::KEEP_FLAGS),
+    ("compact::predicate", crate::compact::KEEP_PREDICATE),
     ("run_ends::io", shoal::wgsl!("../wgsl/run_ends.wgsl")),
     ("dispatch::args", shoal::wgsl!("../wgsl/dispatch_args.wgsl")),
 ];
@@ -183,11 +205,6 @@ pub(crate) fn plan_workgroup(gpu: &Gpu, cap: u32) -> u32 {
     let max = gpu.max_workgroup_1d(cap).max(1);
     1 << (31 - max.leading_zeros())
 }
-
-/// The portable `lane` block: the built-ins every kernel of a family takes, without subgroups.
-pub(crate) const LANE_PORTABLE: &str = "struct Lane {
-    @builtin(local_invocation_index) id: u32,
-}";
 
 /// Small uniform buffers of four `u32` parameters, one per distinct value, kept so that repeated
 /// runs reuse them (and their cached bind groups) and several runs can sit in one batch.

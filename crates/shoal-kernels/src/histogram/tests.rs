@@ -1,6 +1,6 @@
 //! Histograms against their CPU twin, at every listed size and bin count.
 
-use super::{Counters, PER, SOFTWARE_PERS, Tiles};
+use super::{Counters, MAX_PRIVATE_BINS, PER, PRIVATE_BINS, SOFTWARE_PERS, Tiles};
 use crate::test_support::*;
 
 shoal_conformance::gpu_test! {
@@ -76,4 +76,16 @@ shoal_conformance::gpu_test! {
             }
         }
     }
+}
+
+/// The private counters' array in `wgsl/histogram_private_bins.wgsl` is as long as
+/// `MAX_PRIVATE_BINS`, the most bins the Rust side gives that block.
+#[test]
+fn private_bins_array_holds_max_private_bins() {
+    let declared = format!("var<private> own_bins: array<u32, {MAX_PRIVATE_BINS}>;");
+    assert!(
+        PRIVATE_BINS.text().contains(&declared),
+        "{} lacks `{declared}`",
+        PRIVATE_BINS.path()
+    );
 }

@@ -7,8 +7,8 @@ use std::sync::Mutex;
 use shoal::{Buffer, Commands, Error, Gpu, Kernel, Result};
 
 use super::blocks::{
-    GROUP_REDUCE_PORTABLE, NARROW, ONE_SUBGROUP_GROUP, ONE_SUBGROUP_REDUCE, ordered_fold,
-    own_block, words_block,
+    GROUP_REDUCE_PORTABLE, LANE_PORTABLE, NARROW, ONE_SUBGROUP_GROUP, ONE_SUBGROUP_REDUCE,
+    ordered_fold, own_blocks, vector_words_block,
 };
 use super::{MAX_COARSENING, SOURCE, Tiling};
 use crate::buffers::{check_apart, named};
@@ -140,7 +140,7 @@ impl<T: Value> ScanKernels<T> {
         ))
     }
 
-    /// Whether a scan of `n` elements stores through `output4` (see [`own_block`]): scalars,
+    /// Whether a scan of `n` elements stores through `output4` (see [`own_blocks`]): scalars,
     /// in whole vec4s, unless an `io` block stores them.
     pub(super) fn wide_store(&self, n: u32, hooked: bool) -> bool {
         T::SHAPE == Shape::Scalar
@@ -224,47 +224,43 @@ impl<T: Value> ScanKernels<T> {
         let mut blocks: Vec<(&str, shoal::Source)> = vec![
             ("value", Operation::value_block::<T>().into()),
             ("op", op.op_block::<T>(SOURCE.path(), self.subgroups)?),
-            (
-                "own",
-                own_block(
-                    self.tiling.per_invocation,
-                    T::SHAPE,
-                    wide_store,
-                    io.is_some() && !scalar,
-                )
-                .into(),
-            ),
         ];
+        blocks.extend(own_blocks(
+            self.tiling.per_invocation,
+            T::SHAPE,
+            wide_store,
+            io.is_some() && !scalar,
+        ));
         if !scalar {
-            blocks.push(("wide", NARROW.into()));
+            blocks.push(("wide", NARROW));
         } else if io.is_some() {
             blocks.push(("wide_input", "".into()));
         }
         if let Some(io) = io {
             blocks.push(("io", io.clone()));
         }
-        match words_block(T::SHAPE) {
-            Some(words) => blocks.push(("words", words.into())),
+        match T::SHAPE {
+            // A scalar keeps the `words` block as written.
+            Shape::Scalar => {}
+            Shape::Vector(n) => blocks.push(("words", vector_words_block(n).into())),
             // A struct cannot travel through the look-back's atomics: it has no such kernel.
-            None => blocks.extend([("words", "".into()), ("lookback", "".into())]),
+            Shape::Struct => blocks.extend([("words", "".into()), ("lookback", "".into())]),
         }
         // The document's kernel keeps its own work-group size and shared memory.
         let one_subgroup = self.tiling.one_subgroup && entry != "scan_workgroup";
         if one_subgroup {
-            blocks.push(("group", ONE_SUBGROUP_GROUP.into()));
+            blocks.push(("group", ONE_SUBGROUP_GROUP));
         } else if !self.subgroups {
-            blocks.push(("lane", wgsl::LANE_PORTABLE.into()));
+            blocks.push(("lane", LANE_PORTABLE));
         }
         if op.ordered() {
             // In order, through the work-group scan; no commutative reduction is compiled.
-            blocks.extend([
-                ("fold", ordered_fold(self.tiling.per_invocation).into()),
-                ("group_reduce", "".into()),
-            ]);
+            blocks.extend(ordered_fold(self.tiling.per_invocation));
+            blocks.push(("group_reduce", "".into()));
         } else if one_subgroup {
-            blocks.push(("group_reduce", ONE_SUBGROUP_REDUCE.into()));
+            blocks.push(("group_reduce", ONE_SUBGROUP_REDUCE));
         } else if !self.subgroups {
-            blocks.push(("group_reduce", GROUP_REDUCE_PORTABLE.into()));
+            blocks.push(("group_reduce", GROUP_REDUCE_PORTABLE));
         }
         let source = blocks
             .into_iter()

@@ -12,7 +12,7 @@
 //!   pass; a work group whose predecessor has published nothing reduces that tile itself, so
 //!   nothing relies on work groups making progress concurrently).
 
-mod blocks;
+pub(crate) mod blocks;
 mod cpu;
 mod kernels;
 mod tiling;
