@@ -75,12 +75,14 @@ impl Source {
     /// built-in (`select`). The kernel's reflection, `.bind` and the errors use the first.
     ///
     /// ```
+    /// # #[cfg(feature = "glsl")] {
     /// let source = shoal::Source::glsl("copy.comp", "#version 450
     /// layout(local_size_x = 64) in;
     /// layout(std430, binding = 0) buffer B { float target[]; };
     /// void main() { target[gl_GlobalInvocationID.x] = 1.0; }")?;
     /// assert_eq!(source.aliases(), [("target", "target_")]);
     /// assert_eq!(shoal::validate(&source)?[0].bindings[0].name, "target");
+    /// # }
     /// # Ok::<(), shoal::Error>(())
     /// ```
     pub fn aliases(&self) -> Vec<(&str, &str)> {
