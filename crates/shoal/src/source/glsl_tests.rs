@@ -104,7 +104,7 @@ fn glsl_bindings_named_by_reserved_words_are_bound_by_those_names() {
             .bind("target_", &buffer)
             .invocations(4)
             .run()
-            .unwrap_err();
+            .expect_err("a typed error");
         let Error::UnknownBinding {
             binding, available, ..
         } = &e
@@ -120,7 +120,7 @@ fn glsl_bindings_named_by_reserved_words_are_bound_by_those_names() {
             .bind("module", &buffer)
             .invocations(4)
             .run()
-            .unwrap_err();
+            .expect_err("a typed error");
         assert!(
             matches!(&e, Error::Unbound { binding, .. } if binding == "target"),
             "{e:?}"
@@ -149,7 +149,7 @@ fn hlsl_resources_named_by_reserved_words_are_bound_by_those_names() {
         .bind("meta_", &buffer)
         .invocations(4)
         .run()
-        .unwrap_err();
+        .expect_err("a typed error");
     assert!(
         matches!(&e, Error::UnknownBinding { available, .. } if available.iter().any(|a| a == "meta")),
         "{e:?}"
@@ -175,7 +175,7 @@ fn a_glsl_subgroup_kernel_without_subgroups_names_its_line_and_remedy() {
     };
     let gpu = Gpu::with_options_blocking(withheld).expect("device without subgroups");
     let source = Source::glsl("sum.comp", SUBGROUP_SUM).expect("translated");
-    let e = gpu.kernel(source).unwrap_err();
+    let e = gpu.kernel(source).expect_err("a typed error");
     let Error::MissingFeature {
         feature,
         location,
@@ -205,7 +205,7 @@ void main() { data[gl_GlobalInvocationID.x] *= 1.0 / m; }";
 fn a_constant_whose_default_makes_an_expression_infinite_is_named_with_its_line() {
     let gpu = Gpu::blocking().expect("device");
     let source = Source::glsl("reciprocal.comp", RECIPROCAL).expect("translated");
-    let e = gpu.kernel(source.clone()).unwrap_err();
+    let e = gpu.kernel(source.clone()).expect_err("a typed error");
     let Error::Override { message, .. } = &e else {
         panic!("{e:?}");
     };
