@@ -18,7 +18,10 @@ pub(crate) enum Notes {
     /// What `glsl!` and `hlsl!` compile in.
     Static(&'static [Note<'static>]),
     /// What [`Source::glsl`] and [`Source::hlsl`] translate at run time.
-    #[cfg_attr(not(feature = "glsl"), allow(dead_code))]
+    #[cfg_attr(
+        not(all(any(feature = "glsl", feature = "hlsl"), not(target_arch = "wasm32"))),
+        allow(dead_code)
+    )]
     Owned(Arc<[(&'static str, String, String)]>),
 }
 
@@ -42,7 +45,7 @@ impl Notes {
     }
 }
 
-#[cfg(all(feature = "glsl", not(target_arch = "wasm32")))]
+#[cfg(all(any(feature = "glsl", feature = "hlsl"), not(target_arch = "wasm32")))]
 impl From<&shoal_glsl::Translation> for Notes {
     fn from(translation: &shoal_glsl::Translation) -> Self {
         Self::Owned(translation.notes().into())
