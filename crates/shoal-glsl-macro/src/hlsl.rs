@@ -1,9 +1,10 @@
 //! `hlsl_wgsl!("kernel.hlsl", "CS")`: the WGSL translation of one entry point of an HLSL compute
-//! kernel, made at compile time by [`shoal_glsl::hlsl::to_wgsl`], as a string literal.
+//! kernel, made at compile time by [`shoal_glsl::hlsl::translate`], as a string literal
+//! with the translation's notes.
 
 use proc_macro::{Literal, Span, TokenStream, TokenTree};
 
-use crate::{base_of, error, flatten, string_value};
+use crate::{base_of, error, expansion, flatten, string_value};
 
 /// The expansion of `hlsl_wgsl!(path, entry)`.
 pub(crate) fn expand(input: TokenStream) -> TokenStream {
@@ -45,12 +46,12 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
         .trim_start_matches("./")
         .trim_start_matches("../");
     let label = label.rsplit("../").next().unwrap_or(label);
-    match shoal_glsl::hlsl::to_wgsl(label, &text, &entry_value) {
+    match shoal_glsl::hlsl::translate(label, &text, &entry_value) {
         // `include_bytes!` makes Cargo rebuild when the HLSL file changes.
-        Ok(wgsl) => format!(
+        Ok(translation) => format!(
             "{{ const _: &[u8] = include_bytes!({}); {} }}",
             Literal::string(&file.display().to_string()),
-            Literal::string(&wgsl)
+            expansion(&translation)
         )
         .parse()
         .unwrap_or_else(|_| error(span, "hlsl!: internal error: the expansion did not parse")),

@@ -1,6 +1,8 @@
 //! `glsl_wgsl!("kernel.comp")`: the WGSL translation of a GLSL compute kernel, made at compile
-//! time by [`shoal_glsl::to_wgsl`], as a string literal. `shoal::glsl!` wraps it in a
-//! `shoal::Source` named after the GLSL file; use that, not this crate.
+//! time by [`shoal_glsl::translate`], as a string literal with the translation's notes (the
+//! bindings' GLSL names, the constants' lines: [`shoal_glsl::Translation::notes`]).
+//! `shoal::glsl!` wraps it in a `shoal::Source` named after the GLSL file; use that, not this
+//! crate.
 //!
 //! The path, a string literal (plain, with escapes, or raw), is relative to the file invoking the
 //! macro, as with `include_str!`. A GLSL error is a compile error with the GLSL file and line.
@@ -10,14 +12,15 @@ use proc_macro::{Literal, Span, TokenStream, TokenTree};
 mod hlsl;
 
 /// The WGSL translation of one entry point of the HLSL compute kernel at the given path
-/// (`hlsl_wgsl!("kernel.hlsl", "CS")`), as a `&'static str`; `shoal::hlsl!` wraps it.
+/// (`hlsl_wgsl!("kernel.hlsl", "CS")`), as a `&'static str` with the translation's notes;
+/// `shoal::hlsl!` wraps it.
 #[proc_macro]
 pub fn hlsl_wgsl(input: TokenStream) -> TokenStream {
     hlsl::expand(input)
 }
 
-/// The WGSL translation of the GLSL compute kernel at the given path, as a `&'static str`,
-/// followed by translation options, each `key = "value"`: `include = "dir"` (a directory
+/// The WGSL translation of the GLSL compute kernel at the given path, as a `&'static str` with
+/// the translation's notes, followed by translation options, each `key = "value"`: `include = "dir"` (a directory
 /// `#include` searches, relative to the invoking file), `constant = "NAME=4"` (a `constant_id`
 /// constant's value where it is fixed at translation) and `format = "image=rgba8"` (the format of
 /// a storage image declared without one).
@@ -60,14 +63,14 @@ pub fn glsl_wgsl(input: TokenStream) -> TokenStream {
         // `include_bytes!` makes Cargo rebuild when the GLSL file or a file it includes changes.
         Ok(translation) => {
             let mut watched = String::new();
-            for f in std::iter::once(file).chain(translation.included) {
+            for f in std::iter::once(file).chain(translation.included.iter().cloned()) {
                 let f = std::fs::canonicalize(&f).unwrap_or(f);
                 watched.push_str(&format!(
                     "const _: &[u8] = include_bytes!({}); ",
                     Literal::string(&f.display().to_string())
                 ));
             }
-            format!("{{ {watched}{} }}", Literal::string(&translation.wgsl))
+            format!("{{ {watched}{} }}", expansion(&translation))
                 .parse()
                 .unwrap_or_else(|_| {
                     error(span, "glsl!: internal error: the expansion did not parse")
@@ -75,6 +78,28 @@ pub fn glsl_wgsl(input: TokenStream) -> TokenStream {
         }
         Err(e) => error(span, &e.to_string()),
     }
+}
+
+/// `(wgsl, notes)`: the WGSL as a string literal and [`shoal_glsl::Translation::notes`] as a
+/// `&'static [(&str, &str, &str)]`, what `shoal::glsl!` and `shoal::hlsl!` make a `Source` of.
+fn expansion(translation: &shoal_glsl::Translation) -> String {
+    let notes: Vec<String> = translation
+        .notes()
+        .iter()
+        .map(|(kind, name, value)| {
+            format!(
+                "({}, {}, {})",
+                Literal::string(kind),
+                Literal::string(name),
+                Literal::string(value)
+            )
+        })
+        .collect();
+    format!(
+        "({}, &[{}])",
+        Literal::string(&translation.wgsl),
+        notes.join(", ")
+    )
 }
 
 /// The folder of the file that invokes `macro_name` at `span`, which its path is relative to.

@@ -10,7 +10,7 @@ use naga::TypeInner;
 /// glslang refuses an image argument whose format is not the parameter's (which cannot have one),
 /// and image atomics are refused before (naga's SPIR-V front end cannot read them).
 pub(crate) fn narrow_image_access(module: &mut naga::Module) {
-    use naga::{Expression, ImageClass, StorageAccess};
+    use naga::{Expression, StorageAccess};
     let mut loaded = Vec::new();
     let mut stored = Vec::new();
     let functions = module
@@ -40,14 +40,10 @@ pub(crate) fn narrow_image_access(module: &mut naga::Module) {
             }
         }
     }
-    for (handle, var) in module.global_variables.iter_mut() {
-        let ty = &module.types[var.ty];
-        let TypeInner::Image {
-            dim,
-            arrayed,
-            class: ImageClass::Storage { format, access },
-        } = ty.inner
-        else {
+    let handles: Vec<_> = module.global_variables.iter().map(|(h, _)| h).collect();
+    for handle in handles {
+        let var = &module.global_variables[handle];
+        let Some((format, access)) = storage_image(&module.types[var.ty].inner) else {
             continue;
         };
         let mut used = StorageAccess::empty();
@@ -64,19 +60,44 @@ pub(crate) fn narrow_image_access(module: &mut naga::Module) {
         if used == access || !access.contains(used) {
             continue;
         }
-        let narrowed = naga::Type {
-            name: ty.name.clone(),
-            inner: TypeInner::Image {
-                dim,
-                arrayed,
-                class: ImageClass::Storage {
-                    format,
-                    access: used,
-                },
-            },
-        };
-        var.ty = module.types.insert(narrowed, naga::Span::UNDEFINED);
+        retype(module, handle, format, used);
     }
+}
+
+/// The format and access of a storage image's type; `None` for any other type.
+pub(crate) fn storage_image(ty: &TypeInner) -> Option<(naga::StorageFormat, naga::StorageAccess)> {
+    match *ty {
+        TypeInner::Image {
+            class: naga::ImageClass::Storage { format, access },
+            ..
+        } => Some((format, access)),
+        _ => None,
+    }
+}
+
+/// Gives the storage image `handle` the format `format` and the access `access`: a type as its
+/// own (name, dimension, arrayed) but for those.
+pub(crate) fn retype(
+    module: &mut naga::Module,
+    handle: naga::Handle<naga::GlobalVariable>,
+    format: naga::StorageFormat,
+    access: naga::StorageAccess,
+) {
+    let old = module.global_variables[handle].ty;
+    let ty = &module.types[old];
+    let TypeInner::Image { dim, arrayed, .. } = ty.inner else {
+        return;
+    };
+    let new = naga::Type {
+        name: ty.name.clone(),
+        inner: TypeInner::Image {
+            dim,
+            arrayed,
+            class: naga::ImageClass::Storage { format, access },
+        },
+    };
+    let span = module.types.get_span(old);
+    module.global_variables[handle].ty = module.types.insert(new, span);
 }
 
 /// The image operand of every `ImageStore` (false) and `ImageAtomic` (true) in `block`.

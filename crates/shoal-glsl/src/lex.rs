@@ -151,6 +151,30 @@ pub(crate) fn closing(tokens: &[Token], open: usize) -> Option<usize> {
     None
 }
 
+/// Where a walk over the tokens is: the depth of braces, and the first token of the statement
+/// at the top level (outside braces) that the walk is in.
+#[derive(Default)]
+pub(crate) struct Walk {
+    /// Braces open.
+    pub(crate) braces: usize,
+    /// The index of the current top-level statement's first token.
+    pub(crate) statement: usize,
+}
+
+impl Walk {
+    /// Takes the token at index `i` into account (before the walk looks at it).
+    pub(crate) fn step(&mut self, token: &Token, i: usize) {
+        match token.text.as_str() {
+            "{" => self.braces += 1,
+            "}" => self.braces = self.braces.saturating_sub(1),
+            _ => {}
+        }
+        if self.braces == 0 && (token.text == ";" || token.text == "}") {
+            self.statement = i + 1;
+        }
+    }
+}
+
 /// Text edits by byte range, applied together (ranges must not overlap).
 #[derive(Default)]
 pub(crate) struct Edits(Vec<(Range<usize>, String)>);

@@ -16,10 +16,11 @@
 //! Names: a block with an instance name is bound by that name; an anonymous block with one
 //! member by the member's name (what the GLSL code calls it); an anonymous block with several
 //! members by the block's name. Images, samplers and `shared` variables keep their own names,
-//! and `constant_id` constants become WGSL `override` constants set by their GLSL name. A name
-//! WGSL reserves (`target`, `module`, …), or one the translated kernel needs for a WGSL built-in
-//! (a binding `select` beside a `mix(a, b, flag)`, which naga writes as `select`), is refused with
-//! [`Error::Unsupported`].
+//! and `constant_id` constants become WGSL `override` constants set by their GLSL name. A binding
+//! named by a word WGSL reserves (`target`, `module`, …), or by one the translated kernel needs
+//! for a WGSL built-in (a binding `select` beside a `mix(a, b, flag)`, which naga writes as
+//! `select`), is `name_` in the WGSL and listed in [`Translation::aliases`], by which Shoal binds
+//! it as `name`; a `constant_id` constant so named is refused with [`Error::Unsupported`].
 //!
 //! naga 30 panics on some input (a type too large for its layouter); [`to_wgsl`] catches such a
 //! panic and returns [`Error::Translate`] saying naga panicked. Catching needs unwinding: in a
@@ -39,6 +40,7 @@ mod names;
 mod options;
 mod printf;
 mod samplers;
+mod sites;
 mod spec;
 mod uniforms;
 mod unsupported;
@@ -109,22 +111,21 @@ pub fn translate(path: &str, text: &str, options: &Options) -> Result<Translatio
     });
     let expanded = include::expand(path, text, directory.as_deref(), &options.include_dirs)?;
     let origins = expanded.origins;
-    let included = expanded.included;
-    rewrite_and_translate(path, &expanded.text, options)
-        .map(|(wgsl, fixed)| Translation {
-            wgsl,
-            included,
-            fixed,
-        })
-        .map_err(|e| relocate(e, path, &origins))
+    let mut translation = rewrite_and_translate(path, &expanded.text, options)
+        .map_err(|e| relocate(e, path, &origins))?;
+    translation.included = expanded.included;
+    let lines = unsupported::code_lines(&expanded.text);
+    let at = |line: usize| include::relocate(&format!("{path}:{line}"), path, &origins);
+    translation.constants = sites::constants(&lines)
+        .into_iter()
+        .map(|(name, line)| (name, at(line)))
+        .collect();
+    translation.subgroups = sites::first_subgroup_use(&lines).map(at);
+    Ok(translation)
 }
 
 /// The route after includes: the text rewrites (lines kept), glslang, the SPIR-V pass, naga.
-fn rewrite_and_translate(
-    path: &str,
-    text: &str,
-    options: &Options,
-) -> Result<(String, Vec<(String, i64)>), Error> {
+fn rewrite_and_translate(path: &str, text: &str, options: &Options) -> Result<Translation, Error> {
     let text = samplers::split(path, text)?;
     let (text, gathered) = uniforms::gather(path, &text)?;
     let (text, printed) = printf::rewrite(&text);
@@ -144,12 +145,17 @@ fn rewrite_and_translate(
     .map_err(|e| unsupported::from_spirv(path, &text, &spirv, &e))?;
     // Everything after the parse uses naga's arenas, which assert (`UniqueArena::replace`):
     // under the guard too.
-    let wgsl = naga_step(path, "translate the module", || {
+    let (wgsl, aliases) = naga_step(path, "translate the module", || {
         translate_module(path, &text, &spirv, module, gathered)
     })??;
     let wgsl = spec_workgroup_size(wgsl, &specialized.workgroup);
     let wgsl = if printed { printf::import(wgsl) } else { wgsl };
-    Ok((wgsl, specialized.fixed))
+    Ok(Translation {
+        wgsl,
+        fixed: specialized.fixed,
+        aliases,
+        ..Translation::default()
+    })
 }
 
 /// `error` with each `path:line` of the expanded text named by the file and line it came from.
@@ -201,15 +207,16 @@ fn spec_workgroup_size(wgsl: String, overrides: &[Option<String>; 3]) -> String 
     )
 }
 
-/// The WGSL of `module`, which naga read from glslang's `spirv` of `text`; `gathered`: the text
-/// had loose uniforms, gathered into the block [`UNIFORM_BLOCK`].
+/// The WGSL of `module`, which naga read from glslang's `spirv` of `text`, and the aliases of
+/// the bindings it names otherwise than the text ([`Translation::aliases`]); `gathered`: the
+/// text had loose uniforms, gathered into the block [`UNIFORM_BLOCK`].
 fn translate_module(
     path: &str,
     text: &str,
     spirv: &[u8],
     mut module: naga::Module,
     gathered: bool,
-) -> Result<String, Error> {
+) -> Result<(String, Vec<(String, String)>), Error> {
     layout::check_module(path, text, spirv, &module)?;
     name_blocks(&mut module, gathered);
     for (_, var) in module.global_variables.iter_mut() {

@@ -3,11 +3,14 @@
 //! naga's WGSL writer names everything through its namer, which renames a name that ends in a
 //! digit (`input_data0` → `input_data0_`), one WGSL predeclares (`select` → `select_`), one it
 //! reserves (`target` → `target_`), and the second of two equal names (`count` → `count_1`, the
-//! first taken by a parameter). Here: a name WGSL reserves is refused; whatever else in the
-//! module is called like a binding or override is renamed before writing, so the namer gives
-//! the GLSL name to the binding; and the namer's suffix is taken off afterwards where nothing
-//! else in the WGSL is called by the GLSL name (a predeclared name the kernel does not use may
-//! be declared: WGSL lets a declaration hide it).
+//! first taken by a parameter). Here: whatever else in the module is called like a binding or
+//! override is renamed before writing, so the namer gives the GLSL name to the binding; and the
+//! namer's suffix is taken off afterwards where nothing else in the WGSL is called by the GLSL
+//! name (a predeclared name the kernel does not use may be declared: WGSL lets a declaration
+//! hide it). A binding whose GLSL name WGSL cannot declare (a reserved word such as `target`, or
+//! a predeclared name the kernel uses, such as `select` beside a `mix(a, b, flag)`) keeps the
+//! namer's `name_` ([`alias_for`] says which when that is taken) and is listed in the
+//! translation's aliases, which Shoal binds by the GLSL name. An override so named is refused.
 
 use naga::proc::{CaseInsensitiveKeywordSet, NameKey, Namer};
 use naga::{Handle, Module};
@@ -16,10 +19,10 @@ use crate::Error;
 use crate::unsupported::{code_lines, find_word, unsupported};
 
 pub(crate) const NAME: (&str, &str) = (
-    "a binding or `constant_id` constant whose name WGSL cannot spell",
+    "a `constant_id` constant whose name WGSL cannot spell",
     "another name: WGSL reserves words such as `target`, `module`, `type`, `var` and `fn`, and a \
      name the translated kernel also uses for a WGSL built-in (`select`, `read`, `min`, …) \
-     would hide that built-in",
+     would hide that built-in (a binding so named is renamed and bound by its GLSL name)",
 );
 
 /// A binding or override whose WGSL name must be its GLSL name.
@@ -96,7 +99,14 @@ pub(crate) fn prepare(path: &str, text: &str, module: &mut Module) -> Result<Vec
         }
     }
     wanted.retain(|w| !w.name.is_empty());
-    if let Some(w) = wanted.iter().find(|w| !spellable(&w.name)) {
+    // A binding named by a reserved word is aliased (see `restore`); an override is set by its
+    // WGSL name, which must be the GLSL one.
+    let refused = |w: &Wanted| {
+        !spellable(&w.name)
+            && (matches!(w.key, Key::Override(_))
+                || !naga::keywords::wgsl::RESERVED.contains(&w.name.as_str()))
+    };
+    if let Some(w) = wanted.iter().find(|w| refused(w)) {
         return Err(refuse(path, text, &w.name, "a word WGSL reserves"));
     }
     let bases: Vec<String> = wanted.iter().map(|w| base(&w.name)).collect();
@@ -156,14 +166,15 @@ pub(crate) fn prepare(path: &str, text: &str, module: &mut Module) -> Result<Vec
     Ok(wanted)
 }
 
-/// `wgsl` (written from `module`) with each wanted binding and override under its GLSL name.
+/// `wgsl` (written from `module`) with each wanted binding and override under its GLSL name,
+/// and the aliases `(GLSL name, WGSL name)` of the bindings WGSL cannot call so.
 pub(crate) fn restore(
     path: &str,
     text: &str,
     module: &Module,
     mut wgsl: String,
     wanted: &[Wanted],
-) -> Result<String, Error> {
+) -> Result<(String, Vec<(String, String)>), Error> {
     // The names the WGSL writer gave, by the same namer and keywords.
     let mut names = naga::FastHashMap::default();
     Namer::default().reset(
@@ -174,14 +185,28 @@ pub(crate) fn restore(
         &["__", "_naga"],
         &mut names,
     );
-    for w in wanted {
-        let Some(written) = names.get(&w.key.name_key()) else {
+    let written: Vec<Option<&String>> = wanted
+        .iter()
+        .map(|w| names.get(&w.key.name_key()).filter(|n| **n != w.name))
+        .collect();
+    // Aliased: a reserved word, or a predeclared name the WGSL uses for the built-in (which the
+    // other renames, introducing GLSL names only, do not change); a GLSL name the namer gave
+    // another binding (`N_1` to `N_`) is that one's until it is renamed.
+    let aliased: Vec<bool> = (0..wanted.len())
+        .map(|i| {
+            let name = &wanted[i].name;
+            written[i].is_some()
+                && (naga::keywords::wgsl::RESERVED.contains(&name.as_str())
+                    || (!written.contains(&Some(name))
+                        && !occurrences(&wgsl, name, false).is_empty()))
+        })
+        .collect();
+    let mut aliases = Vec::new();
+    for (i, w) in wanted.iter().enumerate() {
+        let Some(from) = written[i].filter(|_| aliased[i]) else {
             continue;
         };
-        if *written == w.name {
-            continue;
-        }
-        if !occurrences(&wgsl, &w.name, false).is_empty() {
+        if matches!(w.key, Key::Override(_)) {
             return Err(refuse(
                 path,
                 text,
@@ -189,15 +214,41 @@ pub(crate) fn restore(
                 "the translated kernel uses the word for a WGSL built-in",
             ));
         }
-        // A member naga renamed alike (`input_data0_`) had the GLSL name too: WGSL can declare it
-        // (members have a namespace of their own), and `written`, ending in `_`, is no swizzle.
-        let members = *written == format!("{}_", w.name);
-        let at = occurrences(&wgsl, written, members);
-        for start in at.into_iter().rev() {
-            wgsl.replace_range(start..start + written.len(), &w.name);
+        let to = alias_for(from, &wgsl, wanted);
+        replace(&mut wgsl, from, &to, false);
+        aliases.push((w.name.clone(), to));
+    }
+    for (i, w) in wanted.iter().enumerate() {
+        if let Some(from) = written[i].filter(|_| !aliased[i]) {
+            // A member naga renamed alike (`input_data0_`) had the GLSL name too: WGSL can
+            // declare it (members have a namespace of their own), and `from`, ending in `_`, is
+            // no swizzle.
+            let members = *from == format!("{}_", w.name);
+            replace(&mut wgsl, from, &w.name, members);
         }
     }
-    Ok(wgsl)
+    Ok((wgsl, aliases))
+}
+
+/// The WGSL name of a binding the namer wrote `written` (`target_` for `target`): that, unless
+/// a binding or override has it as its GLSL name, else the first of `written_1`, `written_2`, …
+/// that neither has nor the WGSL uses.
+fn alias_for(written: &str, wgsl: &str, wanted: &[Wanted]) -> String {
+    let free = |n: &str| !wanted.iter().any(|w| w.name == n);
+    if free(written) {
+        return written.to_string();
+    }
+    (1..)
+        .map(|k| format!("{written}_{k}"))
+        .find(|n| free(n) && occurrences(wgsl, n, true).is_empty())
+        .unwrap_or_else(|| written.to_string())
+}
+
+/// `wgsl` with every occurrence of the identifier `from` (see [`occurrences`]) made `to`.
+fn replace(wgsl: &mut String, from: &str, to: &str, members: bool) {
+    for start in occurrences(wgsl, from, members).into_iter().rev() {
+        wgsl.replace_range(start..start + from.len(), to);
+    }
 }
 
 /// The byte offsets of `word` in `wgsl` as an identifier naga's WGSL writer declared or a

@@ -59,8 +59,9 @@ impl Options {
     }
 }
 
-/// A translated kernel: its WGSL, and the files its `#include`s read (so a build can watch them).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A translated kernel: its WGSL, the files its `#include`s read (so a build can watch them), and
+/// what Shoal needs to bind it by its GLSL names and to name its lines in later errors.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Translation {
     /// The WGSL.
     pub wgsl: String,
@@ -68,4 +69,33 @@ pub struct Translation {
     pub included: Vec<PathBuf>,
     /// The `constant_id` constants fixed at translation, with the values they took.
     pub fixed: Vec<(String, i64)>,
+    /// Bindings the WGSL declares under another name than the GLSL's, `(GLSL name, WGSL name)`:
+    /// a name WGSL reserves (`target` is `target_`) or a predeclared one the kernel uses for
+    /// the built-in (`select` beside a `mix(a, b, flag)`). Shoal binds them by the GLSL name.
+    pub aliases: Vec<(String, String)>,
+    /// Each `constant_id` constant's GLSL name and `file:line` of its declaration.
+    pub constants: Vec<(String, String)>,
+    /// `file:line` of the first subgroup operation, where the kernel uses any.
+    pub subgroups: Option<String>,
+}
+
+impl Translation {
+    /// What Shoal carries with the WGSL (`shoal::Source`), as `(kind, name, value)`:
+    /// `("alias", GLSL name, WGSL name)`, `("constant", name, file:line)` and
+    /// `("subgroups", "", file:line)`; the runtime route and the macros list it alike.
+    pub fn notes(&self) -> Vec<(&'static str, String, String)> {
+        let aliases = self
+            .aliases
+            .iter()
+            .map(|(n, w)| ("alias", n.clone(), w.clone()));
+        let constants = self
+            .constants
+            .iter()
+            .map(|(n, l)| ("constant", n.clone(), l.clone()));
+        let subgroups = self
+            .subgroups
+            .iter()
+            .map(|l| ("subgroups", String::new(), l.clone()));
+        aliases.chain(constants).chain(subgroups).collect()
+    }
 }

@@ -10,7 +10,7 @@
 //! (WGSL's binding arrays are a native-only feature Shoal does not request).
 
 use crate::Error;
-use crate::lex::{Edits, Token, closing, line_of, next_binding, qualifier, tokens};
+use crate::lex::{Edits, Token, Walk, closing, line_of, next_binding, qualifier, tokens};
 use crate::unsupported::unsupported;
 
 pub(crate) const SHADOW_PARAMETER: (&str, &str) = (
@@ -78,18 +78,12 @@ pub(crate) fn split(path: &str, text: &str) -> Result<String, Error> {
     let mut combined = Vec::new();
     // Functions taking a combined sampler: (name, parameter index).
     let mut takers: Vec<(String, usize)> = Vec::new();
-    let (mut braces, mut statement) = (0usize, 0usize);
+    let mut walk = Walk::default();
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
-        match t.text.as_str() {
-            "{" => braces += 1,
-            "}" => braces = braces.saturating_sub(1),
-            _ => {}
-        }
-        if braces == 0 && (t.text == ";" || t.text == "}") {
-            statement = i + 1;
-        }
+        walk.step(t, i);
+        let (braces, statement) = (walk.braces, walk.statement);
         if braces == 0 && t.text == "(" && i > 0 && toks[i - 1].is_ident() {
             // A function's parameter list (or a layout qualifier, which has no sampler type).
             let Some(close) = closing(&toks, i) else {

@@ -5,7 +5,7 @@
 //! names as before.
 
 use crate::Error;
-use crate::lex::{Edits, line_of, next_binding, qualifier, tokens};
+use crate::lex::{Edits, Walk, line_of, next_binding, qualifier, tokens};
 use crate::unsupported::unsupported;
 
 /// The name the gathered block of loose uniforms is bound by.
@@ -47,16 +47,13 @@ pub(crate) fn gather(path: &str, text: &str) -> Result<(String, bool), Error> {
     let mut edits = Edits::default();
     let mut last_end = None;
     let mut set = 0;
-    let (mut braces, mut statement) = (0usize, 0usize);
+    let mut walk = Walk::default();
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
-        match t.text.as_str() {
-            "{" => braces += 1,
-            "}" => braces = braces.saturating_sub(1),
-            _ => {}
-        }
-        if braces == 0 && t.text == "uniform" {
+        walk.step(t, i);
+        let statement = walk.statement;
+        if walk.braces == 0 && t.text == "uniform" {
             let end = (i..toks.len()).find(|&j| matches!(toks[j].text.as_str(), ";" | "{"));
             let Some(end) = end.filter(|&j| toks[j].text == ";") else {
                 i += 1;
@@ -83,12 +80,9 @@ pub(crate) fn gather(path: &str, text: &str) -> Result<(String, bool), Error> {
                 edits.blank(text, start..toks[end].at.end);
                 last_end = Some(toks[end].at.end);
                 i = end + 1;
-                statement = i;
+                walk.statement = i;
                 continue;
             }
-        }
-        if braces == 0 && (t.text == ";" || t.text == "}") {
-            statement = i + 1;
         }
         i += 1;
     }

@@ -343,24 +343,10 @@ pub(crate) fn spec_expression(path: &str, text: &str, name: &str) -> Error {
 /// (`shared uint s[N];`, `float w[N * 2];`).
 fn spec_sized_array(lines: &[String]) -> Option<usize> {
     let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    // `layout(constant_id = 0) const uint N = 64;`: the word before the `=` after `)`.
-    let mut constants = Vec::new();
-    for line in lines {
-        let Some(at) = line.find("constant_id") else {
-            continue;
-        };
-        let rest = &line[at..];
-        let Some(close) = rest.find(')') else {
-            continue;
-        };
-        let declaration = rest[close + 1..].split('=').next().unwrap_or_default();
-        if let Some(name) = declaration
-            .split(|c: char| !is_ident(c))
-            .rfind(|w| !w.is_empty())
-        {
-            constants.push(name.to_string());
-        }
-    }
+    let constants: Vec<String> = crate::sites::constants(lines)
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
     lines
         .iter()
         .position(|line| {

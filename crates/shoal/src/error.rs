@@ -122,9 +122,7 @@ pub enum Error {
         message: String,
     },
     /// The kernel needs a device feature the adapter does not have.
-    #[error(
-        "kernel `{kernel}` needs the device feature {feature}, which adapter {adapter} does not have"
-    )]
+    #[error("kernel `{kernel}` needs the device feature {feature}, which adapter {adapter} does not have{}; {remedy}", location.as_ref().map_or(String::new(), |l| format!(" (first used at {l})")))]
     MissingFeature {
         /// The kernel.
         kernel: String,
@@ -132,6 +130,10 @@ pub enum Error {
         feature: String,
         /// The adapter.
         adapter: String,
+        /// `file:line` of its first use in a translated GLSL kernel.
+        location: Option<String>,
+        /// What to do.
+        remedy: String,
     },
     /// The work group is larger than the device allows (per dimension or in total).
     #[error(
@@ -582,8 +584,7 @@ pub enum Error {
         /// The device's value of that limit.
         limit: u64,
     },
-    /// A kernel family's parameter is outside what its algorithm allows (a blur radius larger
-    /// than the workgroup cache, a wave time step that breaks the scheme's stability condition).
+    /// A kernel family's parameter outside what its algorithm allows (a blur radius over its cache).
     #[error("{kernel}: {parameter} = {value} is not allowed: {rule}")]
     InvalidParameter {
         /// The kernel family (`GaussianBlur`, `Waves`, …).

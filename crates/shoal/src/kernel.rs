@@ -145,13 +145,18 @@ impl KernelBuilder {
         let gpu = self.gpu;
         let composed = Composed::new(&self.source)?;
         let base = self.source.path().to_string();
-        let reflected = reflect::reflect_module(&composed, self.entry.as_deref(), &self.constants)
-            .map_err(|e| e.into_error(&base))?;
+        let entry = self.entry.as_deref();
+        let explain =
+            |e, composed: &Composed| self.source.explain(e, composed, entry, &self.constants);
+        let reflected = reflect::reflect_module(&composed, entry, &self.constants)
+            .map_err(|e| explain(e.into_error(&base), &composed))?;
         let name = format!("{base}:{}", reflected.0.entry_point);
         // Where the device does not take the immediate data as such, a binding Shoal owns.
-        let (composed, reflection, resolved, immediates) =
+        let (composed, mut reflection, resolved, immediates) =
             immediates::plan(&gpu, &name, composed, &self.constants, reflected)?;
-        kernel_checks::check_device(&gpu, &name, &reflection)?;
+        // From here on, bindings go by the names the kernel is bound by (`source/notes.rs`).
+        self.source.rename_bindings(&mut reflection);
+        kernel_checks::check_device(&gpu, &name, &reflection).map_err(|e| explain(e, &composed))?;
         #[cfg(not(target_arch = "wasm32"))]
         crate::portable::warn_unportable(
             &name,

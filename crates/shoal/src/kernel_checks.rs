@@ -148,6 +148,10 @@ pub(crate) fn check_limits(
                 kernel: name.to_string(),
                 feature: label.to_string(),
                 adapter: adapter(),
+                location: None,
+                remedy: "run it on an adapter that has it (`gpu.features()`), or write the \
+                         kernel without it"
+                    .into(),
             });
         }
     }

@@ -168,7 +168,7 @@ macro_rules! wgsl {
 #[macro_export]
 macro_rules! glsl {
     ($path:literal $(, $key:ident = $value:literal)* $(,)?) => {
-        $crate::Source::from_static($path, $crate::__private::glsl_wgsl!($path $(, $key = $value)*))
+        $crate::Source::from_translated($path, $crate::__private::glsl_wgsl!($path $(, $key = $value)*))
     };
 }
 
@@ -182,7 +182,7 @@ macro_rules! glsl {
 #[macro_export]
 macro_rules! hlsl {
     ($path:literal, $entry:literal) => {
-        $crate::Source::from_static($path, $crate::__private::hlsl_wgsl!($path, $entry))
+        $crate::Source::from_translated($path, $crate::__private::hlsl_wgsl!($path, $entry))
     };
 }
 

@@ -3,7 +3,7 @@
 //! every storage image's format from its `[[vk::image_format("…")]]` or `rgba32f` (glslang guesses
 //! one from the element type), each `cbuffer` named after itself, and clashes refused.
 
-use naga::{AddressSpace, ImageClass, Module, ResourceBinding, StorageFormat, TypeInner};
+use naga::{AddressSpace, Module, ResourceBinding, StorageFormat, TypeInner};
 
 use super::refused::{BINDING_CLASH, GLOBALS, REGISTER, line_of, refuse};
 use crate::Error;
@@ -219,12 +219,7 @@ fn set_image_formats(path: &str, text: &str, module: &mut Module) -> Result<(), 
     let handles: Vec<_> = module.global_variables.iter().map(|(h, _)| h).collect();
     for handle in handles {
         let var = &module.global_variables[handle];
-        let ty = module.types[var.ty].clone();
-        let TypeInner::Image {
-            dim,
-            arrayed,
-            class: ImageClass::Storage { format, access },
-        } = ty.inner
+        let Some((format, access)) = crate::images::storage_image(&module.types[var.ty].inner)
         else {
             continue;
         };
@@ -258,20 +253,7 @@ fn set_image_formats(path: &str, text: &str, module: &mut Module) -> Result<(), 
         if wanted == format {
             continue;
         }
-        let new = naga::Type {
-            name: ty.name.clone(),
-            inner: TypeInner::Image {
-                dim,
-                arrayed,
-                class: ImageClass::Storage {
-                    format: wanted,
-                    access,
-                },
-            },
-        };
-        let span = module.types.get_span(var.ty);
-        let new = module.types.insert(new, span);
-        module.global_variables.get_mut(handle).ty = new;
+        crate::images::retype(module, handle, wanted, access);
     }
     Ok(())
 }

@@ -10,7 +10,7 @@
 //! them (see [`REGISTER_BASES`]) and the module goes the GLSL route's way (layout checks, names,
 //! image access, validation, WGSL). Every naga step runs under the GLSL route's panic guard.
 
-use crate::Error;
+use crate::{Error, Translation};
 
 mod append;
 mod bindings;
@@ -27,6 +27,12 @@ pub const REGISTER_BASES: [(char, u32); 4] = [('b', 200), ('t', 400), ('s', 600)
 /// Translates the HLSL compute kernel `text` (named `path` in messages), entry point `entry`,
 /// to WGSL.
 pub fn to_wgsl(path: &str, text: &str, entry: &str) -> Result<String, Error> {
+    translate(path, text, entry).map(|t| t.wgsl)
+}
+
+/// [`to_wgsl`], with the aliases of resources named by words WGSL reserves (`target` is
+/// `target_` in the WGSL, bound as `target`) and the lines of `[[vk::constant_id]]` constants.
+pub fn translate(path: &str, text: &str, entry: &str) -> Result<Translation, Error> {
     crate::refuse_nul(path, text)?;
     refused::scan(path, text)?;
     let rewritten = rewrite::rewrite(text);
@@ -36,14 +42,23 @@ pub fn to_wgsl(path: &str, text: &str, entry: &str) -> Result<String, Error> {
     })
     .and_then(|r| r.map_err(|e| crate::unsupported::from_spirv(path, text, &spirv, &e)))
     .map_err(|e| refused::in_hlsl_words(path, text, e))?;
-    let wgsl = crate::naga_step(path, "translate the module", || {
+    let (wgsl, aliases) = crate::naga_step(path, "translate the module", || {
         let mut module = module;
         bindings::set(path, text, &mut module)?;
         crate::translate_module(path, &rewritten.text, &spirv, module, false)
     })
     .and_then(|r| r)
     .map_err(|e| refused::in_hlsl_words(path, text, e))?;
-    append::finish(path, wgsl, &rewritten.append)
+    let constants = crate::sites::constants(&crate::unsupported::code_lines(text))
+        .into_iter()
+        .map(|(name, line)| (name, format!("{path}:{line}")))
+        .collect();
+    Ok(Translation {
+        wgsl: append::finish(path, wgsl, &rewritten.append)?,
+        aliases,
+        constants,
+        ..Translation::default()
+    })
 }
 
 /// HLSL → SPIR-V with glslang for Vulkan 1.0: registers mapped to bindings from their kind's

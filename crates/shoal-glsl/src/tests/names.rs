@@ -1,7 +1,7 @@
-//! Bindings and overrides are named in the WGSL by their GLSL names, or refused.
+//! Bindings and overrides are named in the WGSL by their GLSL names, aliased or refused.
 
 use super::refused::refusal;
-use crate::{Error, to_wgsl};
+use crate::{Error, Options, to_wgsl, translate};
 
 /// The bound variables' and overrides' names in `wgsl`, as Shoal's reflection sees them.
 fn wgsl_names(wgsl: &str) -> (Vec<String>, Vec<String>) {
@@ -77,32 +77,33 @@ void main() { values2[0] = K1; values2[1] = select; }
     assert_names(text, &["values2"], &["K1", "select"]);
 }
 
-/// A word WGSL reserves cannot be declared: refused, naming the word and its line.
+/// A binding named by a word WGSL reserves is `name_` in the WGSL, listed among the aliases;
+/// a `constant_id` constant so named (set by its WGSL name) is refused, naming the word and its
+/// line.
 #[test]
-fn reserved_names_are_refused() {
-    for (text, name, line) in [
-        (
-            "#version 450\nlayout(local_size_x = 1) in;\nlayout(std430, binding = 0) buffer B { uint target[]; };\nvoid main() { target[0] = 1u; }\n",
-            "target",
-            3,
-        ),
-        (
-            "#version 450\nlayout(local_size_x = 1) in;\n\nlayout(constant_id = 0) const uint module = 4;\nlayout(std430, binding = 0) buffer B { uint v[]; };\nvoid main() { v[0] = module; }\n",
-            "module",
-            4,
-        ),
-    ] {
-        let (construct, _, location) = refusal(text);
-        assert!(construct.contains(&format!("`{name}`")), "{construct}");
-        assert!(construct.contains("cannot spell"), "{construct}");
-        assert_eq!(location, format!("k.comp:{line}"));
-    }
+fn reserved_binding_names_are_aliased_and_reserved_constants_refused() {
+    let text = "#version 450\nlayout(local_size_x = 1) in;\nlayout(std430, binding = 0) buffer B { uint target[]; };\nlayout(std430, binding = 1) buffer C { uint target_[]; };\nvoid main() { target[0] = target_[0]; }\n";
+    let translation = translate("k.comp", text, &Options::new()).unwrap_or_else(|e| panic!("{e}"));
+    // `target_` is the GLSL's own: the alias takes the next free name.
+    assert_eq!(
+        translation.aliases,
+        [("target".to_string(), "target__1".to_string())]
+    );
+    let (mut globals, _) = wgsl_names(&translation.wgsl);
+    globals.sort();
+    assert_eq!(globals, ["target_", "target__1"], "{}", translation.wgsl);
+    let text = "#version 450\nlayout(local_size_x = 1) in;\n\nlayout(constant_id = 0) const uint module = 4;\nlayout(std430, binding = 0) buffer B { uint v[]; };\nvoid main() { v[0] = module; }\n";
+    let (construct, _, location) = refusal(text);
+    assert!(construct.contains("`module`"), "{construct}");
+    assert!(construct.contains("cannot spell"), "{construct}");
+    assert_eq!(location, "k.comp:4");
 }
 
-/// A binding named like a predeclared WGSL name the translated kernel uses would hide it:
-/// refused (`mix` with a `bool` is WGSL's `select`; a `readonly` image is a `read` texture).
+/// A binding named like a predeclared WGSL name the translated kernel uses would hide it: it is
+/// `name_` in the WGSL, listed among the aliases (`mix` with a `bool` is WGSL's `select`; a
+/// `readonly` image is a `read` texture).
 #[test]
-fn names_the_translated_kernel_uses_are_refused() {
+fn names_the_translated_kernel_uses_are_aliased() {
     for (text, name) in [
         (
             "#version 450\nlayout(local_size_x = 1) in;\nlayout(std430, binding = 0) buffer B { float v[]; };\nlayout(std430, binding = 1) buffer C { float select[]; };\nvoid main() { select[0] = mix(v[0], v[1], v[2] > 0.0); }\n",
@@ -113,9 +114,18 @@ fn names_the_translated_kernel_uses_are_refused() {
             "read",
         ),
     ] {
-        let (construct, _, location) = refusal(text);
-        assert!(construct.contains(&format!("`{name}`")), "{construct}");
-        assert_eq!(location, "k.comp:4");
+        let translation =
+            translate("k.comp", text, &Options::new()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            translation.aliases,
+            [(name.to_string(), format!("{name}_"))]
+        );
+        let (globals, _) = wgsl_names(&translation.wgsl);
+        assert!(
+            globals.contains(&format!("{name}_")),
+            "{}",
+            translation.wgsl
+        );
     }
 }
 

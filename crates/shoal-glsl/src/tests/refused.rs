@@ -96,7 +96,7 @@ const REFUSED: &[(&str, &str, usize)] = &[
         3,
     ),
     (
-        "#version 450\nlayout(local_size_x = 1) in;\nlayout(std430, binding = 0) buffer B { uint target[]; };\nvoid main() { target[0] = 1u; }\n",
+        "#version 450\nlayout(local_size_x = 1) in;\nlayout(constant_id = 0) const uint target = 1u;\nlayout(std430, binding = 0) buffer B { uint v[]; };\nvoid main() { v[0] = target; }\n",
         "cannot spell",
         3,
     ),

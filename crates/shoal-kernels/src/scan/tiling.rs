@@ -152,6 +152,8 @@ impl Tiling {
             kernel: source.path().to_string(),
             feature: "SUBGROUP with one fixed subgroup size (for one-subgroup tiles)".into(),
             adapter: gpu.adapter_details().to_string(),
+            location: None,
+            remedy: "choose tiles of a work group on this device".into(),
         })
     }
 

@@ -76,7 +76,7 @@ wire_enum!(Error {
     13 => SnippetArguments { kernel, name, params, got },
     14 => Block { kernel, name, message },
     15 => EntryPoint { kernel, requested, available },
-    16 => MissingFeature { kernel, feature, adapter },
+    16 => MissingFeature { kernel, feature, adapter, location, remedy },
     17 => WorkgroupTooLarge { kernel, size, invocations, limit_name, limit },
     18 => WorkgroupMemory { kernel, bytes, limit },
     19 => TooManyGroups { kernel, groups, dimension, limit, remedy },

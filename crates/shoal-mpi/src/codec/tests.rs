@@ -97,6 +97,8 @@ fn every_error() -> Vec<Error> {
             kernel: s("k"),
             feature: s("f"),
             adapter: s("a"),
+            location: Some(s("k.comp:7")),
+            remedy: s("r"),
         },
         Error::WorkgroupTooLarge {
             kernel: s("k"),

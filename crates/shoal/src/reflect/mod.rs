@@ -400,7 +400,12 @@ pub fn validate(source: &crate::Source) -> Result<Vec<Reflection>, crate::Error>
     }
     names
         .iter()
-        .map(|n| reflect(&composed, Some(n), &[]).map_err(to_error))
+        .map(|n| {
+            let mut reflection = reflect(&composed, Some(n), &[])
+                .map_err(|e| source.explain(to_error(e), &composed, Some(n), &[]))?;
+            source.rename_bindings(&mut reflection);
+            Ok(reflection)
+        })
         .collect()
 }
 

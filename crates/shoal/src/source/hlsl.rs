@@ -7,7 +7,8 @@ impl Source {
     /// One entry point of an HLSL compute kernel (the `[numthreads]` function `entry`),
     /// translated to WGSL now (native only: for the browser use [`hlsl!`](crate::hlsl), which
     /// translates at compile time). Messages name `path`. Resources are bound by their HLSL names
-    /// (a `cbuffer` by the `cbuffer`'s name), whatever their registers; registers of each kind
+    /// (a `cbuffer` by the `cbuffer`'s name; a word WGSL reserves, such as `target`, is
+    /// `target_` in the WGSL, [`Source::aliases`]), whatever their registers; registers of each kind
     /// (`b`, `t`, `s`, `u`) get their own binding numbers, so `b0` and `t0` never collide, and
     /// an explicit `[[vk::binding(n)]]` keeps its number. An HLSL error is
     /// [`Error::Hlsl`](crate::Error::Hlsl): [`HlslError::Compile`](crate::HlslError::Compile)
@@ -24,8 +25,13 @@ impl Source {
     /// ```
     pub fn hlsl(path: impl Into<String>, text: &str, entry: &str) -> crate::Result<Self> {
         let path = path.into();
-        match shoal_glsl::hlsl::to_wgsl(&path, text, entry) {
-            Ok(wgsl) => Ok(Self::new(path, wgsl)),
+        match shoal_glsl::hlsl::translate(&path, text, entry) {
+            Ok(translation) => {
+                let notes = super::Notes::from(&translation);
+                let mut source = Self::new(path, translation.wgsl);
+                source.notes = notes;
+                Ok(source)
+            }
             Err(shoal_glsl::Error::Unsupported {
                 construct,
                 wgsl,

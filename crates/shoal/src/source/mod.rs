@@ -23,10 +23,13 @@
 use std::borrow::Cow;
 
 mod compose;
+mod explain;
 #[cfg(all(feature = "hlsl", not(target_arch = "wasm32")))]
 mod hlsl;
+mod notes;
 
 pub(crate) use compose::Composed;
+use notes::Notes;
 
 /// The label of a source made from a bare string.
 const INLINE: &str = "<inline wgsl>";
@@ -39,6 +42,8 @@ pub struct Source {
     pub(crate) path: Cow<'static, str>,
     snippets: Vec<(String, Source)>,
     blocks: Vec<(String, Source)>,
+    /// What a GLSL or HLSL translation tells beside the WGSL (`notes.rs`).
+    notes: Notes,
 }
 
 impl Source {
@@ -49,6 +54,7 @@ impl Source {
             path: Cow::Owned(label.into()),
             snippets: Vec::new(),
             blocks: Vec::new(),
+            notes: Notes::NONE,
         }
     }
 
@@ -61,6 +67,7 @@ impl Source {
             path: Cow::Borrowed(without_parents(path)),
             snippets: Vec::new(),
             blocks: Vec::new(),
+            notes: Notes::NONE,
         }
     }
 
@@ -80,7 +87,8 @@ impl Source {
     /// compile time). Messages name `path`. Bindings are bound by name: a block's instance name
     /// if it has one, else its single member's name (`buffer Data { float data[]; };` is
     /// `data`), else the block's name; `constant_id` constants are override constants set by
-    /// their GLSL name. Vulkan and OpenGL idioms are rewritten (docs/glsl.md has the table): a
+    /// their GLSL name. A binding named by a word WGSL reserves (`target`) is `target_` in the
+    /// WGSL and bound as `target` ([`Source::aliases`]). Vulkan and OpenGL idioms are rewritten (docs/glsl.md has the table): a
     /// combined `sampler2D tex` is bound as `tex` and `tex_sampler`, loose uniforms as one block
     /// `uniforms`, `debugPrintfEXT` records read with `Kernel::printed`; `#include` is relative to
     /// `path`'s directory ([`Source::glsl_with`] adds include directories and other options).
@@ -123,7 +131,12 @@ impl Source {
     ) -> crate::Result<Self> {
         let path = path.into();
         match shoal_glsl::translate(&path, text, options) {
-            Ok(translation) => Ok(Self::new(path, translation.wgsl)),
+            Ok(translation) => {
+                let notes = Notes::from(&translation);
+                let mut source = Self::new(path, translation.wgsl);
+                source.notes = notes;
+                Ok(source)
+            }
             Err(shoal_glsl::Error::Unsupported {
                 construct,
                 wgsl,
@@ -257,3 +270,6 @@ pub const SNIPPETS: &[(&str, &str, &str)] = &[
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(all(test, feature = "glsl", feature = "hlsl", not(target_arch = "wasm32")))]
+mod glsl_tests;
