@@ -1,4 +1,5 @@
-//! `cargo xtask run | test | bench | web | fuzz | soak | check-wgsl | lines`: the project's commands.
+//! `cargo xtask run | test | bench | web | fuzz | soak | check-wgsl | wgsl | lines`: the project's
+//! commands.
 //!
 //! Each command first makes sure the software adapters it needs exist (and `test` and `web` the
 //! browser and the wasm tools), installing them on Debian as root, or says exactly what to
@@ -61,7 +62,14 @@ commands:
                 for N minutes in all, then how many inputs they tried  [--minutes N: default 5]
   soak          100,000 dispatches and 10,000 readbacks on Vulkan and on GL (release): wgpu's
                 resource counts back at their baseline, resident memory within its bound
-  check-wgsl    parse and validate every .wgsl file under wgsl/ with naga (no device needed)
+  check-wgsl    parse and validate with naga (no device needed) every .wgsl file under wgsl/,
+                then every variant the kernels crate composes: each family's value and key
+                types, built-in operations and the tilings planned for lavapipe, llvmpipe, the
+                browser and a GPU, with and without subgroups
+  wgsl FAMILY   print a family's composed WGSL (imports resolved, blocks replaced) under a
+                header naming the configuration (an unknown FAMILY or option lists the valid ones)
+                  [--key T] [--order asc|desc] [--op sum|min|max]
+                  [--limits lavapipe|llvmpipe|webgpu|gpu: the device profile; lavapipe]
   lines         fail when a *.rs file under crates/, demos/ or xtask/ has more than 600 lines,
                 or a page under docs/ more than 800
   links         fail when a relative link in README.md, CHANGELOG.md or docs/ names no file";
@@ -97,6 +105,7 @@ fn main() -> ExitCode {
         "bench" => bench(rest),
         "web" => web(rest),
         "check-wgsl" => check_wgsl(),
+        "wgsl" => print_wgsl(rest),
         "fuzz" => fuzz::run(rest),
         "soak" => soak::run(rest),
         "lines" => lines(),
@@ -551,6 +560,22 @@ fn links() -> bool {
 }
 
 /// `cargo xtask check-wgsl`.
+/// `cargo xtask wgsl FAMILY [OPTIONS]`: the checker's `print` mode, built as `check-wgsl` is.
+fn print_wgsl(args: &[String]) -> bool {
+    let mut command = vec![
+        "run",
+        "-q",
+        "-p",
+        "shoal-demos",
+        "--bin",
+        "check-wgsl",
+        "--",
+        "print",
+    ];
+    command.extend(args.iter().map(String::as_str));
+    cargo(&command, &[])
+}
+
 fn check_wgsl() -> bool {
     let mut stages = Stages::new("cargo xtask check-wgsl");
     // Its own build, without `glsl`: this needs no shaderc (`test` builds it as the suites are).

@@ -42,10 +42,38 @@ fn keep4(q: u32) -> vec4<bool> {{
 /// `tiling`; its kernel for the smallest inputs compiled now, so a WGSL error in `keep` is
 /// returned here.
 fn compaction_scan(gpu: &Gpu, tiling: Tiling, path: String, keep: &str) -> Result<Scan<u32>> {
-    let io = shoal::Source::new(path, format!("{keep}\n{IO}"));
-    let scan = Scan::with_io(gpu, tiling, io)?;
+    let scan = Scan::with_io(gpu, tiling, compaction_io(path, keep))?;
     scan.prepare_hooked(ScanSpec::inclusive(Op::Sum))?;
     Ok(scan)
+}
+
+/// The `io` block of a compaction by `keep`, shown in messages as `path`.
+fn compaction_io(path: String, keep: &str) -> shoal::Source {
+    shoal::Source::new(path, format!("{keep}\n{IO}"))
+}
+
+/// The sources a compaction compiles on a device described by `profile` (by flags, and by a
+/// predicate), for the kernel variants' check.
+pub(crate) fn variants(profile: &shoal::DeviceProfile) -> Result<Vec<(String, shoal::Source)>> {
+    let tiling = Tiling::plan(profile);
+    let keeps = [
+        ("flags", KEEP_FLAGS.to_string()),
+        ("predicate `x % 2u == 0u`", keep_predicate("x % 2u == 0u")),
+    ];
+    keeps
+        .into_iter()
+        .map(|(what, keep)| {
+            let io = compaction_io(format!("compaction by {what}"), &keep);
+            let source = crate::scan::scan_source::<u32>(
+                Op::Sum.into(),
+                "scan_tiles",
+                (tiling, profile.subgroups),
+                false,
+                Some(&io),
+            )?;
+            Ok((format!("{tiling:?}, by {what}"), source))
+        })
+        .collect()
 }
 
 /// Which elements to keep.
