@@ -163,8 +163,17 @@ pub fn of(family: &str, choice: &Choice, every: bool) -> std::result::Result<Vec
             }
             "radix_sort" => {
                 let tiling = crate::SortTiling::plan(profile);
+                // Keys and order are run-time parameters of the sort's kernels: one text for all.
+                let keys = match (&choice.key, &choice.order) {
+                    (None, None) if every => "every key and order".to_string(),
+                    (key, order) => format!(
+                        "{} keys, {} (the same text for every key and order)",
+                        key.as_deref().unwrap_or("u32"),
+                        order.as_deref().unwrap_or("asc")
+                    ),
+                };
                 for (config, source) in crate::radix_sort::variants(tiling) {
-                    push(format!("{tiling:?}, {config}"), source);
+                    push(format!("{keys}, {tiling:?}, {config}"), source);
                 }
             }
             "compact" | "segmented" => {

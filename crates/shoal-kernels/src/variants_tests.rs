@@ -110,7 +110,11 @@ fn the_printout_takes_defaults_and_names_what_it_refuses() {
         ..Choice::default()
     };
     let sorts = variants::of("radix_sort", &sort, false).expect("a sort on webgpu");
-    assert!(sorts.iter().all(|v| v.config.starts_with("webgpu: ")));
+    assert!(
+        sorts
+            .iter()
+            .all(|v| v.config.starts_with("webgpu: u64 keys, desc"))
+    );
     let refused =
         |family: &str, choice: Choice| variants::of(family, &choice, false).expect_err("refused");
     let e = refused("nope", Choice::default());
