@@ -53,14 +53,13 @@ impl DeviceProfile {
         }
     }
 
-    /// Mesa's llvmpipe through OpenGL: the limits of lavapipe's work groups (64 along z), no
-    /// subgroups.
+    /// Mesa's llvmpipe through OpenGL: lavapipe's work groups and shared memory, no subgroups.
     pub fn llvmpipe() -> Self {
         Self {
             adapter: "llvmpipe (LLVM, 256 bits)".into(),
             backend: wgpu::Backend::Gl,
             device_type: wgpu::DeviceType::Cpu,
-            limits: Limits::from_wgpu(&native_limits([1024, 1024, 64])),
+            limits: Limits::from_wgpu(&native_limits([1024, 1024, 1024])),
             subgroups: false,
             subgroup_sizes: [0, 0],
         }
