@@ -41,35 +41,56 @@ fn main() -> ExitCode {
     }
 }
 
-/// Validates every variant of every family, each distinct text once; true when all are valid.
+/// Validates every variant of every family, each distinct text once (on as many threads as the
+/// machine has cores); true when all are valid.
 fn check_variants() -> bool {
     let started = std::time::Instant::now();
+    let all = shoal_kernels::variants::all();
     let mut seen = std::collections::HashSet::new();
-    let (mut checked, mut failures, mut total) = (0, 0, 0);
-    for variant in shoal_kernels::variants::all() {
-        total += 1;
-        let composed = match variant.source.wgsl() {
-            Ok(composed) => composed,
-            Err(e) => {
-                failures += 1;
-                println!("FAIL  {} ({})\n{e}", variant.family, variant.config);
-                continue;
-            }
-        };
-        if !seen.insert(composed.text().to_string()) {
-            continue;
-        }
-        checked += 1;
-        if let Err(e) = shoal::validate(&variant.source) {
-            failures += 1;
-            println!("FAIL  {} ({})\n{e}", variant.family, variant.config);
+    let mut failures: Vec<String> = Vec::new();
+    let mut distinct = Vec::new();
+    for variant in &all {
+        match variant.source.wgsl() {
+            Ok(composed) if seen.insert(composed.text().to_string()) => distinct.push(variant),
+            Ok(_) => {}
+            Err(e) => failures.push(format!("{} ({})\n{e}", variant.family, variant.config)),
         }
     }
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let per_thread = distinct.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = distinct
+            .chunks(per_thread)
+            .map(|chunk| {
+                scope.spawn(move || {
+                    chunk
+                        .iter()
+                        .filter_map(|v| {
+                            let e = shoal::validate(&v.source).err()?;
+                            Some(format!("{} ({})\n{e}", v.family, v.config))
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for worker in workers {
+            match worker.join() {
+                Ok(found) => failures.extend(found),
+                Err(_) => failures.push("a validating thread panicked".into()),
+            }
+        }
+    });
+    for failure in &failures {
+        println!("FAIL  {failure}");
+    }
     println!(
-        "{total} kernel variants, {checked} distinct texts validated in {:.1} s, {failures} with errors",
-        started.elapsed().as_secs_f64()
+        "{} kernel variants, {} distinct texts validated in {:.1} s, {} with errors",
+        all.len(),
+        distinct.len(),
+        started.elapsed().as_secs_f64(),
+        failures.len()
     );
-    failures == 0
+    failures.is_empty()
 }
 
 /// `print FAMILY [OPTIONS]`: each selected variant's composed WGSL under a header naming it.
