@@ -193,7 +193,7 @@ pub(crate) const ADAPTERS_STAGE: &str =
     "software adapters (lavapipe, llvmpipe), GLSL compiler (shaderc)";
 
 /// The name of the WGSL check's stage.
-const CHECK_WGSL_STAGE: &str = "validate wgsl/**/*.wgsl";
+const CHECK_WGSL_STAGE: &str = "validate wgsl/**/*.wgsl and every kernel variant";
 
 /// Every example, built with the test suites' features: after the suites' build, fresh.
 pub(crate) const BUILD_EXAMPLES: [&str; 6] = [
