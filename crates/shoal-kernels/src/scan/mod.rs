@@ -29,9 +29,9 @@ use crate::wgsl;
 pub use cpu::{scan_by, scan_cpu, workgroup_scan_cpu};
 use kernels::Level;
 pub(crate) use kernels::{Hooks, ScanKernels, check_pair, grow_levels, scan_source};
-pub use tiling::{MAX_COARSENING, ROLLED_PER, SOFTWARE_WORKGROUP, Tiling, VALUE_PER};
 #[cfg(test)]
 pub(crate) use tiling::is_software;
+pub use tiling::{MAX_COARSENING, ROLLED_PER, SOFTWARE_WORKGROUP, Tiling, VALUE_PER};
 pub use workgroup::WorkgroupScan;
 
 /// The WGSL of the scan family.

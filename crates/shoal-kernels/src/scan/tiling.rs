@@ -77,7 +77,11 @@ impl Tiling {
             .filter(|&s| s <= profile.max_workgroup_1d(1024));
         match one_subgroup {
             Some(s) if s >= 4 => Self {
-                per_invocation: if profile.is_software() { ROLLED_PER } else { 32 },
+                per_invocation: if profile.is_software() {
+                    ROLLED_PER
+                } else {
+                    32
+                },
                 one_subgroup: true,
                 workgroup: None,
             },

@@ -246,7 +246,10 @@ fn a_file_that_cannot_be_read_is_an_io_error() {
 /// without a final line break, which still ends its line before the next file).
 #[test]
 fn composed_wgsl_maps_every_line_to_its_file() {
-    let twice = Source::new("twice.wgsl", "// twice\nfn twice(x: T) -> T { return 2 * x; }");
+    let twice = Source::new(
+        "twice.wgsl",
+        "// twice\nfn twice(x: T) -> T { return 2 * x; }",
+    );
     let src = Source::new(
         "k.wgsl",
         "#import twice\n// #block value\nalias T = f32;\n// #end value\nfn f() -> T { return twice(3); }\n",
