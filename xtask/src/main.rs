@@ -1,4 +1,5 @@
-//! `cargo xtask run | test | bench | web | fuzz | soak | check-wgsl | lines`: the project's commands.
+//! `cargo xtask run | test | bench | web | fuzz | soak | check-wgsl | wgsl | lines`: the project's
+//! commands.
 //!
 //! Each command first makes sure the software adapters it needs exist (and `test` and `web` the
 //! browser and the wasm tools), installing them on Debian as root, or says exactly what to
@@ -62,7 +63,14 @@ commands:
                 for N minutes in all, then how many inputs they tried  [--minutes N: default 5]
   soak          100,000 dispatches and 10,000 readbacks on Vulkan and on GL (release): wgpu's
                 resource counts back at their baseline, resident memory within its bound
-  check-wgsl    parse and validate every .wgsl file under wgsl/ with naga (no device needed)
+  check-wgsl    parse and validate with naga (no device needed) every .wgsl file under wgsl/,
+                then every variant the kernels crate composes: each family's value and key
+                types, built-in operations and the tilings planned for lavapipe, llvmpipe, the
+                browser and a GPU, with and without subgroups
+  wgsl FAMILY   print a family's composed WGSL (imports resolved, blocks replaced) under a
+                header naming the configuration (an unknown FAMILY or option lists the valid ones)
+                  [--key T] [--order asc|desc] [--op sum|min|max]
+                  [--limits lavapipe|llvmpipe|webgpu|gpu: the device profile; lavapipe]
   lines         fail when a *.rs file under crates/, demos/, tests/ or xtask/ has more than 600
                 lines, a page under docs/ more than 800, or a run of more than 12 identical
                 lines stands in two places of crates/, wgsl/ or demos/
@@ -99,6 +107,7 @@ fn main() -> ExitCode {
         "bench" => bench(rest),
         "web" => web(rest),
         "check-wgsl" => check_wgsl(),
+        "wgsl" => print_wgsl(rest),
         "fuzz" => fuzz::run(rest),
         "soak" => soak::run(rest),
         "lines" => lines(),
@@ -186,7 +195,7 @@ pub(crate) const ADAPTERS_STAGE: &str =
     "software adapters (lavapipe, llvmpipe), GLSL compiler (shaderc)";
 
 /// The name of the WGSL check's stage.
-const CHECK_WGSL_STAGE: &str = "validate wgsl/**/*.wgsl";
+const CHECK_WGSL_STAGE: &str = "validate wgsl/**/*.wgsl and every kernel variant";
 
 /// Every example, built with the test suites' features: after the suites' build, fresh.
 pub(crate) const BUILD_EXAMPLES: [&str; 6] = [
@@ -555,6 +564,22 @@ fn links() -> bool {
 }
 
 /// `cargo xtask check-wgsl`.
+/// `cargo xtask wgsl FAMILY [OPTIONS]`: the checker's `print` mode, built as `check-wgsl` is.
+fn print_wgsl(args: &[String]) -> bool {
+    let mut command = vec![
+        "run",
+        "-q",
+        "-p",
+        "shoal-demos",
+        "--bin",
+        "check-wgsl",
+        "--",
+        "print",
+    ];
+    command.extend(args.iter().map(String::as_str));
+    cargo(&command, &[])
+}
+
 fn check_wgsl() -> bool {
     let mut stages = Stages::new("cargo xtask check-wgsl");
     // Its own build, without `glsl`: this needs no shaderc (`test` builds it as the suites are).

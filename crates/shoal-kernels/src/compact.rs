@@ -38,6 +38,33 @@ fn compaction_scan(gpu: &Gpu, tiling: Tiling, io: shoal::Source) -> Result<Scan<
     Ok(scan)
 }
 
+/// The sources a compaction compiles on a device described by `profile` (by flags, and by a
+/// predicate), for the kernel variants' check.
+pub(crate) fn variants(profile: &shoal::DeviceProfile) -> Result<Vec<(String, shoal::Source)>> {
+    let tiling = Tiling::plan(profile);
+    let expression = "x % 2u == 0u";
+    let keeps = [
+        ("flags", KEEP_FLAGS),
+        (
+            "predicate `x % 2u == 0u`",
+            keep_predicate(format!("predicate `{expression}`"), expression),
+        ),
+    ];
+    keeps
+        .into_iter()
+        .map(|(what, keep)| {
+            let source = crate::scan::scan_source::<u32>(
+                Op::Sum.into(),
+                "scan_tiles",
+                (tiling, profile.subgroups),
+                false,
+                Some(&keep),
+            )?;
+            Ok((format!("{tiling:?}, by {what}"), source))
+        })
+        .collect()
+}
+
 /// Which elements to keep.
 #[derive(Debug, Clone, Copy)]
 pub enum Keep<'a> {

@@ -5,7 +5,7 @@ use shoal::{Buffer, Commands, Error, Family, Gpu, Kernel, Record, Result};
 
 use crate::buffers::{check_apart, named};
 use crate::compiled::Compiled;
-use crate::scan::{SOFTWARE_WORKGROUP, is_llvmpipe, is_software};
+use crate::scan::SOFTWARE_WORKGROUP;
 
 use crate::wgsl::{self, Scratch, Uniforms};
 
@@ -71,6 +71,69 @@ struct Tiles {
     contiguous: bool,
 }
 
+impl Tiles {
+    /// What a histogram plans for a device described by `profile`: a software adapter's small
+    /// work groups (see [`Tiling`](crate::Tiling)) of contiguous values, per-lane counters
+    /// (private ones on llvmpipe); a GPU's work groups of up to 256 invocations with shared
+    /// atomic counters.
+    fn plan(profile: &shoal::DeviceProfile) -> Self {
+        let software = profile.is_software();
+        let cap = if software { SOFTWARE_WORKGROUP } else { 256 };
+        let counters = if profile.is_llvmpipe() {
+            Counters::Private
+        } else if software {
+            Counters::Lanes
+        } else {
+            Counters::Atomic
+        };
+        Tiles {
+            wg: wgsl::floor_power_of_two(profile.max_workgroup_1d(cap)),
+            per: (!software).then_some(PER),
+            counters,
+            contiguous: software,
+        }
+    }
+
+    /// The histogram's source for `bins` bins: its counters' `bins` block.
+    fn source(&self, bins: u32) -> shoal::Source {
+        let fits = self.wg * bins <= LANE_COUNTERS;
+        let block = match self.counters {
+            Counters::Private if fits && bins <= MAX_PRIVATE_BINS => Some(PRIVATE_BINS),
+            Counters::Lanes | Counters::Private if fits => Some(LANE_BINS),
+            _ => None,
+        };
+        match block {
+            Some(bins) => SOURCE.block("bins", bins).block("total", LANE_TOTAL),
+            None => SOURCE,
+        }
+    }
+}
+
+/// The sources a histogram compiles on a device described by `profile`: one per bin count that
+/// changes its `bins` block (1, the most per-lane counters hold, one past it, the most bins),
+/// for the kernel variants' check.
+pub(crate) fn variants(profile: &shoal::DeviceProfile) -> Vec<(String, shoal::Source)> {
+    let tiles = Tiles::plan(profile);
+    let max = (profile.limits.max_compute_shared_memory_size / 4).min(MAX_BINS);
+    let lanes = (LANE_COUNTERS / tiles.wg).min(max);
+    let mut bins = vec![
+        1,
+        MAX_PRIVATE_BINS.min(lanes),
+        lanes,
+        (lanes + 1).min(max),
+        max,
+    ];
+    bins.dedup();
+    bins.into_iter()
+        .map(|b| {
+            (
+                format!("{:?} counters, {b} bins", tiles.counters),
+                tiles.source(b),
+            )
+        })
+        .collect()
+}
+
 /// CPU threads a software adapter runs work groups on (a guess of 8 where the platform does not
 /// say, as in the browser).
 fn cpu_threads() -> u32 {
@@ -109,26 +172,7 @@ pub struct Histogram {
 impl Histogram {
     /// A histogram for `gpu`; kernels are compiled per bin count on first use.
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        // A software adapter's small work groups (see [`Tiling`](crate::Tiling)), a GPU's of up
-        // to 256 invocations.
-        let software = is_software(gpu);
-        let cap = if software { SOFTWARE_WORKGROUP } else { 256 };
-        let counters = if is_llvmpipe(gpu) {
-            Counters::Private
-        } else if software {
-            Counters::Lanes
-        } else {
-            Counters::Atomic
-        };
-        Ok(Self::with_tiles(
-            gpu,
-            Tiles {
-                wg: wgsl::plan_workgroup(gpu, cap),
-                per: (!software).then_some(PER),
-                counters,
-                contiguous: software,
-            },
-        ))
+        Ok(Self::with_tiles(gpu, Tiles::plan(&gpu.into())))
     }
 
     /// How many kernels are compiled so far (for the warm-up's tests).
@@ -173,18 +217,8 @@ impl Histogram {
     }
 
     fn build(&self, bins: u32, per: u32) -> Result<Kernel> {
-        let fits = self.tiles.wg * bins <= LANE_COUNTERS;
-        let block = match self.tiles.counters {
-            Counters::Private if fits && bins <= MAX_PRIVATE_BINS => Some(PRIVATE_BINS),
-            Counters::Lanes | Counters::Private if fits => Some(LANE_BINS),
-            _ => None,
-        };
-        let source = match block {
-            Some(bins) => SOURCE.block("bins", bins).block("total", LANE_TOTAL),
-            None => SOURCE,
-        };
         self.gpu
-            .kernel_builder(source)
+            .kernel_builder(self.tiles.source(bins))
             .constant("WG", self.tiles.wg)
             .constant("PER", per)
             .constant("BINS", bins)

@@ -62,6 +62,7 @@ pub mod raytrace;
 pub mod showcase;
 pub mod splat;
 pub mod texture_add;
+pub mod variants;
 pub mod vector_lengths;
 
 pub mod bilateral;
@@ -83,7 +84,12 @@ use shoal::{Error, Gpu, Image, Result};
 /// within the device's limits (32 x 32 on lavapipe and llvmpipe for `cap` 32, 16 x 16 in the
 /// browser's 256 invocations).
 pub fn plan_2d(gpu: &Gpu, cap: u32) -> u32 {
-    let l = gpu.limits();
+    plan_2d_for(gpu.limits(), cap)
+}
+
+/// [`plan_2d`] for a device of limits `l` (a [`DeviceProfile`](shoal::DeviceProfile)'s; no
+/// device needed).
+pub fn plan_2d_for(l: &shoal::Limits, cap: u32) -> u32 {
     let mut side = cap.next_power_of_two();
     while side > 1
         && (side * side > l.max_compute_work_group_invocations
@@ -138,3 +144,5 @@ mod properties_tests;
 mod slice_tests;
 #[cfg(test)]
 mod test_support;
+#[cfg(test)]
+mod variants_tests;

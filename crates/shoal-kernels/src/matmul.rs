@@ -50,15 +50,27 @@ impl MatmulTiling {
     /// What Shoal picks for `gpu`: [`SOFTWARE`](Self::SOFTWARE) on a software adapter, else
     /// [`GPU`](Self::GPU), each shrunk to the device's work-group limit.
     pub fn for_gpu(gpu: &Gpu) -> Self {
-        let mut shape = if crate::scan::is_software(gpu) {
+        Self::plan(&gpu.into())
+    }
+
+    /// [`for_gpu`](Self::for_gpu) for a device described by `profile` (no device needed).
+    pub fn plan(profile: &shoal::DeviceProfile) -> Self {
+        let mut shape = if profile.is_software() {
             Self::SOFTWARE
         } else {
             Self::GPU
         };
-        while shape.tile > 1 && shape.invocations() > gpu.max_workgroup_1d(u32::MAX) as u64 {
+        while shape.tile > 1 && shape.invocations() > profile.max_workgroup_1d(u32::MAX) as u64 {
             shape.tile /= 2;
         }
         shape
+    }
+
+    /// `matmul.wgsl` in this shape: both kernels' source.
+    pub(crate) fn source(self) -> shoal::Source {
+        SOURCE
+            .block("shape", shoal::Source::from(self.shape_block()))
+            .block("step", shoal::Source::from(self.step_block()))
     }
 
     /// Rows (and columns) of C one work group computes.
@@ -246,9 +258,7 @@ impl Matmul {
     /// or exceeds the device's limits). The naive kernel runs `tile × tile` work groups.
     pub fn with_tiling(gpu: &Gpu, shape: MatmulTiling) -> Result<Self> {
         shape.check(gpu)?;
-        let source = SOURCE
-            .block("shape", shoal::Source::from(shape.shape_block()))
-            .block("step", shoal::Source::from(shape.step_block()));
+        let source = shape.source();
         let build = |entry| gpu.kernel_builder(source.clone()).entry(entry).build();
         Ok(Self {
             gpu: gpu.clone(),

@@ -348,14 +348,7 @@ impl PassKernels {
         counters: SortCounters,
         mask: Option<u32>,
     ) -> Result<Self> {
-        let (source, entries) = match ranking {
-            Ranking::Subgroup => (
-                SUBGROUP_SOURCE,
-                ["count_digits_subgroup", "scatter_subgroup"],
-            ),
-            Ranking::Shared => (SOURCE, ["count_digits", "scatter"]),
-            Ranking::Lanes => (LANES_SOURCE, ["count_digits", "scatter"]),
-        };
+        let (source, entries) = ranking_source(ranking);
         let build = |entry| {
             let mut builder = wgsl::builder(gpu, source.clone())
                 .entry(entry)
@@ -386,6 +379,37 @@ impl PassKernels {
             },
         })
     }
+}
+
+/// The source of `ranking`'s digit passes, with its counting and its scattering entry points.
+fn ranking_source(ranking: Ranking) -> (shoal::Source, [&'static str; 2]) {
+    match ranking {
+        Ranking::Subgroup => (
+            SUBGROUP_SOURCE,
+            ["count_digits_subgroup", "scatter_subgroup"],
+        ),
+        Ranking::Shared => (SOURCE, ["count_digits", "scatter"]),
+        Ranking::Lanes => (LANES_SOURCE, ["count_digits", "scatter"]),
+    }
+}
+
+/// The sources a sort compiles in `tiling`, for the kernel variants' check: the digit passes of
+/// the ranking the tiling's digits and tiles take, the key passes, and (8-bit digits) the
+/// high-word-first sort. Keys and order are run-time parameters of these kernels, not blocks.
+pub(crate) fn variants(tiling: SortTiling) -> Vec<(String, shoal::Source)> {
+    let ranking = match (tiling.digit_bits, tiling.tiling.one_subgroup) {
+        (4, true) => Ranking::Subgroup,
+        (4, false) => Ranking::Shared,
+        _ => Ranking::Lanes,
+    };
+    let mut out = vec![
+        (format!("{ranking:?} ranking"), ranking_source(ranking).0),
+        ("key passes".to_string(), passes::SOURCE),
+    ];
+    if ranking == Ranking::Lanes {
+        out.push(("high word first".to_string(), high_first::SOURCE));
+    }
+    out
 }
 
 #[cfg(test)]

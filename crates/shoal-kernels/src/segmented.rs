@@ -76,6 +76,40 @@ pub(crate) const SCAN_IO: shoal::Source = shoal::wgsl!("../wgsl/segmented_scan_i
 /// The `io` block of reduce-by-key (see [`SCAN_IO`]).
 pub(crate) const RUNS_IO: shoal::Source = shoal::wgsl!("../wgsl/segmented_runs_io.wgsl");
 
+/// The sources segmented scans, reduce-by-key and run lengths compile on a device described by
+/// `profile`, for every value type and built-in operation, for the kernel variants' check.
+pub(crate) fn variants(profile: &shoal::DeviceProfile) -> Result<Vec<(String, shoal::Source)>> {
+    use crate::scan::scan_source;
+    let tiling = Tiling::plan_value::<UVec2>(profile);
+    let subgroups = (tiling, profile.subgroups);
+    let mut out = Vec::new();
+    for wgsl in ["u32", "i32", "f32"] {
+        for op in [Op::Sum, Op::Min, Op::Max] {
+            let Some(operator) = segmented_operator(wgsl, op) else {
+                continue;
+            };
+            for (what, io) in [
+                ("segmented scan", SCAN_IO),
+                ("reduce by key", RUNS_IO),
+            ] {
+                let source = scan_source::<UVec2>(
+                    operator.into(),
+                    "scan_tiles",
+                    subgroups,
+                    false,
+                    Some(&io),
+                )?;
+                out.push((format!("{tiling:?}, {what} of {wgsl}, {op:?}"), source));
+            }
+        }
+    }
+    let ends = shoal::Source::new("<run ends io>", RUN_ENDS);
+    let source = scan_source::<u32>(Op::Sum.into(), "scan_tiles", subgroups, false, Some(&ends))?;
+    out.push((format!("{tiling:?}, run ends"), source));
+    out.push(("run lengths".into(), RUN_LENGTHS));
+    Ok(out)
+}
+
 /// Run-length encoding's kernels, compiled on first use: a scan of `u32` run ends (scalars,
 /// loaded four at a time), the kernels
 /// that turn the index after each run into its length, and the arguments they are dispatched by.

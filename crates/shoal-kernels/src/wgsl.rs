@@ -202,8 +202,12 @@ pub(crate) fn builder(gpu: &Gpu, source: Source) -> shoal::KernelBuilder {
 
 /// The largest power of two no greater than the device's 1D work-group limit and `cap`.
 pub(crate) fn plan_workgroup(gpu: &Gpu, cap: u32) -> u32 {
-    let max = gpu.max_workgroup_1d(cap).max(1);
-    1 << (31 - max.leading_zeros())
+    floor_power_of_two(gpu.max_workgroup_1d(cap))
+}
+
+/// The largest power of two no greater than `n` (1 for 0).
+pub(crate) fn floor_power_of_two(n: u32) -> u32 {
+    1 << (31 - n.max(1).leading_zeros())
 }
 
 /// Small uniform buffers of four `u32` parameters, one per distinct value, kept so that repeated

@@ -414,8 +414,10 @@ impl Gpu {
     /// size (8 on lavapipe); `None` otherwise. A work group of exactly that many invocations is
     /// one subgroup, so its invocations can share values with subgroup operations alone.
     pub fn subgroup_size(&self) -> Option<u32> {
-        let [min, max] = self.adapter_details().subgroup_sizes;
-        (self.has_subgroups() && min == max && min > 0).then_some(min)
+        crate::device_profile::subgroup_size(
+            self.has_subgroups(),
+            self.adapter_details().subgroup_sizes,
+        )
     }
 
     /// How many loop iterations one invocation of a kernel may run in all, where the device
@@ -437,11 +439,7 @@ impl Gpu {
     /// The largest 1D work group this device runs, at most `cap`: the number to plan a kernel's
     /// `override` work-group size with (1024 on lavapipe, 256 on WebGPU).
     pub fn max_workgroup_1d(&self, cap: u32) -> u32 {
-        let size = self
-            .limits()
-            .max_compute_work_group_invocations
-            .min(self.limits().max_compute_work_group_size[0])
-            .min(cap);
+        let size = crate::device_profile::max_workgroup_1d(self.limits(), cap);
         log::debug!("shoal: 1D work group of {size} invocations planned (asked for at most {cap})");
         size
     }

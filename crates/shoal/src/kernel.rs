@@ -12,7 +12,7 @@ use crate::immediates;
 use crate::kernel_checks;
 use crate::printf::{self, PrintRing};
 use crate::reflect::{self, BindingInfo, BindingKind, Reflection};
-use crate::source::{Composed, Source};
+use crate::source::{Composed, Source, Wgsl};
 use crate::zero_init;
 
 /// A compute kernel: one entry point of a WGSL module, ready to dispatch.
@@ -64,6 +64,8 @@ pub(crate) struct KernelInner {
     pub(crate) printf: Option<PrintRing>,
     /// `file:line:column` of each printf call site (see `source.rs`).
     pub(crate) print_sites: Vec<String>,
+    /// The composed WGSL before the backend's changes ([`Kernel::wgsl`]).
+    wgsl: Wgsl,
     /// The binding that holds the immediate data where the device does not take it as such.
     pub(crate) immediates: Option<immediates::Owned>,
     /// Held while the fields above drop: on GL, destroying a pipeline takes wgpu's context
@@ -144,6 +146,7 @@ impl KernelBuilder {
     fn build_logged(self) -> Result<Kernel> {
         let gpu = self.gpu;
         let composed = Composed::new(&self.source)?;
+        let wgsl = Wgsl::from(&composed);
         let base = self.source.path().to_string();
         let entry = self.entry.as_deref();
         let explain =
@@ -209,6 +212,7 @@ impl KernelBuilder {
                 cache,
                 printf,
                 print_sites: composed.print_sites,
+                wgsl,
                 immediates,
                 dropping: None,
             }),
@@ -344,6 +348,32 @@ impl Kernel {
     /// `@workgroup_size`, after override constants.
     pub fn workgroup_size(&self) -> [u32; 3] {
         self.inner.reflection.workgroup_size
+    }
+
+    /// The WGSL this kernel was built from, as Shoal composed it — imports resolved, blocks
+    /// replaced — with the file and line each line came from, before this device's backend
+    /// changed it ([`Wgsl`] lists the changes: immediate data moved to a binding, override
+    /// constants, `enable subgroups;` in the browser, GL's module with its shared memory zeroed
+    /// by the work group).
+    ///
+    /// ```
+    /// # fn main() -> Result<(), shoal::Error> {
+    /// let gpu = shoal::Gpu::blocking()?;
+    /// let source = shoal::Source::new("one.wgsl", "
+    /// @group(0) @binding(0) var<storage, read_write> out: array<u32>;
+    /// // #block value
+    /// // #end value
+    /// @compute @workgroup_size(1) fn main() { out[0] = VALUE; }
+    /// ").block("value", "const VALUE = 7u;");
+    /// let kernel = gpu.kernel(source)?;
+    /// assert_eq!(kernel.wgsl().line(4), Some("const VALUE = 7u;"));
+    /// assert_eq!(kernel.wgsl().origin(4), Some(("<block value of one.wgsl>", 1)));
+    /// // The region's one line became a line of its own: what follows maps back past it.
+    /// assert_eq!(kernel.wgsl().origin(6), Some(("one.wgsl", 5)));
+    /// # Ok(()) }
+    /// ```
+    pub fn wgsl(&self) -> &Wgsl {
+        &self.inner.wgsl
     }
 
     /// The device the kernel runs on.

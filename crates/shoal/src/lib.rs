@@ -42,6 +42,7 @@ mod binding;
 mod blocking;
 mod buffer;
 mod commands;
+mod device_profile;
 mod dispatch;
 mod element;
 mod error;
@@ -80,6 +81,7 @@ pub use backend::BackendChoice;
 pub use binding::{Bindable, BufferResource, Resource, SamplerResource, TextureResource};
 pub use buffer::{Buffer, Usage};
 pub use commands::{Commands, Submission};
+pub use device_profile::{DeviceProfile, PROFILE_NAMES};
 pub use dispatch::{Dispatch, DispatchArgs};
 pub use element::{Element, LayoutKind};
 pub use error::{Error, Result};
@@ -108,7 +110,7 @@ pub use sampler::Sampler;
 /// `constant_id` constants fixed at translation, formats of storage images declared without one.
 #[cfg(all(feature = "glsl", not(target_arch = "wasm32")))]
 pub use shoal_glsl::Options as GlslOptions;
-pub use source::{SNIPPETS, Source};
+pub use source::{SNIPPETS, Source, Wgsl};
 pub use splitmix::SplitMix64;
 pub use staging::DEFAULT_STAGING_CAP;
 pub use wait::DEFAULT_TIMEOUT;

@@ -190,7 +190,7 @@ gpu_test! {
     /// The limit is llvmpipe's compiler, the same under Vulkan and GL: the step (quadratic in
     /// the flock, slower on GL and slower still on SwiftShader) runs on lavapipe alone.
     async fn largest_flock_steps_like_cpu(gpu) {
-        if !(crate::scan::is_llvmpipe(&gpu)
+        if !(shoal::DeviceProfile::from(&gpu).is_llvmpipe()
             && gpu.adapter_details().backend == shoal::wgpu::Backend::Vulkan)
         {
             return;

@@ -19,7 +19,7 @@ use super::passes::{Pass, group_elements};
 use super::ranking::{Plan, Ranking, Side, Values, route};
 use crate::wgsl;
 
-const SOURCE: shoal::Source = shoal::wgsl!("../../wgsl/radix_sort_high_first.wgsl");
+pub(super) const SOURCE: shoal::Source = shoal::wgsl!("../../wgsl/radix_sort_high_first.wgsl");
 /// Invocations per work group of `choose` and `fix_runs`, keys per invocation of `fix_runs` (`WG`
 /// and `FIX_PER` in the WGSL).
 const WG: u32 = 64;

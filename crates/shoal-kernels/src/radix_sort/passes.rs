@@ -11,7 +11,7 @@ use super::keys::{SortKey, SortOrder};
 use super::ranking::{Ranking, Values};
 use super::{RadixSort, wgsl};
 
-const SOURCE: shoal::Source = shoal::wgsl!("../../wgsl/sort_keys.wgsl");
+pub(super) const SOURCE: shoal::Source = shoal::wgsl!("../../wgsl/sort_keys.wgsl");
 /// Invocations per work group (`WG` in the WGSL).
 const WG: u32 = 64;
 

@@ -9,7 +9,7 @@ use super::bits::Window;
 use super::keys::SortKey;
 use super::passes::Pass;
 use super::{PassKernels, RadixSort};
-use crate::scan::{SOFTWARE_WORKGROUP, ScanArgs, ScanSpec, Tiling, is_llvmpipe, is_software};
+use crate::scan::{SOFTWARE_WORKGROUP, ScanArgs, ScanSpec, Tiling};
 use crate::wgsl::{self, Op};
 
 /// How a [`RadixSort`] cuts its keys into tiles, and how wide its digits are
@@ -73,12 +73,17 @@ impl SortTiling {
     /// [`Tiling::for_gpu`] elsewhere (a GPU's sort is unchanged until a measurement on one says
     /// otherwise).
     pub fn for_gpu(gpu: &shoal::Gpu) -> Self {
-        if is_llvmpipe(gpu) {
+        Self::plan(&gpu.into())
+    }
+
+    /// [`for_gpu`](Self::for_gpu) for a device described by `profile` (no device needed).
+    pub fn plan(profile: &shoal::DeviceProfile) -> Self {
+        if profile.is_llvmpipe() {
             Self::LLVMPIPE
-        } else if is_software(gpu) {
+        } else if profile.is_software() {
             Self::SOFTWARE
         } else {
-            Tiling::for_gpu(gpu).into()
+            Tiling::plan(profile).into()
         }
     }
 }

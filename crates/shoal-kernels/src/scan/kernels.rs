@@ -220,51 +220,7 @@ impl<T: Value> ScanKernels<T> {
     /// Compiles the kernel of `key` (see [`kernel`](Self::kernel)).
     fn build(&self, (op, entry, wg, wide_store, span, hooked): KernelKey) -> Result<Kernel> {
         let io = self.io.as_ref().filter(|_| hooked);
-        let scalar = T::SHAPE == Shape::Scalar;
-        let mut blocks: Vec<(&str, shoal::Source)> = vec![
-            ("value", Operation::value_block::<T>().into()),
-            ("op", op.op_block::<T>(SOURCE.path(), self.subgroups)?),
-        ];
-        blocks.extend(own_blocks(
-            self.tiling.per_invocation,
-            T::SHAPE,
-            wide_store,
-            io.is_some() && !scalar,
-        ));
-        if !scalar {
-            blocks.push(("wide", NARROW));
-        } else if io.is_some() {
-            blocks.push(("wide_input", "".into()));
-        }
-        if let Some(io) = io {
-            blocks.push(("io", io.clone()));
-        }
-        match T::SHAPE {
-            // A scalar keeps the `words` block as written.
-            Shape::Scalar => {}
-            Shape::Vector(n) => blocks.push(("words", vector_words_block(n).into())),
-            // A struct cannot travel through the look-back's atomics: it has no such kernel.
-            Shape::Struct => blocks.extend([("words", "".into()), ("lookback", "".into())]),
-        }
-        // The document's kernel keeps its own work-group size and shared memory.
-        let one_subgroup = self.tiling.one_subgroup && entry != "scan_workgroup";
-        if one_subgroup {
-            blocks.push(("group", ONE_SUBGROUP_GROUP));
-        } else if !self.subgroups {
-            blocks.push(("lane", LANE_PORTABLE));
-        }
-        if op.ordered() {
-            // In order, through the work-group scan; no commutative reduction is compiled.
-            blocks.extend(ordered_fold(self.tiling.per_invocation));
-            blocks.push(("group_reduce", "".into()));
-        } else if one_subgroup {
-            blocks.push(("group_reduce", ONE_SUBGROUP_REDUCE));
-        } else if !self.subgroups {
-            blocks.push(("group_reduce", GROUP_REDUCE_PORTABLE));
-        }
-        let source = blocks
-            .into_iter()
-            .fold(SOURCE, |source, (name, text)| source.block(name, text));
+        let source = scan_source::<T>(op, entry, (self.tiling, self.subgroups), wide_store, io)?;
         wgsl::builder(&self.gpu, source)
             .entry(entry)
             .constant("WG", wg)
@@ -326,6 +282,64 @@ impl<T: Value> ScanKernels<T> {
             .invocations(groups as u64 * self.wg as u64)
             .record(commands)
     }
+}
+
+/// `scan.wgsl` as kernel `entry` of a scan of `T` values combined by `op` is compiled in
+/// `tiling` (`subgroups`: whether the device has subgroup operations), storing through
+/// `output4` where `wide_store`, reading and storing through `io` where given: the one place the
+/// family's blocks are chosen, for [`ScanKernels::kernel`] and the kernel variants' check.
+pub(crate) fn scan_source<T: Value>(
+    op: Operation,
+    entry: &str,
+    (tiling, subgroups): (Tiling, bool),
+    wide_store: bool,
+    io: Option<&shoal::Source>,
+) -> Result<shoal::Source> {
+    let scalar = T::SHAPE == Shape::Scalar;
+    let mut blocks: Vec<(&str, shoal::Source)> = vec![
+        ("value", Operation::value_block::<T>().into()),
+        ("op", op.op_block::<T>(SOURCE.path(), subgroups)?),
+    ];
+    blocks.extend(own_blocks(
+        tiling.per_invocation,
+        T::SHAPE,
+        wide_store,
+        io.is_some() && !scalar,
+    ));
+    if !scalar {
+        blocks.push(("wide", NARROW));
+    } else if io.is_some() {
+        blocks.push(("wide_input", "".into()));
+    }
+    if let Some(io) = io {
+        blocks.push(("io", io.clone()));
+    }
+    match T::SHAPE {
+        // A scalar keeps the `words` block as written.
+        Shape::Scalar => {}
+        Shape::Vector(n) => blocks.push(("words", vector_words_block(n).into())),
+        // A struct cannot travel through the look-back's atomics: it has no such kernel.
+        Shape::Struct => blocks.extend([("words", "".into()), ("lookback", "".into())]),
+    }
+    // The document's kernel keeps its own work-group size and shared memory.
+    let one_subgroup = tiling.one_subgroup && entry != "scan_workgroup";
+    if one_subgroup {
+        blocks.push(("group", ONE_SUBGROUP_GROUP));
+    } else if !subgroups {
+        blocks.push(("lane", LANE_PORTABLE));
+    }
+    if op.ordered() {
+        // In order, through the work-group scan; no commutative reduction is compiled.
+        blocks.extend(ordered_fold(tiling.per_invocation));
+        blocks.push(("group_reduce", "".into()));
+    } else if one_subgroup {
+        blocks.push(("group_reduce", ONE_SUBGROUP_REDUCE));
+    } else if !subgroups {
+        blocks.push(("group_reduce", GROUP_REDUCE_PORTABLE));
+    }
+    Ok(blocks
+        .into_iter()
+        .fold(SOURCE, |source, (name, text)| source.block(name, text)))
 }
 
 /// Makes sure `kept[i]` holds at least `lens[i]` elements (as `len_of` measures it), replacing or

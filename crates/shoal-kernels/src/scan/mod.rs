@@ -28,9 +28,10 @@ use crate::wgsl;
 
 pub use cpu::{scan_by, scan_cpu, workgroup_scan_cpu};
 use kernels::Level;
-pub(crate) use kernels::{Hooks, ScanKernels, check_pair, grow_levels};
+pub(crate) use kernels::{Hooks, ScanKernels, check_pair, grow_levels, scan_source};
+#[cfg(test)]
+pub(crate) use tiling::is_software;
 pub use tiling::{MAX_COARSENING, ROLLED_PER, SOFTWARE_WORKGROUP, Tiling, VALUE_PER};
-pub(crate) use tiling::{is_llvmpipe, is_software};
 pub use workgroup::{WorkgroupScan, WorkgroupScanArgs};
 
 /// The WGSL of the scan family.

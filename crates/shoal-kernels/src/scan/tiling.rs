@@ -1,7 +1,7 @@
 //! [`Tiling`]: how the coarsened scan and reduce kernels cut their input into tiles, planned per
 //! adapter (work-group size, elements per invocation, one-subgroup work groups).
 
-use shoal::{Error, Gpu, Result};
+use shoal::{DeviceProfile, Error, Gpu, Result};
 
 use super::PER;
 use crate::value::{Shape, Value};
@@ -57,13 +57,13 @@ pub(crate) fn is_software(gpu: &Gpu) -> bool {
     gpu.adapter_details().device_type == shoal::wgpu::DeviceType::Cpu
 }
 
-/// Whether `gpu` is Mesa's llvmpipe (lavapipe on Vulkan, llvmpipe on GL), by the adapter's name.
-pub(crate) fn is_llvmpipe(gpu: &Gpu) -> bool {
-    is_software(gpu) && gpu.adapter_details().name.starts_with("llvmpipe")
-}
-
 impl Tiling {
-    /// What Shoal picks for `gpu`:
+    /// What Shoal picks for `gpu`: [`plan`](Self::plan) of its [`DeviceProfile`].
+    pub fn for_gpu(gpu: &Gpu) -> Self {
+        Self::plan(&gpu.into())
+    }
+
+    /// What Shoal picks for a device described by `profile` (no device needed):
     /// - one-subgroup work groups where the subgroup size is fixed (on lavapipe a barrier costs
     ///   more than the loads around it): [`ROLLED_PER`] elements per invocation on a software
     ///   adapter (lavapipe), 32 on a GPU;
@@ -71,14 +71,21 @@ impl Tiling {
     ///   [`SOFTWARE_WORKGROUP`] invocations of [`ROLLED_PER`] elements each;
     /// - elsewhere (GPUs without fixed subgroups) 16 elements per invocation in work groups of
     ///   up to 256.
-    pub fn for_gpu(gpu: &Gpu) -> Self {
-        match Self::one_subgroup_size(gpu) {
+    pub fn plan(profile: &DeviceProfile) -> Self {
+        let one_subgroup = profile
+            .subgroup_size()
+            .filter(|&s| s <= profile.max_workgroup_1d(1024));
+        match one_subgroup {
             Some(s) if s >= 4 => Self {
-                per_invocation: if is_software(gpu) { ROLLED_PER } else { 32 },
+                per_invocation: if profile.is_software() {
+                    ROLLED_PER
+                } else {
+                    32
+                },
                 one_subgroup: true,
                 workgroup: None,
             },
-            _ if is_software(gpu) => Self {
+            _ if profile.is_software() => Self {
                 per_invocation: ROLLED_PER,
                 one_subgroup: false,
                 workgroup: Some(SOFTWARE_WORKGROUP),
@@ -91,18 +98,24 @@ impl Tiling {
         }
     }
 
-    /// [`for_gpu`](Self::for_gpu) for values of type `T`: a struct cannot move through
+    /// [`for_gpu`](Self::for_gpu) for values of type `T`: [`plan_value`](Self::plan_value) of
+    /// `gpu`'s [`DeviceProfile`].
+    pub fn for_value<T: Value>(gpu: &Gpu) -> Self {
+        Self::plan_value::<T>(&gpu.into())
+    }
+
+    /// [`plan`](Self::plan) for values of type `T`: a struct cannot move through
     /// subgroup shuffles, so where `for_gpu` plans one-subgroup tiles it gets shared-memory
     /// tiles instead (of [`SOFTWARE_WORKGROUP`] invocations on a software adapter); and a value
     /// that is not a scalar keeps at most [`VALUE_PER`] elements per invocation on wasm32 where
     /// they would be held in registers (unrolled; up to 64).
-    pub fn for_value<T: Value>(gpu: &Gpu) -> Self {
-        let mut tiling = Self::for_gpu(gpu);
+    pub fn plan_value<T: Value>(profile: &DeviceProfile) -> Self {
+        let mut tiling = Self::plan(profile);
         if T::SHAPE == Shape::Struct && tiling.one_subgroup {
             tiling = Self {
                 per_invocation: PER,
                 one_subgroup: false,
-                workgroup: is_software(gpu).then_some(SOFTWARE_WORKGROUP),
+                workgroup: profile.is_software().then_some(SOFTWARE_WORKGROUP),
             };
         }
         if T::SHAPE != Shape::Scalar

@@ -129,7 +129,7 @@ impl Composed {
                 });
             };
             let (path, text) = instantiate(cx.kernel, &name, found)?;
-            out.text.push('\n');
+            out.end_line();
             out.push_text(&path, &text, &mut cx)?;
             done.push(name);
         }
@@ -216,6 +216,22 @@ impl Composed {
         Ok(())
     }
 
+    /// Ends the text's last line, where it has one that is not ended, so that what is appended
+    /// next starts a line of its own (and every composed line comes from one file).
+    fn end_line(&mut self) {
+        if !self.text.is_empty() && !self.text.ends_with('\n') {
+            self.text.push('\n');
+        }
+    }
+
+    /// Each run of lines from one file: its path, the 1-based line in that file of its first
+    /// line, and its bytes in the composed text.
+    pub(super) fn chunks(&self) -> impl Iterator<Item = (&str, usize, Range<usize>)> + '_ {
+        self.chunks
+            .iter()
+            .map(|c| (c.path.as_str(), c.first_line, c.range.clone()))
+    }
+
     /// Records the text from `start` to the end as lines of `path` from `first_line`.
     fn end_chunk(&mut self, path: &str, first_line: usize, start: usize) {
         if start < self.text.len() {
@@ -274,7 +290,7 @@ impl Composed {
             ));
         }
         if !wrappers.is_empty() {
-            self.text.push('\n');
+            self.end_line();
             let start = self.text.len();
             self.text.push_str(&wrappers);
             self.end_chunk("<printf call sites>", 1, start);

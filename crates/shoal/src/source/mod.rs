@@ -18,7 +18,8 @@
 //!
 //! The composed text keeps a line map: every naga diagnostic, every validation error and every
 //! printf call site names the file (the source's, a snippet's, or a block's) and the line and
-//! column as written there.
+//! column as written there. [`Source::wgsl`] and [`Kernel::wgsl`](crate::Kernel::wgsl) return
+//! the text with that map ([`Wgsl`]).
 
 use std::borrow::Cow;
 
@@ -27,9 +28,11 @@ mod explain;
 #[cfg(all(feature = "hlsl", not(target_arch = "wasm32")))]
 mod hlsl;
 mod notes;
+mod wgsl;
 
 pub(crate) use compose::Composed;
 use notes::Notes;
+pub use wgsl::Wgsl;
 
 /// The label of a source made from a bare string.
 const INLINE: &str = "<inline wgsl>";
@@ -174,6 +177,22 @@ impl Source {
     /// The WGSL text as written.
     pub fn text(&self) -> &str {
         &self.text
+    }
+
+    /// The composed WGSL — imports resolved, blocks replaced — with its map back to the files
+    /// ([`Wgsl`]), without a device: what a kernel built from this source parses, before each
+    /// backend's changes (listed on [`Wgsl`]). An unknown snippet, a snippet's wrong arguments or
+    /// a `#block` name with no region is the error building the kernel would give.
+    ///
+    /// ```
+    /// let source = shoal::Source::new("k.wgsl", "#import shoal::fold\nfn f() {}\n");
+    /// let wgsl = source.wgsl()?;
+    /// assert_eq!(wgsl.origin(2), Some(("k.wgsl", 2)));
+    /// assert!(wgsl.text().contains("fn shoal_linear_index"));
+    /// # Ok::<(), shoal::Error>(())
+    /// ```
+    pub fn wgsl(&self) -> crate::Result<Wgsl> {
+        Composed::new(self).map(|c| Wgsl::from(&c))
     }
 
     /// Makes `snippet` available to `#import name` in this source and in the snippets it imports.

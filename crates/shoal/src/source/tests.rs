@@ -240,3 +240,44 @@ fn a_file_that_cannot_be_read_is_an_io_error() {
         "{e}"
     );
 }
+
+/// The public composition: every composed line, its text and where it came from, exactly — the
+/// source's own lines, a block's replacement, the lines after the region, and a snippet (one
+/// without a final line break, which still ends its line before the next file).
+#[test]
+fn composed_wgsl_maps_every_line_to_its_file() {
+    let twice = Source::new(
+        "twice.wgsl",
+        "// twice\nfn twice(x: T) -> T { return 2 * x; }",
+    );
+    let src = Source::new(
+        "k.wgsl",
+        "#import twice\n// #block value\nalias T = f32;\n// #end value\nfn f() -> T { return twice(3); }\n",
+    )
+    .snippet("twice", twice)
+    .block("value", "alias T = u32;\n// u32, not f32");
+    let wgsl = src.wgsl().expect("composes");
+    let lines: Vec<(&str, &str, usize)> = wgsl.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            ("             ", "k.wgsl", 1),
+            ("// #block value", "k.wgsl", 2),
+            ("alias T = u32;", "<block value of k.wgsl>", 1),
+            ("// u32, not f32", "<block value of k.wgsl>", 2),
+            ("// #end value", "k.wgsl", 4),
+            ("fn f() -> T { return twice(3); }", "k.wgsl", 5),
+            ("// twice", "twice.wgsl", 1),
+            ("fn twice(x: T) -> T { return 2 * x; }", "twice.wgsl", 2),
+        ]
+    );
+    assert_eq!(wgsl.origin(0), None);
+    assert_eq!(wgsl.origin(9), None);
+    assert_eq!(wgsl.line(6), Some("fn f() -> T { return twice(3); }"));
+    assert_eq!(wgsl.to_string(), wgsl.text());
+    assert!(!wgsl.uses_subgroups());
+    crate::validate(&src).expect("the composed text validates");
+    // A source that does not compose is the error building its kernel gives.
+    let missing = Source::new("k.wgsl", "fn f() {}\n").block("value", "alias T = u32;");
+    assert!(matches!(missing.wgsl(), Err(Error::Block { name, .. }) if name == "value"));
+}
