@@ -7,7 +7,9 @@ use glam::Vec4;
 use shoal::{Error, Record, Source};
 use shoal_conformance::gpu_test;
 
-use crate::splat::{self, Camera, Packing, SceneData, Splat, SplatFrameArgs, SplatProjectionArgs, SplatSources};
+use crate::splat::{
+    self, Camera, Packing, SceneData, Splat, SplatFrameArgs, SplatProjectionArgs, SplatSources,
+};
 
 const SPLAT: &str = include_str!("../wgsl/splat.wgsl");
 const SPLAT_INT64: &str = include_str!("../wgsl/splat_int64.wgsl");

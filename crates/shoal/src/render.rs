@@ -201,7 +201,10 @@ impl RenderModule {
                     rule: format!("the stages use `{}`'s own `raw()`", self.name),
                 });
             }
-            let used = self.entry_points.iter().filter(|(n, _)| entry.is_none_or(|e| e == n));
+            let used = self
+                .entry_points
+                .iter()
+                .filter(|(n, _)| entry.is_none_or(|e| e == n));
             for slot in used.flat_map(|(_, s)| s) {
                 if !slots.iter().any(|s| s.name == slot.name) {
                     slots.push(slot.clone());
@@ -329,10 +332,13 @@ impl<'a> Draw<'a> {
                 || format!("render pipeline `{}`, binding `{}`", p.label, slot.name),
                 resource.gpu(),
             )?;
-            entries.push((slot.group, wgpu::BindGroupEntry {
-                binding: slot.binding,
-                resource: binding_resource(resource),
-            }));
+            entries.push((
+                slot.group,
+                wgpu::BindGroupEntry {
+                    binding: slot.binding,
+                    resource: binding_resource(resource),
+                },
+            ));
         }
         for (slot, buffer) in &self.vertex_buffers {
             p.gpu.check_owner(
@@ -344,21 +350,25 @@ impl<'a> Draw<'a> {
             return Ok(());
         }
         let groups = p.slots.iter().map(|s| s.group + 1).max().unwrap_or(0);
-        let bind_groups = p.gpu.scoped(&format!("render pipeline `{}`: binding", p.label), || {
-            (0..groups)
-                .map(|g| {
-                    let entries: Vec<_> = (entries.iter())
-                        .filter(|(group, _)| *group == g)
-                        .map(|(_, e)| e.clone())
-                        .collect();
-                    p.gpu.device().create_bind_group(&wgpu::BindGroupDescriptor {
-                        label: Some(&p.label),
-                        layout: &p.raw.get_bind_group_layout(g),
-                        entries: &entries,
-                    })
-                })
-                .collect::<Vec<_>>()
-        })?;
+        let bind_groups =
+            p.gpu
+                .scoped(&format!("render pipeline `{}`: binding", p.label), || {
+                    (0..groups)
+                        .map(|g| {
+                            let entries: Vec<_> = (entries.iter())
+                                .filter(|(group, _)| *group == g)
+                                .map(|(_, e)| e.clone())
+                                .collect();
+                            p.gpu
+                                .device()
+                                .create_bind_group(&wgpu::BindGroupDescriptor {
+                                    label: Some(&p.label),
+                                    layout: &p.raw.get_bind_group_layout(g),
+                                    entries: &entries,
+                                })
+                        })
+                        .collect::<Vec<_>>()
+                })?;
         pass.set_pipeline(&p.raw);
         for (g, group) in bind_groups.iter().enumerate() {
             pass.set_bind_group(g as u32, group, &[]);

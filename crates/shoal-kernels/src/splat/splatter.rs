@@ -91,7 +91,12 @@ impl Splat {
     /// The batch, target and scene belong to this splatter's `Gpu` (a render pass cannot tell
     /// its encoder's device, and wgpu-core would panic on another device's resources) and fit
     /// each other.
-    pub(super) fn check(&self, commands: &Commands, target: &SplatTarget, scene: &Scene) -> Result<()> {
+    pub(super) fn check(
+        &self,
+        commands: &Commands,
+        target: &SplatTarget,
+        scene: &Scene,
+    ) -> Result<()> {
         self.gpu
             .check_same(commands.gpu(), "the batch a splat is recorded into")?;
         self.gpu.check_same(target.hdr.gpu(), "the splat target")?;
