@@ -11,7 +11,7 @@ use super::{Packing, Scene, SceneData, SplatTarget};
 ///
 /// ```
 /// # fn main() -> Result<(), shoal::Error> {
-/// use shoal_kernels::Record;
+/// use shoal::Record;
 /// use shoal_kernels::splat::{SceneData, SceneKind, Splat, SplatFrameArgs};
 /// let gpu = shoal::Gpu::blocking()?;
 /// let splat = Splat::new(&gpu, None)?; // the packing this device supports
