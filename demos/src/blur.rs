@@ -108,14 +108,8 @@ impl Demo for BlurDemo {
         }
     }
 
-    fn draw(
-        &mut self,
-        gpu: &Gpu,
-        encoder: &mut wgpu::CommandEncoder,
-        target: &wgpu::TextureView,
-        size: [u32; 2],
-    ) -> Result<(), Error> {
-        self.blit.draw(gpu, encoder, &self.output, target, size)
+    fn picture(&mut self) -> Option<(&Image, &mut Blit)> {
+        Some((&self.output, &mut self.blit))
     }
 
     fn sources(&self) -> &'static [&'static str] {

@@ -6,12 +6,12 @@
 //! multiple of 256). `cargo run --release -p shoal-demos --bin boids [-- --headless --out boids.png]`.
 
 use glam::{Mat4, Vec3};
-use shoal::{Buffer, Commands, Error, Gpu, wgpu};
+use shoal::{Buffer, Commands, Error, Gpu, RenderPipeline, wgpu};
 use shoal_kernels::boids::{self, Boids};
 
 use crate::cli::Options;
 use crate::demo::Demo;
-use crate::draw::{self, Depth, PipelineKind};
+use crate::draw::{self, Depth, PipelineKind, Target};
 
 /// The document's time step between frames (its `update` adds each frame's dt).
 pub const DT: f32 = 1.0 / 60.0;
@@ -31,7 +31,7 @@ pub fn view_proj(size: [u32; 2]) -> Mat4 {
 pub struct BoidsDemo {
     flock: Boids,
     steps: u64,
-    pipeline: wgpu::RenderPipeline,
+    pipeline: RenderPipeline,
     mvp: Buffer<Mat4>,
     depth: Depth,
 }
@@ -59,8 +59,7 @@ impl Demo for BoidsDemo {
         let flock = Boids::new(gpu, &boids::document_flock(n))?;
         let pipeline = draw::pipeline(
             gpu,
-            "boids",
-            include_str!("../../wgsl/demos/boids.wgsl"),
+            shoal::wgsl!("../../wgsl/demos/boids.wgsl"),
             ("airplane", "shade"),
             format,
             PipelineKind {
@@ -68,7 +67,7 @@ impl Demo for BoidsDemo {
                 depth: true,
                 additive: false,
             },
-        );
+        )?;
         Ok(Self {
             flock,
             steps: 0,
@@ -89,33 +88,24 @@ impl Demo for BoidsDemo {
 
     fn draw(
         &mut self,
-        gpu: &Gpu,
-        encoder: &mut wgpu::CommandEncoder,
+        commands: &mut Commands,
         target: &wgpu::TextureView,
         size: [u32; 2],
     ) -> Result<(), Error> {
         self.mvp.write(&[view_proj(size)])?;
-        let group = draw::bind_group(
-            gpu,
-            "boids",
-            &self.pipeline,
-            &[
-                self.flock.members().raw().as_entire_binding(),
-                self.mvp.raw().as_entire_binding(),
-            ],
-        );
-        let depth = self.depth.view(gpu, size);
-        let background = wgpu::Color {
-            r: 0.02,
-            g: 0.03,
-            b: 0.06,
-            a: 1.0,
+        let call = (self.pipeline.bind("members", self.flock.members())).bind("mvp", &self.mvp);
+        let target = Target {
+            view: target,
+            depth: Some(self.depth.image(commands.gpu(), size)?),
+            clear: wgpu::Color {
+                r: 0.02,
+                g: 0.03,
+                b: 0.06,
+                a: 1.0,
+            },
         };
-        let mut pass = draw::clear_pass(encoder, "boids", target, Some(depth), background);
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, &group, &[]);
-        pass.draw(0..8, 0..self.flock.len() as u32);
-        Ok(())
+        let members = self.flock.len() as u32;
+        draw::clear_and_draw(commands, "boids", target, call, 0..8, 0..members)
     }
 
     fn sources(&self) -> &'static [&'static str] {

@@ -28,18 +28,18 @@ pub trait Demo: Sized {
     -> Result<Self, shoal::Error>;
     /// Records frame `frame`'s compute work.
     fn update(&mut self, commands: &mut Commands, frame: u64) -> Result<(), shoal::Error>;
-    /// Records the draw of the current state into `target` (`size` pixels). By default, the
+    /// Records the draw of the current state into `target` (`size` pixels), after the frame's
+    /// compute work in the same batch (a profiled batch times its passes). By default, the
     /// [`picture`](Demo::picture) scaled to the target (a demo with a scene of its own overrides
     /// this).
     fn draw(
         &mut self,
-        gpu: &Gpu,
-        encoder: &mut wgpu::CommandEncoder,
+        commands: &mut Commands,
         target: &wgpu::TextureView,
         size: [u32; 2],
     ) -> Result<(), shoal::Error> {
         match self.picture() {
-            Some((image, blit)) => blit.draw(gpu, encoder, image, target, size),
+            Some((image, blit)) => blit.draw(commands, image, target, size),
             None => Ok(()),
         }
     }
@@ -112,7 +112,7 @@ pub async fn render_frames<D: Demo>(
     for frame in frames {
         let mut commands = gpu.commands().profiled();
         demo.update(&mut commands, frame)?;
-        demo.draw(gpu, commands.encoder(), target.view(), size)?;
+        demo.draw(&mut commands, target.view(), size)?;
         let timings = commands.submit()?.timings().await?;
         gpu_ms = timings.iter().map(|t| t.millis()).sum();
     }

@@ -1,8 +1,12 @@
-//! What the 3D demos share on the render side: a render pipeline from a demo's WGSL, a depth
-//! buffer that follows the target's size, a render pass that clears both, and the camera.
+//! What the demos share on the render side: a render pipeline from a demo's WGSL (through the
+//! core's [`RenderModule`](shoal::RenderModule), so a WGSL mistake names its file and line), a
+//! depth image that follows the target's size, the one pass every demo draws with (clear, then
+//! draw), and the camera.
+
+use std::ops::Range;
 
 use glam::{Mat4, Vec3};
-use shoal::{Gpu, wgpu};
+use shoal::{Commands, Draw, Gpu, Image, RenderPipeline, Source, wgpu};
 
 /// The depth format of the 3D demos.
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
@@ -18,21 +22,25 @@ pub struct PipelineKind {
     pub additive: bool,
 }
 
-/// A render pipeline of `wgsl`'s `vertex` and `fragment` entry points into `format`, its layout
-/// derived by wgpu from the WGSL (bind group 0).
+impl PipelineKind {
+    /// A full-screen triangle (or any triangle list) replacing what is there, without depth.
+    pub const FLAT: Self = Self {
+        topology: wgpu::PrimitiveTopology::TriangleList,
+        depth: false,
+        additive: false,
+    };
+}
+
+/// A render pipeline of `source`'s `vertex` and `fragment` entry points into `format`, its
+/// layout derived by wgpu from the WGSL, labelled with the source's path.
 pub fn pipeline(
     gpu: &Gpu,
-    label: &str,
-    wgsl: &str,
+    source: Source,
     (vertex, fragment): (&str, &str),
     format: wgpu::TextureFormat,
     kind: PipelineKind,
-) -> wgpu::RenderPipeline {
-    let device = gpu.device();
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some(label),
-        source: wgpu::ShaderSource::Wgsl(wgsl.into()),
-    });
+) -> Result<RenderPipeline, shoal::Error> {
+    let module = gpu.render_module(source)?;
     let blend = kind.additive.then_some(wgpu::BlendState {
         color: wgpu::BlendComponent {
             src_factor: wgpu::BlendFactor::One,
@@ -41,17 +49,17 @@ pub fn pipeline(
         },
         alpha: wgpu::BlendComponent::OVER,
     });
-    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some(label),
+    module.pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(module.name()),
         layout: None,
         vertex: wgpu::VertexState {
-            module: &module,
+            module: module.raw(),
             entry_point: Some(vertex),
             compilation_options: Default::default(),
             buffers: &[],
         },
         fragment: Some(wgpu::FragmentState {
-            module: &module,
+            module: module.raw(),
             entry_point: Some(fragment),
             compilation_options: Default::default(),
             targets: &[Some(wgpu::ColorTargetState {
@@ -77,98 +85,83 @@ pub fn pipeline(
     })
 }
 
-/// A depth buffer re-created whenever the target's size changes.
+/// A depth image re-created whenever the target's size changes.
 #[derive(Debug, Default)]
 pub struct Depth {
-    view: Option<([u32; 2], wgpu::TextureView)>,
+    image: Option<Image>,
 }
 
 impl Depth {
-    /// The depth view for a target of `size`.
-    pub fn view(&mut self, gpu: &Gpu, size: [u32; 2]) -> &wgpu::TextureView {
-        if self.view.as_ref().is_none_or(|(s, _)| *s != size) {
-            let texture = gpu.device().create_texture(&wgpu::TextureDescriptor {
-                label: Some("demo depth"),
-                size: wgpu::Extent3d {
-                    width: size[0].max(1),
-                    height: size[1].max(1),
-                    depth_or_array_layers: 1,
-                },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: DEPTH_FORMAT,
-                usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-                view_formats: &[],
-            });
-            self.view = Some((size, texture.create_view(&Default::default())));
-        }
-        match &self.view {
-            Some((_, view)) => view,
-            None => unreachable!("just created"),
-        }
+    /// The depth image for a target of `size`.
+    pub fn image(&mut self, gpu: &Gpu, size: [u32; 2]) -> Result<&Image, shoal::Error> {
+        let size = size.map(|s| s.max(1));
+        let image = match self.image.take() {
+            Some(image) if image.size() == size => image,
+            _ => gpu.image_zeroed_with(
+                size[0],
+                size[1],
+                DEPTH_FORMAT,
+                wgpu::TextureUsages::RENDER_ATTACHMENT,
+            )?,
+        };
+        Ok(self.image.insert(image))
     }
 }
 
-/// Begins a pass that clears `target` to `clear` and, when given, `depth` to the far plane.
-pub fn clear_pass<'e>(
-    encoder: &'e mut wgpu::CommandEncoder,
+/// Where a demo draws: the frame's view, the depth image of a 3D demo, and the colour the
+/// frame starts from.
+#[derive(Debug, Clone, Copy)]
+pub struct Target<'a> {
+    /// The colour target.
+    pub view: &'a wgpu::TextureView,
+    /// The depth image (cleared to the far plane), for a pipeline that tests depth.
+    pub depth: Option<&'a Image>,
+    /// What the colour target is cleared to.
+    pub clear: wgpu::Color,
+}
+
+/// Records one pass into `commands`, labelled `label` (a profiled batch times it so): clears
+/// `target` (and its depth), then draws `draw`'s `vertices` x `instances`.
+pub fn clear_and_draw(
+    commands: &mut Commands,
     label: &str,
-    target: &wgpu::TextureView,
-    depth: Option<&wgpu::TextureView>,
-    clear: wgpu::Color,
-) -> wgpu::RenderPass<'e> {
-    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+    target: Target<'_>,
+    draw: Draw<'_>,
+    vertices: Range<u32>,
+    instances: Range<u32>,
+) -> Result<(), shoal::Error> {
+    let mut pass = commands.render_pass(&wgpu::RenderPassDescriptor {
         label: Some(label),
         color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-            view: target,
+            view: target.view,
             depth_slice: None,
             resolve_target: None,
             ops: wgpu::Operations {
-                load: wgpu::LoadOp::Clear(clear),
+                load: wgpu::LoadOp::Clear(target.clear),
                 store: wgpu::StoreOp::Store,
             },
         })],
-        depth_stencil_attachment: depth.map(|view| wgpu::RenderPassDepthStencilAttachment {
-            view,
-            depth_ops: Some(wgpu::Operations {
-                load: wgpu::LoadOp::Clear(1.0),
-                store: wgpu::StoreOp::Discard,
-            }),
-            stencil_ops: None,
+        depth_stencil_attachment: target.depth.map(|depth| {
+            wgpu::RenderPassDepthStencilAttachment {
+                view: depth.view(),
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(1.0),
+                    store: wgpu::StoreOp::Discard,
+                }),
+                stencil_ops: None,
+            }
         }),
         timestamp_writes: None,
         occlusion_query_set: None,
         multiview_mask: None,
-    })
+    });
+    draw.record(&mut pass, vertices, instances)
 }
 
 /// A perspective camera at `eye` looking at `at` (y up), 45° vertical field of view, for a
 /// target of `size`: the view-projection matrix (wgpu's 0..1 depth).
 pub fn camera(eye: Vec3, at: Vec3, size: [u32; 2], far: f32) -> Mat4 {
     let aspect = size[0].max(1) as f32 / size[1].max(1) as f32;
-    let proj = Mat4::perspective_rh(45f32.to_radians(), aspect, 0.01 * far, far);
-    proj * Mat4::look_at_rh(eye, at, Vec3::Y)
-}
-
-/// A bind group of `pipeline`'s group 0 with `resources` at bindings 0, 1, ...
-pub fn bind_group(
-    gpu: &Gpu,
-    label: &str,
-    pipeline: &wgpu::RenderPipeline,
-    resources: &[wgpu::BindingResource<'_>],
-) -> wgpu::BindGroup {
-    let entries: Vec<wgpu::BindGroupEntry<'_>> = resources
-        .iter()
-        .enumerate()
-        .map(|(i, r)| wgpu::BindGroupEntry {
-            binding: i as u32,
-            resource: r.clone(),
-        })
-        .collect();
-    gpu.device().create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some(label),
-        layout: &pipeline.get_bind_group_layout(0),
-        entries: &entries,
-    })
+    Mat4::perspective_rh(45f32.to_radians(), aspect, 0.01 * far, far)
+        * Mat4::look_at_rh(eye, at, Vec3::Y)
 }

@@ -6,12 +6,12 @@
 //! [-- --headless --out particles.png]`.
 
 use glam::{Mat4, Vec3, Vec4};
-use shoal::{Buffer, Commands, Error, Gpu, wgpu};
+use shoal::{Buffer, Commands, Error, Gpu, RenderPipeline, wgpu};
 use shoal_kernels::particles::{Emitter, ParticleSettings, Particles};
 
 use crate::cli::Options;
 use crate::demo::Demo;
-use crate::draw::{self, PipelineKind};
+use crate::draw::{self, PipelineKind, Target};
 
 /// Seconds a particle lives.
 pub const LIFETIME: f32 = 2.0;
@@ -53,7 +53,7 @@ shoal::pod_element!(View);
 pub struct ParticlesDemo {
     particles: Particles,
     capacity: u32,
-    pipeline: wgpu::RenderPipeline,
+    pipeline: RenderPipeline,
     view: Buffer<View>,
 }
 
@@ -75,8 +75,7 @@ impl Demo for ParticlesDemo {
         let particles = Particles::new(gpu, &[], u64::from(capacity), settings)?;
         let pipeline = draw::pipeline(
             gpu,
-            "particles",
-            include_str!("../../wgsl/demos/particles.wgsl"),
+            shoal::wgsl!("../../wgsl/demos/particles.wgsl"),
             ("quad", "glow"),
             format,
             PipelineKind {
@@ -84,7 +83,7 @@ impl Demo for ParticlesDemo {
                 depth: false,
                 additive: true,
             },
-        );
+        )?;
         Ok(Self {
             particles,
             capacity,
@@ -106,8 +105,7 @@ impl Demo for ParticlesDemo {
 
     fn draw(
         &mut self,
-        gpu: &Gpu,
-        encoder: &mut wgpu::CommandEncoder,
+        commands: &mut Commands,
         target: &wgpu::TextureView,
         size: [u32; 2],
     ) -> Result<(), Error> {
@@ -115,20 +113,13 @@ impl Demo for ParticlesDemo {
             view_proj: view_proj(size),
             params: Vec4::new(size[0] as f32, size[1] as f32, QUAD_PX, LIFETIME),
         }])?;
-        let group = draw::bind_group(
-            gpu,
-            "particles",
-            &self.pipeline,
-            &[
-                self.particles.buffer().raw().as_entire_binding(),
-                self.view.raw().as_entire_binding(),
-            ],
-        );
-        let mut pass = draw::clear_pass(encoder, "particles", target, None, wgpu::Color::BLACK);
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, &group, &[]);
-        pass.draw(0..4, 0..self.capacity);
-        Ok(())
+        let call = (self.pipeline.bind("live", self.particles.buffer())).bind("view", &self.view);
+        let target = Target {
+            view: target,
+            depth: None,
+            clear: wgpu::Color::BLACK,
+        };
+        draw::clear_and_draw(commands, "particles", target, call, 0..4, 0..self.capacity)
     }
 
     fn sources(&self) -> &'static [&'static str] {

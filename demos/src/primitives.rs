@@ -90,14 +90,8 @@ impl Demo for PrimitivesDemo {
             .record(commands)
     }
 
-    fn draw(
-        &mut self,
-        gpu: &Gpu,
-        encoder: &mut wgpu::CommandEncoder,
-        target: &wgpu::TextureView,
-        size: [u32; 2],
-    ) -> Result<(), Error> {
-        self.blit.draw(gpu, encoder, &self.image, target, size)
+    fn picture(&mut self) -> Option<(&Image, &mut Blit)> {
+        Some((&self.image, &mut self.blit))
     }
 
     /// The bar plot's kernel only: the sort and the scan are generated WGSL.

@@ -6,12 +6,12 @@
 //! splat [-- --mode clumpy] [--headless --out splat.png]`.
 
 use glam::Vec4;
-use shoal::{Buffer, Commands, Error, Gpu, wgpu};
-use shoal_kernels::splat::{Packing, SceneData, SceneKind, Splat, SplatTarget};
+use shoal::{Buffer, Commands, Error, Gpu, Record, RenderPipeline, wgpu};
+use shoal_kernels::splat::{Packing, SceneData, SceneKind, Splat, SplatFrameArgs, SplatTarget};
 
 use crate::cli::Options;
 use crate::demo::Demo;
-use crate::draw::{self, PipelineKind};
+use crate::draw::{self, PipelineKind, Target};
 
 /// Particles per pixel, the density of `docs/particles.md`'s pictures (125 000 on 412 x 444).
 pub const PARTICLES_PER_PIXEL: f64 = 125_000.0 / (412.0 * 444.0);
@@ -36,7 +36,7 @@ pub struct SplatDemo {
     splat: Splat,
     target: SplatTarget,
     scene: shoal_kernels::splat::Scene,
-    pipeline: wgpu::RenderPipeline,
+    pipeline: RenderPipeline,
     uniform: Buffer<Vec4>,
     encode_srgb: bool,
 }
@@ -74,16 +74,11 @@ impl Demo for SplatDemo {
         let scene = splat.upload(&SceneData::generate(kind, w, h, count, 1))?;
         let pipeline = draw::pipeline(
             gpu,
-            "splat composite",
-            include_str!("../../wgsl/demos/splat.wgsl"),
+            shoal::wgsl!("../../wgsl/demos/splat.wgsl"),
             ("fullscreen", "tone_map"),
             format,
-            PipelineKind {
-                topology: wgpu::PrimitiveTopology::TriangleList,
-                depth: false,
-                additive: false,
-            },
-        );
+            PipelineKind::FLAT,
+        )?;
         Ok(Self {
             splat,
             target,
@@ -95,16 +90,14 @@ impl Demo for SplatDemo {
     }
 
     fn update(&mut self, commands: &mut Commands, _frame: u64) -> Result<(), Error> {
+        let (target, scene) = (&self.target, &self.scene);
         self.splat
-            .record_geometry(commands, &self.target, &self.scene)?;
-        self.splat
-            .record_compute(commands, &self.target, &self.scene, None)
+            .record(commands, SplatFrameArgs { target, scene })
     }
 
     fn draw(
         &mut self,
-        gpu: &Gpu,
-        encoder: &mut wgpu::CommandEncoder,
+        commands: &mut Commands,
         target: &wgpu::TextureView,
         size: [u32; 2],
     ) -> Result<(), Error> {
@@ -112,21 +105,13 @@ impl Demo for SplatDemo {
         self.uniform
             .write(&[Vec4::new(size[0] as f32, size[1] as f32, srgb, 0.0)])?;
         // The kernel's own HDR image, sampled in place (its target is made sampleable).
-        let group = draw::bind_group(
-            gpu,
-            "splat composite",
-            &self.pipeline,
-            &[
-                wgpu::BindingResource::TextureView(self.target.hdr().view()),
-                self.uniform.raw().as_entire_binding(),
-            ],
-        );
-        let mut pass =
-            draw::clear_pass(encoder, "splat composite", target, None, wgpu::Color::BLACK);
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, &group, &[]);
-        pass.draw(0..3, 0..1);
-        Ok(())
+        let call = (self.pipeline.bind("hdr", self.target.hdr())).bind("composite", &self.uniform);
+        let target = Target {
+            view: target,
+            depth: None,
+            clear: wgpu::Color::BLACK,
+        };
+        draw::clear_and_draw(commands, "splat composite", target, call, 0..3, 0..1)
     }
 
     /// The splatting kernels' files: `splat_int64.wgsl` only where the 64-bit packing runs.

@@ -6,12 +6,12 @@
 //! [-- --headless --frames 60 --out waves.png]`.
 
 use glam::{Mat4, Vec3, Vec4};
-use shoal::{Buffer, Commands, Error, Gpu, wgpu};
+use shoal::{Buffer, Commands, Error, Gpu, RenderPipeline, wgpu};
 use shoal_kernels::waves::{DOCUMENT_SIZE, WaveParams, Waves};
 
 use crate::cli::Options;
 use crate::demo::Demo;
-use crate::draw::{self, Depth, PipelineKind};
+use crate::draw::{self, Depth, PipelineKind, Target};
 
 /// Steps of the solution per frame.
 const STEPS_PER_FRAME: u32 = 4;
@@ -45,7 +45,7 @@ shoal::pod_element!(View);
 pub struct WavesDemo {
     waves: Waves,
     grid: u32,
-    pipeline: wgpu::RenderPipeline,
+    pipeline: RenderPipeline,
     view: Buffer<View>,
     depth: Depth,
     drops: u32,
@@ -84,16 +84,14 @@ impl Demo for WavesDemo {
         let waves = Waves::new(gpu, grid.max(8), grid.max(8), PARAMS)?;
         let pipeline = draw::pipeline(
             gpu,
-            "waves",
-            include_str!("../../wgsl/demos/waves.wgsl"),
+            shoal::wgsl!("../../wgsl/demos/waves.wgsl"),
             ("surface", "shade"),
             format,
             PipelineKind {
-                topology: wgpu::PrimitiveTopology::TriangleList,
                 depth: true,
-                additive: false,
+                ..PipelineKind::FLAT
             },
-        );
+        )?;
         Ok(Self {
             grid: grid.max(8),
             waves,
@@ -127,8 +125,7 @@ impl Demo for WavesDemo {
 
     fn draw(
         &mut self,
-        gpu: &Gpu,
-        encoder: &mut wgpu::CommandEncoder,
+        commands: &mut Commands,
         target: &wgpu::TextureView,
         size: [u32; 2],
     ) -> Result<(), Error> {
@@ -137,28 +134,19 @@ impl Demo for WavesDemo {
             eye: EYE.extend(1.0),
             params: Vec4::new(HEIGHT_SCALE, 0.0, 0.0, 0.0),
         }])?;
-        let group = draw::bind_group(
-            gpu,
-            "waves",
-            &self.pipeline,
-            &[
-                wgpu::BindingResource::TextureView(self.waves.current().view()),
-                self.view.raw().as_entire_binding(),
-            ],
-        );
-        let depth = self.depth.view(gpu, size);
-        let sky = wgpu::Color {
-            r: 0.55,
-            g: 0.7,
-            b: 0.85,
-            a: 1.0,
+        let call = (self.pipeline.bind("heights", self.waves.current())).bind("view", &self.view);
+        let target = Target {
+            view: target,
+            depth: Some(self.depth.image(commands.gpu(), size)?),
+            clear: wgpu::Color {
+                r: 0.55,
+                g: 0.7,
+                b: 0.85,
+                a: 1.0,
+            },
         };
-        let mut pass = draw::clear_pass(encoder, "waves", target, Some(depth), sky);
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, &group, &[]);
         let cells = self.grid - 1;
-        pass.draw(0..cells * cells * 6, 0..1);
-        Ok(())
+        draw::clear_and_draw(commands, "waves", target, call, 0..cells * cells * 6, 0..1)
     }
 
     fn sources(&self) -> &'static [&'static str] {

@@ -128,8 +128,7 @@ impl<D: Demo> State<D> {
         };
         self.demo.update(&mut commands, self.frame)?;
         self.demo.draw(
-            &self.gpu,
-            commands.encoder(),
+            &mut commands,
             &view,
             [self.config.width, self.config.height],
         )?;

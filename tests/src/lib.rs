@@ -40,6 +40,8 @@ mod properties;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod retention;
 #[cfg(test)]
+mod render;
+#[cfg(test)]
 mod robustness;
 #[cfg(test)]
 mod runtime;

@@ -6,87 +6,51 @@
 //! depth build and the composite; neither side includes the opaque scene, which both draw first.
 //! Each cell is the median of [`REPEATS`] frames after one warm-up frame.
 
-use shoal::{Buffer, Gpu, Usage, wgpu};
-use shoal_kernels::splat::{Packing, SceneData, SceneKind, Splat, SplatTarget};
+use shoal::{Gpu, Record};
+use shoal_kernels::splat::{
+    Packing, SceneData, SceneKind, Splat, SplatFrameArgs, SplatRasterArgs, SplatTarget,
+};
 
 const WIDTH: u32 = 1648;
 const HEIGHT: u32 = 1776;
 const PARTICLES: usize = 2_000_000;
 const REPEATS: usize = 3;
 
-/// Two timestamps around one render pass, resolved into a buffer Shoal reads back.
-struct PassTimer {
-    queries: wgpu::QuerySet,
-    resolved: Buffer<[u32; 2]>,
-}
+/// The label a profiled batch gives the opaque scene's pass, which neither side's time includes.
+const GEOMETRY: &str = "splat: splat geometry";
 
-impl PassTimer {
-    fn new(gpu: &Gpu) -> Result<Self, shoal::Error> {
-        let queries = gpu.device().create_query_set(&wgpu::QuerySetDescriptor {
-            label: Some("splat render pass"),
-            ty: wgpu::QueryType::Timestamp,
-            count: 2,
-        });
-        Ok(Self {
-            queries,
-            resolved: gpu.buffer_zeroed_with(2, Usage::QUERY_RESOLVE)?,
-        })
-    }
-
-    fn writes(&self) -> Option<wgpu::RenderPassTimestampWrites<'_>> {
-        Some(wgpu::RenderPassTimestampWrites {
-            query_set: &self.queries,
-            beginning_of_pass_write_index: Some(0),
-            end_of_pass_write_index: Some(1),
-        })
-    }
-
-    fn resolve(&self, commands: &mut shoal::Commands) {
-        commands
-            .encoder()
-            .resolve_query_set(&self.queries, 0..2, self.resolved.raw(), 0);
-    }
-
-    fn millis(&self, gpu: &Gpu) -> Result<f64, shoal::Error> {
-        let t = self.resolved.read_blocking()?;
-        let tick = |w: [u32; 2]| (u64::from(w[1]) << 32) | u64::from(w[0]);
-        let ticks = tick(t[1]).saturating_sub(tick(t[0]));
-        Ok(ticks as f64 * f64::from(gpu.queue().get_timestamp_period()) / 1e6)
-    }
-}
-
-/// GPU time of the rasterized particles (one render pass).
+/// GPU time of the rasterized particles (one render pass, after the opaque scene).
 fn raster_ms(
     gpu: &Gpu,
     splat: &Splat,
     target: &SplatTarget,
     scene: &shoal_kernels::splat::Scene,
-    timer: &PassTimer,
 ) -> Result<f64, shoal::Error> {
-    let mut commands = gpu.commands();
-    splat.record_geometry(&mut commands, target, scene)?;
-    splat.record_raster(&mut commands, target, scene, timer.writes())?;
-    timer.resolve(&mut commands);
-    commands.submit()?.wait_blocking()?;
-    timer.millis(gpu)
+    let mut commands = gpu.commands().profiled();
+    splat.record(&mut commands, SplatRasterArgs { target, scene })?;
+    let timings = pollster::block_on(commands.submit()?.timings())?;
+    Ok(timings
+        .iter()
+        .filter(|t| t.label != GEOMETRY)
+        .map(|t| t.millis())
+        .sum())
 }
 
-/// GPU time of the compute path: clear, coarse depth, splat (timed dispatches) and composite
-/// (a timed render pass). Returns the total and the four parts.
+/// GPU time of the compute path: clear, coarse depth, splat (dispatches) and composite (a
+/// render pass), each timed by the profiled batch. Returns the total and the four parts.
 fn compute_ms(
     gpu: &Gpu,
     splat: &Splat,
     target: &SplatTarget,
     scene: &shoal_kernels::splat::Scene,
-    timer: &PassTimer,
 ) -> Result<(f64, Vec<f64>), shoal::Error> {
     let mut commands = gpu.commands().profiled();
-    splat.record_geometry(&mut commands, target, scene)?;
-    splat.record_compute(&mut commands, target, scene, timer.writes())?;
-    timer.resolve(&mut commands);
+    splat.record(&mut commands, SplatFrameArgs { target, scene })?;
     let timings = pollster::block_on(commands.submit()?.timings())?;
-    let mut parts: Vec<f64> = timings.iter().map(|t| t.millis()).collect();
-    parts.push(timer.millis(gpu)?);
+    let parts: Vec<f64> = (timings.iter())
+        .filter(|t| t.label != GEOMETRY)
+        .map(|t| t.millis())
+        .collect();
     Ok((parts.iter().sum(), parts))
 }
 
@@ -108,7 +72,6 @@ pub(crate) fn run(gpu: &Gpu) -> Result<(), shoal::Error> {
         splats.push(Splat::new(gpu, Some(Packing::Int64))?);
     }
     let target = splats[0].target(WIDTH, HEIGHT)?;
-    let timer = PassTimer::new(gpu)?;
     println!(
         "\nparticle splatting: {PARTICLES} particles at {WIDTH}x{HEIGHT}, GPU ms (median of {REPEATS}), % change vs rasterization"
     );
@@ -121,16 +84,16 @@ pub(crate) fn run(gpu: &Gpu) -> Result<(), shoal::Error> {
     let mut parts_note = Vec::new();
     for kind in SceneKind::ALL {
         let scene = splats[0].upload(&SceneData::generate(kind, WIDTH, HEIGHT, PARTICLES, 1))?;
-        raster_ms(gpu, &splats[0], &target, &scene, &timer)?;
+        raster_ms(gpu, &splats[0], &target, &scene)?;
         let raster: Vec<f64> = (0..REPEATS)
-            .map(|_| raster_ms(gpu, &splats[0], &target, &scene, &timer))
+            .map(|_| raster_ms(gpu, &splats[0], &target, &scene))
             .collect::<Result<_, _>>()?;
         rows[0].1.push(median(raster));
         for (i, splat) in splats.iter().enumerate() {
-            compute_ms(gpu, splat, &target, &scene, &timer)?;
+            compute_ms(gpu, splat, &target, &scene)?;
             let mut runs = Vec::new();
             for _ in 0..REPEATS {
-                runs.push(compute_ms(gpu, splat, &target, &scene, &timer)?);
+                runs.push(compute_ms(gpu, splat, &target, &scene)?);
             }
             runs.sort_by(|a, b| a.0.total_cmp(&b.0));
             let (total, parts) = runs.swap_remove(runs.len() / 2);

@@ -6,7 +6,7 @@ use std::pin::Pin;
 
 use shoal::Gpu;
 
-use crate::splat::{SceneData, SceneKind, Splat};
+use crate::splat::{SceneData, SceneKind, Splat, SplatFrameArgs, SplatProjectionArgs};
 
 use crate::{
     Compact, CompactArgs, CompactCount, Histogram, HistogramArgs, Keep, Matmul, MatmulArgs,
@@ -320,10 +320,12 @@ async fn splat(gpu: &Gpu) -> Outcome {
     let projected = gpu.buffer_zeroed::<[u32; 4]>(scene.len()).map_err(e)?;
     // The frame and each particle's fragment as the kernels compute it, in one batch.
     let mut batch = gpu.commands();
-    splat.record(&mut batch, &target, &scene).map_err(e)?;
-    splat
-        .record_projection(&mut batch, &target, &scene, &projected)
-        .map_err(e)?;
+    let (target, scene) = (&target, &scene);
+    let frame = SplatFrameArgs { target, scene };
+    splat.record(&mut batch, frame).map_err(e)?;
+    let out = &projected;
+    let projection = SplatProjectionArgs { target, scene, out };
+    splat.record(&mut batch, projection).map_err(e)?;
     batch.submit().map_err(e)?;
     let words = target.read_accum().await.map_err(e)?;
     let fragments = projected.read().await.map_err(e)?;

@@ -4,10 +4,12 @@
 //! test file (`src/<family>/tests.rs`), which holds its own family's hot-reload test.
 
 use glam::Vec4;
-use shoal::{Error, Source};
+use shoal::{Error, Record, Source};
 use shoal_conformance::gpu_test;
 
-use crate::splat::{self, Camera, Packing, SceneData, Splat, SplatSources};
+use crate::splat::{
+    self, Camera, Packing, SceneData, Splat, SplatFrameArgs, SplatProjectionArgs, SplatSources,
+};
 
 const SPLAT: &str = include_str!("../wgsl/splat.wgsl");
 const SPLAT_INT64: &str = include_str!("../wgsl/splat_int64.wgsl");
@@ -68,9 +70,9 @@ gpu_test! {
         let projected = gpu.buffer_zeroed::<[u32; 4]>(1).expect("buffer");
         let frame = async |splat: &Splat| {
             let mut commands = gpu.commands();
-            splat.record_geometry(&mut commands, &target, &scene).expect("geometry");
-            splat.record_compute(&mut commands, &target, &scene, None).expect("compute");
-            splat.record_projection(&mut commands, &target, &scene, &projected).expect("projection");
+            let (target, scene, out) = (&target, &scene, &projected);
+            splat.record(&mut commands, SplatFrameArgs { target, scene }).expect("frame");
+            splat.record(&mut commands, SplatProjectionArgs { target, scene, out }).expect("projection");
             commands.submit().expect("submit").wait().await.expect("wait");
             let words = target.read_accum().await.expect("accum");
             assert!(words.iter().all(|w| *w == [7, 7]), "the edited clear ran: {:?}", words[0]);

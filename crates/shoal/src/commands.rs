@@ -336,6 +336,13 @@ impl Commands {
         self.encoder.as_mut().expect(ENCODER_TAKEN)
     }
 
+    /// The encoder, the profiler of a profiled batch and the device, borrowed apart (a pass
+    /// borrows the encoder while its timestamps come from the profiler).
+    pub(crate) fn parts(&mut self) -> (&mut wgpu::CommandEncoder, Option<&mut Profiler>, &Gpu) {
+        let encoder = self.encoder.as_mut().expect(ENCODER_TAKEN);
+        (encoder, self.profiler.as_mut(), &self.gpu)
+    }
+
     /// Records `f`'s work outside a pass, between two timestamps when profiling on a device
     /// that writes them there.
     fn outside_passes(&mut self, label: &str, f: impl FnOnce(&mut wgpu::CommandEncoder)) {

@@ -29,9 +29,10 @@
 //! [`Reflection`] (what naga finds), [`Kernel`] (pipeline and derived layouts), [`Buffer`]
 //! (typed data, [`Element`] layouts), [`Image`] and [`Sampler`] (textures), [`Dispatch`] (binding by name, sizes, checks),
 //! [`AppendBuffer`] (append/consume with atomic counters), [`PrintLog`] (GPU printf),
-//! [`Commands`] (batches), [`Timing`] (profiling), [`Family`] and [`Record`] (the contract of a
-//! kernel family), and [`Error`]; [`SplitMix64`] makes the reproducible inputs tests and examples
-//! compare with their CPU twins.
+//! [`Commands`] (batches), [`RenderModule`] and [`RenderPipeline`] (drawing through the same
+//! preprocessor, bindings by name and profiling), [`Timing`] (profiling), [`Family`] and
+//! [`Record`] (the contract of a kernel family), and [`Error`]; [`SplitMix64`] makes the
+//! reproducible inputs tests and examples compare with their CPU twins.
 
 mod aliasing;
 mod append;
@@ -67,6 +68,7 @@ mod profile;
 mod profiler;
 mod readback;
 mod reflect;
+mod render;
 mod sampler;
 mod size;
 mod source;
@@ -105,6 +107,7 @@ pub use reflect::{
     BindingInfo, BindingKind, BufferShape, ImmediateInfo, NeededFeatures, Reflection, WgslMember,
     WgslStruct, validate,
 };
+pub use render::{Draw, RenderModule, RenderPipeline};
 pub use sampler::Sampler;
 /// Options of a GLSL translation ([`Source::glsl_with`]): include directories, values of
 /// `constant_id` constants fixed at translation, formats of storage images declared without one.

@@ -8,7 +8,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use shoal_kernels::splat::{SceneData, SceneKind, Splat};
+use shoal::Record;
+use shoal_kernels::splat::{SceneData, SceneKind, Splat, SplatFrameArgs};
 
 const WIDTH: u32 = 412;
 const HEIGHT: u32 = 444;
@@ -51,8 +52,11 @@ fn run(dir: PathBuf) -> Result<(), String> {
         let scene = splat
             .upload(&SceneData::generate(kind, WIDTH, HEIGHT, PARTICLES, 1))
             .map_err(|e| e.to_string())?;
-        pollster::block_on(async { splat.run(&target, &scene)?.wait().await })
-            .map_err(|e| e.to_string())?;
+        let frame = SplatFrameArgs {
+            target: &target,
+            scene: &scene,
+        };
+        pollster::block_on(async { splat.run(frame)?.wait().await }).map_err(|e| e.to_string())?;
         let pixels = pollster::block_on(target.read_hdr()).map_err(|e| e.to_string())?;
         let path = dir.join(format!("particles-{}.png", kind.name()));
         write_png(&path, &pixels)?;

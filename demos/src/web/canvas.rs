@@ -143,8 +143,7 @@ impl<D: Demo + 'static> Running<D> {
         };
         self.demo.update(&mut commands, frame)?;
         self.demo.draw(
-            &self.gpu,
-            commands.encoder(),
+            &mut commands,
             &view,
             [self.config.width, self.config.height],
         )?;

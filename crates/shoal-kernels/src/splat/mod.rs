@@ -32,10 +32,13 @@
 //! with [`Image::read`](shoal::Image::read).
 //!
 //! **Files.** The splatter is [`Splat`] (`splatter.rs`), compiled from [`SplatSources`]
-//! (`sources.rs`); it draws into a [`SplatTarget`] (`target.rs`) a [`Scene`] uploaded from
-//! [`SceneData`] (`upload.rs`); the render pipelines are in `raster.rs`. The CPU twin is
+//! (`sources.rs`); its operations are [`shoal::Record`] impls on [`SplatGeometryArgs`],
+//! [`SplatFrameArgs`], [`SplatRasterArgs`] and [`SplatProjectionArgs`] (`ops.rs`); it draws
+//! into a [`SplatTarget`] (`target.rs`) a [`Scene`] uploaded from [`SceneData`] (`upload.rs`);
+//! the render pipelines (through the core's [`shoal::RenderModule`]) are in `raster.rs`. The CPU twin is
 //! [`twin`]; the scenes are [`scene`].
 
+mod ops;
 mod raster;
 pub mod scene;
 mod sources;
@@ -49,6 +52,7 @@ mod upload;
 use glam::Vec4;
 use shoal::wgpu;
 
+pub use ops::{SplatFrameArgs, SplatGeometryArgs, SplatProjectionArgs, SplatRasterArgs};
 pub use scene::{Camera, SceneData, SceneKind};
 pub use sources::SplatSources;
 pub use splatter::Splat;

@@ -89,7 +89,7 @@ impl Kernels {
             hiz: builder(main, "build_hiz").build()?,
             project: kernel(main, "project_particles")?,
             splat,
-            raster: raster::Pipelines::new(gpu, sources.common.text())?,
+            raster: raster::Pipelines::new(gpu, &sources.common)?,
         })
     }
 }

@@ -1,21 +1,23 @@
-//! [`Splat`]: the compute splatter, its composite and the rasterized baseline, compiled once,
-//! and the frame's passes recorded into a [`Commands`] batch.
+//! [`Splat`]: the compute splatter, its composite and the rasterized baseline, compiled once;
+//! its operations (`ops.rs`) record the frame's passes into a [`Commands`](shoal::Commands)
+//! batch.
 
-use shoal::{Buffer, Commands, Error, Gpu, Result, Source, Submission, wgpu};
+use shoal::{Commands, Error, Gpu, Result, Source};
 
 use super::sources::{Kernels, SplatSources};
-use super::{Packing, Scene, SceneData, SplatTarget, TILE};
+use super::{Packing, Scene, SceneData, SplatTarget};
 
 /// The compute splatter, its composite, and the rasterized baseline, compiled once.
 ///
 /// ```
 /// # fn main() -> Result<(), shoal::Error> {
-/// use shoal_kernels::splat::{SceneData, SceneKind, Splat};
+/// use shoal::Record;
+/// use shoal_kernels::splat::{SceneData, SceneKind, Splat, SplatFrameArgs};
 /// let gpu = shoal::Gpu::blocking()?;
 /// let splat = Splat::new(&gpu, None)?; // the packing this device supports
 /// let target = splat.target(64, 48)?;
 /// let scene = splat.upload(&SceneData::generate(SceneKind::Normal, 64, 48, 500, 1))?;
-/// splat.run(&target, &scene)?.wait_blocking()?;
+/// splat.run(SplatFrameArgs { target: &target, scene: &scene })?.wait_blocking()?;
 /// assert_eq!(target.hdr().size(), [64, 48]);
 /// # Ok(()) }
 /// ```
@@ -24,7 +26,7 @@ pub struct Splat {
     pub(super) gpu: Gpu,
     packing: Packing,
     sources: SplatSources,
-    kernels: Kernels,
+    pub(super) kernels: Kernels,
 }
 
 impl Splat {
@@ -86,9 +88,15 @@ impl Splat {
         Scene::new(&self.gpu, scene)
     }
 
-    /// The batch, target and scene belong to this splatter's `Gpu` (render passes are recorded
-    /// by hand, where wgpu-core would panic on another device's resources) and fit each other.
-    fn check(&self, commands: &Commands, target: &SplatTarget, scene: &Scene) -> Result<()> {
+    /// The batch, target and scene belong to this splatter's `Gpu` (a render pass cannot tell
+    /// its encoder's device, and wgpu-core would panic on another device's resources) and fit
+    /// each other.
+    pub(super) fn check(
+        &self,
+        commands: &Commands,
+        target: &SplatTarget,
+        scene: &Scene,
+    ) -> Result<()> {
         self.gpu
             .check_same(commands.gpu(), "the batch a splat is recorded into")?;
         self.gpu.check_same(target.hdr.gpu(), "the splat target")?;
@@ -105,138 +113,5 @@ impl Splat {
             });
         }
         Ok(())
-    }
-
-    /// Records the opaque scene: clears colour and depth, draws the triangles (both paths need it).
-    pub fn record_geometry(
-        &self,
-        commands: &mut Commands,
-        target: &SplatTarget,
-        scene: &Scene,
-    ) -> Result<()> {
-        let commands = &mut commands.labelled("splat");
-        self.check(commands, target, scene)?;
-        self.kernels
-            .raster
-            .geometry_pass(&self.gpu, commands.encoder(), target, scene);
-        Ok(())
-    }
-
-    /// Records the compute path after [`record_geometry`](Self::record_geometry): clear, coarse
-    /// depth, splat, composite. The dispatches are timed by a [`profiled`](Commands::profiled)
-    /// batch; `composite_timestamps` times the composite's render pass.
-    pub fn record_compute(
-        &self,
-        commands: &mut Commands,
-        target: &SplatTarget,
-        scene: &Scene,
-        composite_timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
-    ) -> Result<()> {
-        let commands = &mut commands.labelled("splat");
-        self.check(commands, target, scene)?;
-        self.kernels
-            .clear
-            .bind("accum_words", &target.accum)
-            .invocations(target.accum.len())
-            .record(commands)?;
-        self.kernels
-            .hiz
-            .bind("params", &scene.params)
-            .bind("scene_depth", &target.depth)
-            .bind("hiz_out", &target.hiz)
-            .groups([target.width.div_ceil(TILE), target.height.div_ceil(TILE), 1])
-            .record(commands)?;
-        if !scene.particles.is_empty() {
-            self.kernels
-                .splat
-                .bind("params", &scene.params)
-                .bind("particles", &scene.particles)
-                .bind("scene_depth", &target.depth)
-                .bind("hiz", &target.hiz)
-                .bind("accum", &target.accum)
-                .invocations(scene.particles.len())
-                .record(commands)?;
-        }
-        self.kernels.raster.composite_pass(
-            &self.gpu,
-            commands.encoder(),
-            target,
-            scene,
-            composite_timestamps,
-        );
-        Ok(())
-    }
-
-    /// Records the rasterized baseline after [`record_geometry`](Self::record_geometry): the
-    /// particles as a point list, depth-tested without writes, blended One + One into the HDR
-    /// target. `timestamps` times its render pass.
-    pub fn record_raster(
-        &self,
-        commands: &mut Commands,
-        target: &SplatTarget,
-        scene: &Scene,
-        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
-    ) -> Result<()> {
-        let commands = &mut commands.labelled("splat");
-        self.check(commands, target, scene)?;
-        self.kernels
-            .raster
-            .particle_pass(&self.gpu, commands.encoder(), target, scene, timestamps);
-        Ok(())
-    }
-
-    /// Records `project_particles`: each particle's fragment (`[status, r, g, b]`, see
-    /// [`twin::Fragment`](super::twin::Fragment)) into `out`, as the splat kernels compute it.
-    /// Needs the coarse depth level, so record it after [`record_compute`](Self::record_compute).
-    pub fn record_projection(
-        &self,
-        commands: &mut Commands,
-        target: &SplatTarget,
-        scene: &Scene,
-        out: &Buffer<[u32; 4]>,
-    ) -> Result<()> {
-        let commands = &mut commands.labelled("splat");
-        self.check(commands, target, scene)?;
-        if scene.particles.is_empty() {
-            return Ok(());
-        }
-        self.kernels
-            .project
-            .bind("params", &scene.params)
-            .bind("particles", &scene.particles)
-            .bind("scene_depth", &target.depth)
-            .bind("hiz", &target.hiz)
-            .bind("projected", out)
-            .invocations(scene.particles.len())
-            .record(commands)
-    }
-
-    /// Records a whole compute frame of `scene` into `target`: the opaque geometry, then the
-    /// compute path (clear, coarse depth, splat, composite).
-    pub fn record(
-        &self,
-        commands: &mut Commands,
-        target: &SplatTarget,
-        scene: &Scene,
-    ) -> Result<()> {
-        let commands = &mut commands.labelled("splat");
-        self.record_geometry(commands, target, scene)?;
-        self.record_compute(commands, target, scene, None)
-    }
-
-    /// Draws `scene` into `target` by the compute path and submits ([`Splat::record`]).
-    pub fn run(&self, target: &SplatTarget, scene: &Scene) -> Result<Submission> {
-        let mut commands = self.gpu.commands();
-        self.record(&mut commands, target, scene)?;
-        commands.submit()
-    }
-
-    /// Draws `scene` into `target` by the rasterized baseline (geometry, then
-    /// [`record_raster`](Self::record_raster)) and submits.
-    pub fn run_raster(&self, target: &SplatTarget, scene: &Scene) -> Result<Submission> {
-        let mut commands = self.gpu.commands();
-        self.record_geometry(&mut commands, target, scene)?;
-        self.record_raster(&mut commands, target, scene, None)?;
-        commands.submit()
     }
 }

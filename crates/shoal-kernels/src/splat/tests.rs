@@ -3,7 +3,7 @@
 //! the packing choice.
 
 use glam::{Vec3, Vec4};
-use shoal::{Error, Gpu};
+use shoal::{Error, Gpu, Record};
 use shoal_conformance::gpu_test;
 
 use super::twin::{self, CULLED, Fragment, HIDDEN};
@@ -33,13 +33,11 @@ async fn compute_frame(
         .expect("projection buffer");
     let mut commands = splat.gpu.commands();
     splat
-        .record_geometry(&mut commands, target, scene)
-        .expect("geometry");
+        .record(&mut commands, SplatFrameArgs { target, scene })
+        .expect("frame");
+    let out = &projected;
     splat
-        .record_compute(&mut commands, target, scene, None)
-        .expect("compute");
-    splat
-        .record_projection(&mut commands, target, scene, &projected)
+        .record(&mut commands, SplatProjectionArgs { target, scene, out })
         .expect("projection");
     commands
         .submit()
@@ -203,11 +201,10 @@ gpu_test! {
             let mut data = SceneData::generate(kind, W, H, N, 11);
             data.centre_on_pixels();
             let scene = splat.upload(&data).expect("upload");
-            let mut commands = gpu.commands();
-            splat.record_geometry(&mut commands, &target, &scene).expect("geometry");
-            commands.submit().expect("submit").wait().await.expect("wait");
+            let args = (&target, &scene);
+            splat.run(SplatGeometryArgs { target: args.0, scene: args.1 }).expect("geometry").wait().await.expect("wait");
             let background = target.read_hdr().await.expect("background");
-            splat.run_raster(&target, &scene).expect("raster").wait().await.expect("raster");
+            splat.run(SplatRasterArgs { target: args.0, scene: args.1 }).expect("raster").wait().await.expect("raster");
             let raster = target.read_hdr().await.expect("raster hdr");
             let (_, fragments) = compute_frame(&splat, &target, &scene).await;
             let compute = target.read_hdr().await.expect("compute hdr");
@@ -296,11 +293,10 @@ gpu_test! {
             }
             // The rasterizer agrees: only the control pixels change from the opaque scene.
             let compute = target.read_hdr().await.expect("compute hdr");
-            let mut commands = gpu.commands();
-            splat.record_geometry(&mut commands, &target, &scene).expect("geometry");
-            commands.submit().expect("submit").wait().await.expect("wait");
+            let args = (&target, &scene);
+            splat.run(SplatGeometryArgs { target: args.0, scene: args.1 }).expect("geometry").wait().await.expect("wait");
             let background = target.read_hdr().await.expect("background");
-            splat.run_raster(&target, &scene).expect("raster").wait().await.expect("raster");
+            splat.run(SplatRasterArgs { target: args.0, scene: args.1 }).expect("raster").wait().await.expect("raster");
             let raster = target.read_hdr().await.expect("raster hdr");
             for i in 0..words.len() {
                 let changed = |img: &[[f32; 4]]| img[i] != background[i];
@@ -327,7 +323,7 @@ gpu_test! {
         }
         let wrong = auto.target(W + 1, H).expect("target");
         let scene = auto.upload(&SceneData::generate(SceneKind::Normal, W, H, 100, 1)).expect("upload");
-        let e = auto.run(&wrong, &scene).expect_err("a scene for another size");
+        let e = auto.run(SplatFrameArgs { target: &wrong, scene: &scene }).expect_err("a scene for another size");
         assert!(matches!(e, Error::Length { .. }), "{e}");
     }
 }
@@ -347,7 +343,7 @@ gpu_test! {
         let (words, fragments) = compute_frame(&splat, &target, &opaque).await;
         assert!(words.iter().all(|w| *w == [0, 0]) && fragments.is_empty());
         let compute = target.read_hdr().await.expect("compute hdr");
-        splat.run_raster(&target, &opaque).expect("raster").wait().await.expect("raster");
+        splat.run(SplatRasterArgs { target: &target, scene: &opaque }).expect("raster").wait().await.expect("raster");
         let raster = target.read_hdr().await.expect("raster hdr");
         assert_eq!(compute, raster, "nothing added on either path");
         assert!(compute.iter().any(|p| p[0] > 0.0), "the opaque scene is drawn");
@@ -357,7 +353,8 @@ gpu_test! {
             .upload(&SceneData { camera, geometry: Vec::new(), particles: Vec::new() })
             .expect("upload an empty scene");
         for compute in [true, false] {
-            let submission = if compute { splat.run(&target, &nothing) } else { splat.run_raster(&target, &nothing) };
+            let (target, scene) = (&target, &nothing);
+            let submission = if compute { splat.run(SplatFrameArgs { target, scene }) } else { splat.run(SplatRasterArgs { target, scene }) };
             submission.expect("render nothing").wait().await.expect("wait");
             let hdr = target.read_hdr().await.expect("hdr");
             assert!(hdr.iter().all(|p| p[..3] == [0.0; 3]), "black, compute = {compute}: {:?}", hdr[0]);
@@ -394,10 +391,41 @@ shoal_conformance::async_test! {
             assert!(matches!(e, Error::WrongGpu { .. }), "{e}");
             assert!(e.to_string().contains(what), "{e} should name {what}");
         };
-        wrong(splat.run_raster(&their_target, &scene).expect_err("target"), "the splat target");
-        wrong(splat.run(&target, &their_scene).expect_err("scene"), "the splat scene");
+        wrong(splat.run(SplatRasterArgs { target: &their_target, scene: &scene }).expect_err("target"), "the splat target");
+        wrong(splat.run(SplatFrameArgs { target: &target, scene: &their_scene }).expect_err("scene"), "the splat scene");
         let mut batch = other.commands();
-        wrong(splat.record_geometry(&mut batch, &target, &scene).expect_err("batch"), "the batch");
-        splat.run_raster(&target, &scene).expect("its own").wait().await.expect("wait");
+        let geometry = SplatGeometryArgs { target: &target, scene: &scene };
+        wrong(splat.record(&mut batch, geometry).expect_err("batch"), "the batch");
+        splat.run(SplatRasterArgs { target: &target, scene: &scene }).expect("its own").wait().await.expect("wait");
+    }
+}
+
+gpu_test! {
+    /// The render pipelines are composed by the core's preprocessor: a mistake in the
+    /// `splat::common` snippet they import is a WGSL error naming `splat_common.wgsl` and its
+    /// own line (not a line past the end of `splat_raster.wgsl`), and the three pipelines build
+    /// from the snippet as written.
+    async fn an_error_in_splat_common_names_its_file_and_line_in_the_raster_pipelines(gpu) {
+        raster::Pipelines::new(&gpu, &COMMON).expect("the pipelines as written");
+        let common = COMMON;
+        let text = common.text();
+        let culled = "const SPLAT_CULLED: u32 = 0xFFFFFFFFu;";
+        let line = text.lines().position(|l| l.trim() == culled).expect("the culled status") + 1;
+        let cases = [
+            (2, text.lines().take(2).chain(["fn broken( {"]).chain(text.lines().skip(2)).collect::<Vec<_>>().join("\n")),
+            (line - 1, text.replace(culled, "const SPLAT_CULLED: u32 = -1.5;")),
+        ];
+        for (index, broken) in cases {
+            let common = shoal::Source::new("edited/splat_common.wgsl", broken);
+            match raster::Pipelines::new(&gpu, &common) {
+                Err(Error::Wgsl { kernel, message }) => {
+                    assert_eq!(kernel, "wgsl/splat_raster.wgsl", "{message}");
+                    let at = format!("edited/splat_common.wgsl:{}:", index + 1);
+                    assert!(message.contains(&at), "{at} in {message}");
+                    assert!(!message.contains("--> wgsl/splat_raster.wgsl"), "{message}");
+                }
+                other => panic!("expected a WGSL error, got {other:?}"),
+            }
+        }
     }
 }
