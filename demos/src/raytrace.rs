@@ -48,7 +48,9 @@ impl Demo for RayTraceDemo {
                 };
                 self.tracer.record(commands, args)
             }
-            None => self.tracer.record(commands, RayTraceArgs { image: &self.image }),
+            None => self
+                .tracer
+                .record(commands, RayTraceArgs { image: &self.image }),
         }
     }
 

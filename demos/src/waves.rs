@@ -67,7 +67,8 @@ impl WavesDemo {
         let (x, y) = (n / 4 + h % (n / 2), n / 4 + (h >> 16) % (n / 2));
         self.drops += 1;
         let magnitude = 6.0;
-        self.waves.record(commands, WavesDisturbArgs { x, y, magnitude })
+        self.waves
+            .record(commands, WavesDisturbArgs { x, y, magnitude })
     }
 }
 

@@ -13,7 +13,10 @@ fn every_entry_names_its_family_first() {
         .filter(|e| !e.name.starts_with(&format!("{} ", e.family)))
         .map(|e| e.name)
         .collect();
-    assert!(misnamed.is_empty(), "entries not named by their family first: {misnamed:?}");
+    assert!(
+        misnamed.is_empty(),
+        "entries not named by their family first: {misnamed:?}"
+    );
     let mut names: Vec<&str> = ALL.iter().map(|e| e.name).collect();
     names.sort_unstable();
     names.dedup();

@@ -261,7 +261,15 @@ fn parameters_that_would_give_nan_are_refused() {
             ..ParticleSettings::default()
         };
         names(
-            Particles::new(&gpu, ParticlesParams { initial: &[], capacity: 16, settings }).map(|_| ()),
+            Particles::new(
+                &gpu,
+                ParticlesParams {
+                    initial: &[],
+                    capacity: 16,
+                    settings,
+                },
+            )
+            .map(|_| ()),
             "lifetime",
         );
     }
@@ -269,7 +277,15 @@ fn parameters_that_would_give_nan_are_refused() {
         lifetime: f32::INFINITY,
         ..ParticleSettings::default()
     };
-    Particles::new(&gpu, ParticlesParams { initial: &[], capacity: 16, settings }).expect("an infinite lifetime: never");
+    Particles::new(
+        &gpu,
+        ParticlesParams {
+            initial: &[],
+            capacity: 16,
+            settings,
+        },
+    )
+    .expect("an infinite lifetime: never");
     // Scenes the camera cannot frame, and too many spheres: every pixel was NaN, or spheres
     // were dropped.
     let tracer = RayTracer::new(&gpu).expect("ray tracer");

@@ -205,11 +205,20 @@ async fn invert(gpu: &Gpu) -> Outcome {
     // Recorded into a batch, then run on its own on the batch's result: back to the input.
     let mut commands = gpu.commands();
     kernel
-        .record(&mut commands, InvertArgs { input: &input, output: &output })
+        .record(
+            &mut commands,
+            InvertArgs {
+                input: &input,
+                output: &output,
+            },
+        )
         .map_err(err)?;
     commands.submit().map_err(err)?;
     kernel
-        .run(InvertArgs { input: &output, output: &twice })
+        .run(InvertArgs {
+            input: &output,
+            output: &twice,
+        })
         .map_err(err)?;
     let want = invert::invert_cpu(&texels);
     let ok = output.read::<[f32; 4]>().await.map_err(err)? == want
@@ -426,11 +435,20 @@ async fn gaussian_blur(gpu: &Gpu) -> Outcome {
     // Two passes recorded into a batch, one more run on its own.
     let mut commands = gpu.commands();
     filter
-        .record(&mut commands, BlurArgs { image: &image, passes: 2 })
+        .record(
+            &mut commands,
+            BlurArgs {
+                image: &image,
+                passes: 2,
+            },
+        )
         .map_err(err)?;
     commands.submit().map_err(err)?;
     filter
-        .run(BlurArgs { image: &image, passes: 1 })
+        .run(BlurArgs {
+            image: &image,
+            passes: 1,
+        })
         .map_err(err)?;
     let want = blur::gaussian_blur_cpu(&src, w, h, filter.weights(), 3);
     let e = compare("blur", &image, &want, 1e-5).await?;
@@ -453,7 +471,13 @@ async fn sobel(gpu: &Gpu) -> Outcome {
     let filter = crate::Sobel::new(gpu).map_err(err)?;
     let mut commands = gpu.commands();
     filter
-        .record(&mut commands, SobelArgs { src: &image, dst: &edges })
+        .record(
+            &mut commands,
+            SobelArgs {
+                src: &image,
+                dst: &edges,
+            },
+        )
         .map_err(err)?;
     commands.submit().map_err(err)?;
     let multiply = MultiplyArgs {
@@ -519,4 +543,3 @@ async fn bilateral(gpu: &Gpu) -> Outcome {
         params.spatial_sigma, params.range_sigma
     ))
 }
-

@@ -58,9 +58,7 @@ async fn render(gpu: &Gpu, dir: &Path) -> Result<Vec<String>, String> {
     let image = gpu
         .image_zeroed(n, n, TextureFormat::Rgba32Float)
         .map_err(err)?;
-    tracer
-        .run(RayTraceArgs { image: &image })
-        .map_err(err)?;
+    tracer.run(RayTraceArgs { image: &image }).map_err(err)?;
     let texels = image.read::<[f32; 4]>().await.map_err(err)?;
     let differ = texels
         .iter()

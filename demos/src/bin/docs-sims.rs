@@ -13,9 +13,9 @@ use shoal::glam::{Vec3, Vec4};
 use shoal::wgpu::TextureFormat;
 use shoal_kernels::test_image::test_image;
 use shoal_kernels::{
-    Bilateral, BilateralArgs, BilateralParams, BlurArgs, BlurParams, Boids, BoidsStepArgs,
-    Cartoon, CartoonArgs, CartoonParams, GaussianBlur, Record, Sobel, SobelArgs, WaveParams,
-    Waves, WavesDisturbArgs, WavesStep, blur, boids, sobel, waves,
+    Bilateral, BilateralArgs, BilateralParams, BlurArgs, BlurParams, Boids, BoidsStepArgs, Cartoon,
+    CartoonArgs, CartoonParams, GaussianBlur, Record, Sobel, SobelArgs, WaveParams, Waves,
+    WavesDisturbArgs, WavesStep, blur, boids, sobel, waves,
 };
 
 type Failure = Box<dyn std::error::Error>;
@@ -89,7 +89,10 @@ fn filters(gpu: &Gpu, dir: &Path) -> Result<(), Failure> {
     let original = image(&src)?;
     let out = gpu.image_zeroed(W, H, TextureFormat::Rgba32Float)?;
     let (src_image, dst) = (&original, &out);
-    Sobel::new(gpu)?.run(SobelArgs { src: src_image, dst })?;
+    Sobel::new(gpu)?.run(SobelArgs {
+        src: src_image,
+        dst,
+    })?;
     let got: Vec<Vec4> = out.read_blocking()?;
     check("sobel", &got, &sobel::sobel_cpu(&src, W, H), 1e-5)?;
     save("filters-sobel.png", &got)?;
@@ -98,7 +101,10 @@ fn filters(gpu: &Gpu, dir: &Path) -> Result<(), Failure> {
         sigma: 1.5,
         passes: 2,
     };
-    Cartoon::new(gpu, params)?.run(CartoonArgs { src: src_image, dst })?;
+    Cartoon::new(gpu, params)?.run(CartoonArgs {
+        src: src_image,
+        dst,
+    })?;
     let got: Vec<Vec4> = out.read_blocking()?;
     check(
         "cartoon",
@@ -112,7 +118,10 @@ fn filters(gpu: &Gpu, dir: &Path) -> Result<(), Failure> {
         spatial_sigma: 3.0,
         range_sigma: 0.2,
     };
-    Bilateral::new(gpu, params)?.run(BilateralArgs { src: src_image, dst })?;
+    Bilateral::new(gpu, params)?.run(BilateralArgs {
+        src: src_image,
+        dst,
+    })?;
     let got: Vec<Vec4> = out.read_blocking()?;
     check(
         "bilateral",

@@ -36,7 +36,11 @@ async fn check(
     let image = gpu
         .image_from(w, h, TextureFormat::Rgba32Float, &src)
         .expect("image");
-    blur.run(BlurArgs { image: &image, passes: passes }).expect("blur");
+    blur.run(BlurArgs {
+        image: &image,
+        passes,
+    })
+    .expect("blur");
     let got: Vec<Vec4> = image.read().await.expect("read");
     let want = gaussian_blur_cpu(&src, w, h, blur.weights(), passes);
     let (e, i) = worst(&got, &want);

@@ -35,7 +35,7 @@ async fn step_against_cpu(gpu: &Gpu, start: &[Member], variant: Variant, every: 
     let mut flock = Boids::new(gpu, start).expect("flock");
     flock.set_variant(variant);
     let time = 1.25;
-    flock.run(BoidsStepArgs { time: time }).expect("step");
+    flock.run(BoidsStepArgs { time }).expect("step");
     let got = flock.read().await.expect("read");
     let params = Params::at(time, &Rules::default());
     for i in (0..n).step_by(every) {

@@ -36,7 +36,15 @@ async fn run_against_cpu(
     settings: ParticleSettings,
     batches: &[u32],
 ) {
-    let particles = Particles::new(gpu, ParticlesParams { initial: &start, capacity: capacity, settings: settings.clone() }).expect("particles");
+    let particles = Particles::new(
+        gpu,
+        ParticlesParams {
+            initial: &start,
+            capacity,
+            settings: settings.clone(),
+        },
+    )
+    .expect("particles");
     let mut want = by_id(start);
     for &steps in batches {
         // The GPU's steps of this batch, one by one on the CPU, each with its own first id.
@@ -54,7 +62,9 @@ async fn run_against_cpu(
         }
         let mut commands = gpu.commands();
         for _ in 0..steps {
-            particles.record(&mut commands, ParticlesStep).expect("record");
+            particles
+                .record(&mut commands, ParticlesStep)
+                .expect("record");
         }
         commands.submit().expect("submit");
         let count = particles.count().await.expect("count");
@@ -112,7 +122,7 @@ gpu_test! {
     /// Emitting past the capacity is reported as a typed overflow, not lost silently.
     async fn overflow_is_reported(gpu) {
         let settings = ParticleSettings { emit_per_emitter: 30, emitters: vec![Emitter::fountain(Vec3::ZERO)], ..ParticleSettings::default() };
-        let particles = Particles::new(&gpu, ParticlesParams { initial: &initial(50), capacity: 64, settings: settings }).expect("particles");
+        let particles = Particles::new(&gpu, ParticlesParams { initial: &initial(50), capacity: 64, settings }).expect("particles");
         particles.run(ParticlesStep).expect("step");
         match particles.count().await {
             Err(Error::AppendOverflow { capacity, attempted, .. }) => assert_eq!((capacity, attempted), (64, 80)),

@@ -4,7 +4,9 @@
 use shoal::{Gpu, Record};
 
 use super::{Outcome, err, max_error};
-use crate::{BoidsStepArgs, ParticlesParams, ParticlesStep, WaveParams, WavesDisturbArgs, WavesStep};
+use crate::{
+    BoidsStepArgs, ParticlesParams, ParticlesStep, WaveParams, WavesDisturbArgs, WavesStep,
+};
 use crate::{boids, particles, waves};
 
 pub(super) async fn flock(gpu: &Gpu) -> Outcome {
@@ -19,9 +21,7 @@ pub(super) async fn flock(gpu: &Gpu) -> Outcome {
             .map_err(err)?;
     }
     commands.submit().map_err(err)?;
-    flock
-        .run(BoidsStepArgs { time: times[2] })
-        .map_err(err)?;
+    flock.run(BoidsStepArgs { time: times[2] }).map_err(err)?;
     let got = flock.read().await.map_err(err)?;
     let want = times.iter().fold(start, |members, &t| {
         boids::cpu::boids_step_cpu(&members, &boids::Params::at(t, flock.rules()))
