@@ -6,9 +6,11 @@
 
 use glam::Vec4;
 use shoal::{Commands, Error, Gpu, Image, wgpu};
-use shoal_kernels::bilateral::{Bilateral, BilateralParams};
-use shoal_kernels::blur::{BlurParams, BlurVariant, GaussianBlur};
-use shoal_kernels::sobel::{Cartoon, CartoonParams, Sobel};
+use shoal_kernels::blur::BlurVariant;
+use shoal_kernels::{
+    Bilateral, BilateralArgs, BilateralParams, BlurArgs, BlurParams, Cartoon, CartoonArgs,
+    CartoonParams, GaussianBlur, Record, Sobel, SobelArgs,
+};
 
 use crate::blit::Blit;
 use crate::cli::Options;
@@ -97,14 +99,16 @@ impl Demo for BlurDemo {
 
     fn update(&mut self, commands: &mut Commands, _frame: u64) -> Result<(), Error> {
         // Every frame filters the original picture again: the cost shown is one filtering.
+        let (src, dst) = (&self.input, &self.output);
         match &self.filter {
             Filter::Gaussian(blur) => {
                 commands.copy_image(&self.input, &self.output)?;
-                blur.record(commands, &self.output, PASSES)
+                let (image, passes) = (&self.output, PASSES);
+                blur.record(commands, BlurArgs { image, passes })
             }
-            Filter::Sobel(sobel) => sobel.record(commands, &self.input, &self.output),
-            Filter::Cartoon(cartoon) => cartoon.record(commands, &self.input, &self.output),
-            Filter::Bilateral(b) => b.record(commands, &self.input, &self.output),
+            Filter::Sobel(sobel) => sobel.record(commands, SobelArgs { src, dst }),
+            Filter::Cartoon(cartoon) => cartoon.record(commands, CartoonArgs { src, dst }),
+            Filter::Bilateral(b) => b.record(commands, BilateralArgs { src, dst }),
         }
     }
 

@@ -7,7 +7,7 @@
 
 use glam::{Mat4, Vec3};
 use shoal::{Buffer, Commands, Error, Gpu, RenderPipeline, wgpu};
-use shoal_kernels::boids::{self, Boids};
+use shoal_kernels::{Boids, BoidsStepArgs, Record, boids};
 
 use crate::cli::Options;
 use crate::demo::Demo;
@@ -81,7 +81,8 @@ impl Demo for BoidsDemo {
         let steps = if frame == 0 { WARMUP_STEPS } else { 1 };
         for _ in 0..steps {
             self.steps += 1;
-            self.flock.record_step(commands, self.steps as f32 * DT)?;
+            let time = self.steps as f32 * DT;
+            self.flock.record(commands, BoidsStepArgs { time })?;
         }
         Ok(())
     }

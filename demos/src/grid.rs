@@ -5,7 +5,7 @@ use crate::blit::Blit;
 use crate::cli::Options;
 use crate::demo::Demo;
 use shoal::{Commands, Gpu, Image, wgpu};
-use shoal_kernels::Grid;
+use shoal_kernels::{Grid, GridArgs, Record};
 
 /// The demo (see the module docs).
 pub struct GridDemo {
@@ -32,7 +32,7 @@ impl Demo for GridDemo {
     }
 
     fn update(&mut self, commands: &mut Commands, _frame: u64) -> Result<(), shoal::Error> {
-        self.grid.record(commands, &self.image)
+        self.grid.record(commands, GridArgs { image: &self.image })
     }
 
     fn picture(&mut self) -> Option<(&Image, &mut Blit)> {

@@ -7,7 +7,8 @@
 
 use glam::{Mat4, Vec3, Vec4};
 use shoal::{Buffer, Commands, Error, Gpu, RenderPipeline, wgpu};
-use shoal_kernels::particles::{Emitter, ParticleSettings, Particles};
+use shoal_kernels::particles::Emitter;
+use shoal_kernels::{ParticleSettings, Particles, ParticlesParams, ParticlesStep, Record};
 
 use crate::cli::Options;
 use crate::demo::Demo;
@@ -72,7 +73,12 @@ impl Demo for ParticlesDemo {
         // Every particle lives LIFETIME / dt steps; one more step's emissions on top.
         let steps = (LIFETIME / settings.dt).ceil() as u32 + 2;
         let capacity = steps * EMIT * settings.emitters.len() as u32;
-        let particles = Particles::new(gpu, &[], u64::from(capacity), settings)?;
+        let params = ParticlesParams {
+            initial: &[],
+            capacity: u64::from(capacity),
+            settings,
+        };
+        let particles = Particles::new(gpu, params)?;
         let pipeline = draw::pipeline(
             gpu,
             shoal::wgsl!("../../wgsl/demos/particles.wgsl"),
@@ -98,7 +104,7 @@ impl Demo for ParticlesDemo {
     fn update(&mut self, commands: &mut Commands, frame: u64) -> Result<(), Error> {
         let steps = if frame == 0 { WARMUP_STEPS } else { 1 };
         for _ in 0..steps {
-            self.particles.record_step(commands)?;
+            self.particles.record(commands, ParticlesStep)?;
         }
         Ok(())
     }

@@ -6,7 +6,7 @@ use crate::blit::Blit;
 use crate::cli::Options;
 use crate::demo::Demo;
 use shoal::{Commands, Gpu, Image, wgpu};
-use shoal_kernels::{RayTracer, Scene};
+use shoal_kernels::{RayTraceArgs, RayTraceSceneArgs, RayTracer, Record, Scene};
 
 /// The demo (see the module docs).
 pub struct RayTraceDemo {
@@ -41,8 +41,16 @@ impl Demo for RayTraceDemo {
 
     fn update(&mut self, commands: &mut Commands, _frame: u64) -> Result<(), shoal::Error> {
         match &self.scene {
-            Some(scene) => self.tracer.record_scene(commands, scene, &self.image),
-            None => self.tracer.record(commands, &self.image),
+            Some(scene) => {
+                let args = RayTraceSceneArgs {
+                    scene,
+                    image: &self.image,
+                };
+                self.tracer.record(commands, args)
+            }
+            None => self
+                .tracer
+                .record(commands, RayTraceArgs { image: &self.image }),
         }
     }
 

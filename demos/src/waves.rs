@@ -7,7 +7,8 @@
 
 use glam::{Mat4, Vec3, Vec4};
 use shoal::{Buffer, Commands, Error, Gpu, RenderPipeline, wgpu};
-use shoal_kernels::waves::{DOCUMENT_SIZE, WaveParams, Waves};
+use shoal_kernels::waves::DOCUMENT_SIZE;
+use shoal_kernels::{Record, WaveParams, Waves, WavesDisturbArgs, WavesStep};
 
 use crate::cli::Options;
 use crate::demo::Demo;
@@ -22,6 +23,8 @@ const HEIGHT_SCALE: f32 = 0.06;
 /// The document's constants with a 4x longer time step, so rings cross the 512-texel grid in
 /// a few hundred steps: c dt / dx = 0.48, inside the stability bound 0.707.
 const PARAMS: WaveParams = WaveParams {
+    width: DOCUMENT_SIZE,
+    height: DOCUMENT_SIZE,
     spatial_step: 1.0,
     time_step: 0.12,
     speed: 4.0,
@@ -63,7 +66,9 @@ impl WavesDemo {
         let h = (self.drops.wrapping_mul(2_654_435_761)) ^ 0x9e37_79b9;
         let (x, y) = (n / 4 + h % (n / 2), n / 4 + (h >> 16) % (n / 2));
         self.drops += 1;
-        self.waves.record_disturb(commands, x, y, 6.0)
+        let magnitude = 6.0;
+        self.waves
+            .record(commands, WavesDisturbArgs { x, y, magnitude })
     }
 }
 
@@ -81,7 +86,15 @@ impl Demo for WavesDemo {
                 rule: "the grid's side, a number of texels (at least 8)".into(),
             })?,
         };
-        let waves = Waves::new(gpu, grid.max(8), grid.max(8), PARAMS)?;
+        let (width, height) = (grid.max(8), grid.max(8));
+        let waves = Waves::new(
+            gpu,
+            WaveParams {
+                width,
+                height,
+                ..PARAMS
+            },
+        )?;
         let pipeline = draw::pipeline(
             gpu,
             shoal::wgsl!("../../wgsl/demos/waves.wgsl"),
@@ -111,14 +124,14 @@ impl Demo for WavesDemo {
             for _ in 0..WARMUP.0 {
                 self.drop(commands)?;
                 for _ in 0..WARMUP.1 / WARMUP.0 {
-                    self.waves.record_step(commands)?;
+                    self.waves.record(commands, WavesStep)?;
                 }
             }
         } else if frame.is_multiple_of(45) {
             self.drop(commands)?;
         }
         for _ in 0..STEPS_PER_FRAME {
-            self.waves.record_step(commands)?;
+            self.waves.record(commands, WavesStep)?;
         }
         Ok(())
     }

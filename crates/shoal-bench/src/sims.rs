@@ -10,12 +10,14 @@ use std::time::Instant;
 
 use shoal::wgpu::TextureFormat;
 use shoal::{Commands, Gpu, Result, TimingSource};
-use shoal_kernels::bilateral::{self, Bilateral, BilateralParams};
-use shoal_kernels::blur::{self, BlurParams, BlurVariant, GaussianBlur};
-use shoal_kernels::boids::{self, Boids, Variant};
-use shoal_kernels::sobel::{self, Sobel};
+use shoal_kernels::blur::BlurVariant;
+use shoal_kernels::boids::Variant;
 use shoal_kernels::test_image::test_image;
-use shoal_kernels::waves::{self, WaveParams, Waves};
+use shoal_kernels::{
+    Bilateral, BilateralArgs, BilateralParams, BlurArgs, BlurParams, Boids, BoidsStepArgs,
+    GaussianBlur, Record, Sobel, SobelArgs, WaveParams, Waves, WavesDisturbArgs, WavesStep,
+    bilateral, blur, boids, sobel, waves,
+};
 
 /// The median GPU time in milliseconds of `reps` repetitions of what `record` records, after
 /// one warm-up repetition, and whether it came from GPU timestamps.
@@ -73,7 +75,7 @@ fn boids(gpu: &Gpu) -> Result<()> {
         // An O(N²) step of 16384 members takes seconds on a software adapter: one timed step.
         let (ms, ts) = gpu_millis(gpu, 1, |c| {
             time += 1.0 / 60.0;
-            flock.record_step(c, time)
+            flock.record(c, BoidsStepArgs { time })
         })?;
         results.push(ms);
         println!(
@@ -111,7 +113,11 @@ fn blur(gpu: &Gpu) -> Result<()> {
     let mut results = Vec::new();
     for variant in [BlurVariant::Cached, BlurVariant::Naive] {
         filter.set_variant(variant)?;
-        let (ms, ts) = gpu_millis(gpu, 3, |c| filter.record(c, &image, 1))?;
+        let args = BlurArgs {
+            image: &image,
+            passes: 1,
+        };
+        let (ms, ts) = gpu_millis(gpu, 3, |c| filter.record(c, args))?;
         results.push(ms);
         let texels_per_s = (w * h) as f64 / (ms / 1e3);
         println!(
@@ -140,7 +146,11 @@ fn sobel_entry(gpu: &Gpu) -> Result<()> {
     let image = gpu.image_from(w, h, TextureFormat::Rgba32Float, &src)?;
     let out = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float)?;
     let filter = Sobel::new(gpu)?;
-    let (ms, ts) = gpu_millis(gpu, 3, |c| filter.record(c, &image, &out))?;
+    let args = SobelArgs {
+        src: &image,
+        dst: &out,
+    };
+    let (ms, ts) = gpu_millis(gpu, 3, |c| filter.record(c, args))?;
     let cpu = cpu_millis(1, || {
         std::hint::black_box(sobel::sobel_cpu(&src, w, h));
     });
@@ -163,7 +173,11 @@ fn bilateral_entry(gpu: &Gpu) -> Result<()> {
         range_sigma: 0.2,
     };
     let filter = Bilateral::new(gpu, params)?;
-    let (ms, ts) = gpu_millis(gpu, 3, |c| filter.record(c, &image, &out))?;
+    let args = BilateralArgs {
+        src: &image,
+        dst: &out,
+    };
+    let (ms, ts) = gpu_millis(gpu, 3, |c| filter.record(c, args))?;
     let cpu = cpu_millis(1, || {
         std::hint::black_box(bilateral::bilateral_cpu(&src, w, h, &params));
     });
@@ -178,11 +192,20 @@ fn bilateral_entry(gpu: &Gpu) -> Result<()> {
 /// Wave steps per second on the document's 512x512 grid, 20 steps per repetition.
 fn waves_entry(gpu: &Gpu) -> Result<()> {
     let size = waves::DOCUMENT_SIZE;
-    let mut surface = Waves::new(gpu, size, size, WaveParams::default())?;
-    surface.disturb(256, 256, 1.0)?;
+    let params = WaveParams {
+        width: size,
+        height: size,
+        ..WaveParams::default()
+    };
+    let surface = Waves::new(gpu, params)?;
+    surface.run(WavesDisturbArgs {
+        x: 256,
+        y: 256,
+        magnitude: 1.0,
+    })?;
     let steps = 20;
     let (ms, ts) = gpu_millis(gpu, 3, |c| {
-        (0..steps).try_for_each(|_| surface.record_step(c))
+        (0..steps).try_for_each(|_| surface.record(c, WavesStep))
     })?;
     let per_step = ms / steps as f64;
     let mut cpu_surface = waves::cpu::WavesCpu::new(size, size, surface.constants());

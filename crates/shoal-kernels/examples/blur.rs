@@ -1,7 +1,8 @@
-//! Blur a PNG file with [`shoal_kernels::blur::GaussianBlur`] (σ = 1), checked against its CPU twin
+//! Blur a PNG file with [`shoal_kernels::GaussianBlur`] (σ = 1), checked against its CPU twin
 //! and written to `blurred.png`. `cargo run -p shoal-kernels --example blur [in.png]` (8-bit RGBA)
 use shoal::glam::Vec4;
-use shoal_kernels::blur::{BlurParams, GaussianBlur, gaussian_blur_cpu};
+use shoal_kernels::blur::gaussian_blur_cpu;
+use shoal_kernels::{BlurArgs, BlurParams, GaussianBlur, Record};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     env_logger::init(); // RUST_LOG=shoal=debug shows what Shoal does
@@ -15,7 +16,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let gpu = shoal::Gpu::blocking()?;
     let image = gpu.image_from(w, h, shoal::wgpu::TextureFormat::Rgba32Float, &texels)?;
     let blur = GaussianBlur::new(&gpu, BlurParams::default())?;
-    let got: Vec<Vec4> = (blur.run(&image, 1)?, image.read_blocking()?).1; // in place
+    let got: Vec<Vec4> = (
+        blur.run(BlurArgs {
+            image: &image,
+            passes: 1,
+        })?,
+        image.read_blocking()?,
+    )
+        .1; // in place
     let cpu = gaussian_blur_cpu(&texels, w, h, blur.weights(), 1);
     let same = got.iter().zip(&cpu).all(|(g, c)| g.abs_diff_eq(*c, 1e-4));
     assert!(same, "blur: the GPU's picture differs from the CPU's"); // exit code 101

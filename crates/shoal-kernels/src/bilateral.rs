@@ -7,7 +7,7 @@
 pub mod cpu;
 
 use encase::ShaderType;
-use shoal::{Buffer, Commands, Error, Gpu, Image, Kernel, Result, Source, Submission};
+use shoal::{Buffer, Commands, Error, Family, Gpu, Image, Kernel, Record, Result, Source};
 
 pub use cpu::bilateral_cpu;
 
@@ -99,13 +99,14 @@ struct BilateralUniform {
 /// ```
 /// # fn main() -> Result<(), shoal::Error> {
 /// use shoal::{glam::Vec4, wgpu::TextureFormat::Rgba32Float};
-/// use shoal_kernels::bilateral::{Bilateral, BilateralParams, bilateral_cpu};
+/// use shoal_kernels::bilateral::bilateral_cpu;
+/// use shoal_kernels::{Bilateral, BilateralArgs, BilateralParams, Record};
 /// let gpu = shoal::Gpu::blocking()?;
 /// let texels: Vec<Vec4> = (0..64).map(|i| Vec4::splat((i * 7 % 11) as f32 / 10.0)).collect();
 /// let picture = gpu.image_from(8, 8, Rgba32Float, &texels)?;
 /// let out = gpu.image_zeroed(8, 8, Rgba32Float)?;
 /// let params = BilateralParams::default();
-/// Bilateral::new(&gpu, params)?.run(&picture, &out)?;
+/// Bilateral::new(&gpu, params)?.run(BilateralArgs { src: &picture, dst: &out })?;
 /// let got: Vec<Vec4> = out.read_blocking()?;
 /// let cpu = bilateral_cpu(&texels, 8, 8, &params);
 /// assert!(got.iter().zip(&cpu).all(|(g, c)| g.abs_diff_eq(*c, 1e-4)));
@@ -173,9 +174,31 @@ impl Bilateral {
     pub fn params(&self) -> &BilateralParams {
         &self.params
     }
+}
 
-    /// Records the filtered `src` into `dst` (same size).
-    pub fn record(&self, commands: &mut Commands, src: &Image, dst: &Image) -> Result<()> {
+/// What one bilateral filter reads and writes, both `rgba32float` of the same size.
+#[derive(Debug, Clone, Copy)]
+pub struct BilateralArgs<'a> {
+    /// The image filtered.
+    pub src: &'a Image,
+    /// The filtered image.
+    pub dst: &'a Image,
+}
+
+impl Family for Bilateral {
+    fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    fn kernels(&self) -> Vec<&Kernel> {
+        vec![&self.kernel]
+    }
+}
+
+impl Record<BilateralArgs<'_>> for Bilateral {
+    /// Records the filtered `src` into `dst`.
+    fn record(&self, commands: &mut Commands, args: BilateralArgs<'_>) -> Result<()> {
+        let BilateralArgs { src, dst } = args;
         let commands = &mut commands.labelled("bilateral");
         crate::same_size("Bilateral", src, dst)?;
         self.kernel
@@ -184,13 +207,6 @@ impl Bilateral {
             .bind("params", &self.uniform)
             .invocations_2d(src.size())
             .record(commands)
-    }
-
-    /// Filters `src` into `dst`: records into a fresh batch and submits it, without waiting.
-    pub fn run(&self, src: &Image, dst: &Image) -> Result<Submission> {
-        let mut commands = self.gpu.commands();
-        self.record(&mut commands, src, dst)?;
-        commands.submit()
     }
 }
 

@@ -13,13 +13,13 @@
 //!
 //! ```
 //! # fn main() -> Result<(), shoal::Error> {
-//! use shoal_kernels::blur::{BlurParams, GaussianBlur};
+//! use shoal_kernels::{BlurArgs, BlurParams, GaussianBlur, Record};
 //! let gpu = shoal::Gpu::blocking()?;
 //! let image = gpu.image_zeroed(64, 48, shoal::wgpu::TextureFormat::Rgba32Float)?;
 //! let blur = GaussianBlur::new(&gpu, BlurParams { sigma: 2.5, ..BlurParams::default() })?;
-//! blur.run(&image, 3)?.wait_blocking()?; // three passes, in place
+//! blur.run(BlurArgs { image: &image, passes: 3 })?.wait_blocking()?; // three passes, in place
 //! let mut commands = gpu.commands();
-//! blur.record(&mut commands, &image, 1)?; // or one more, in a batch of your own
+//! blur.record(&mut commands, BlurArgs { image: &image, passes: 1 })?; // or one more, in a batch of your own
 //! commands.submit()?;
 //! # Ok(()) }
 //! ```
@@ -30,7 +30,7 @@ use std::sync::Mutex;
 
 use encase::ShaderType;
 use glam::Vec4;
-use shoal::{Buffer, Commands, Error, Gpu, Image, Kernel, Result, Source, Submission};
+use shoal::{Buffer, Commands, Error, Family, Gpu, Image, Kernel, Record, Result, Source};
 
 pub use cpu::gaussian_blur_cpu;
 
@@ -161,7 +161,7 @@ impl GaussianBlur {
             });
         }
         let weights = gaussian_weights(params.sigma)?;
-        let (cached, naive) = Self::kernels(gpu, &source.into(), n)?;
+        let (cached, naive) = Self::compile(gpu, &source.into(), n)?;
         let mut blur = Self {
             gpu: gpu.clone(),
             n,
@@ -181,7 +181,7 @@ impl GaussianBlur {
     }
 
     /// The cached and the naive kernels of `source` for work groups of `n`.
-    fn kernels(gpu: &Gpu, source: &Source, n: u32) -> Result<([Kernel; 2], [Kernel; 2])> {
+    fn compile(gpu: &Gpu, source: &Source, n: u32) -> Result<([Kernel; 2], [Kernel; 2])> {
         let build = |entry: &str| {
             gpu.kernel_builder(source.clone())
                 .entry(entry)
@@ -199,7 +199,7 @@ impl GaussianBlur {
     /// Recompiles the kernels from `source` (an edited `wgsl/blur.wgsl`), keeping the weights
     /// and the scratch image. On an error the blur keeps its old kernels.
     pub fn set_source(&mut self, source: impl Into<Source>) -> Result<()> {
-        (self.cached, self.naive) = Self::kernels(&self.gpu, &source.into(), self.n)?;
+        (self.cached, self.naive) = Self::compile(&self.gpu, &source.into(), self.n)?;
         Ok(())
     }
 
@@ -282,11 +282,34 @@ impl GaussianBlur {
             }
         }
     }
+}
 
-    /// Records `passes` blur passes of `image` (an `rgba32float` image usable as a storage
-    /// image), in place: each pass blurs horizontally into the scratch image and vertically back.
-    /// More than [`MAX_PASSES`] is [`Error::InvalidParameter`] (record them in several calls).
-    pub fn record(&self, commands: &mut Commands, image: &Image, passes: u32) -> Result<()> {
+/// What one blur reads and writes: `passes` passes over `image`, in place.
+#[derive(Debug, Clone, Copy)]
+pub struct BlurArgs<'a> {
+    /// An `rgba32float` image usable as a storage image, blurred in place.
+    pub image: &'a Image,
+    /// Passes, each a horizontal blur into the scratch image and a vertical one back; at most
+    /// [`MAX_PASSES`] per call.
+    pub passes: u32,
+}
+
+impl Family for GaussianBlur {
+    fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// The cached kernels, then the naive ones.
+    fn kernels(&self) -> Vec<&Kernel> {
+        self.cached.iter().chain(&self.naive).collect()
+    }
+}
+
+impl Record<BlurArgs<'_>> for GaussianBlur {
+    /// Records the passes with the kernels of [`GaussianBlur::variant`]. More than
+    /// [`MAX_PASSES`] is [`Error::InvalidParameter`] (record them in several calls).
+    fn record(&self, commands: &mut Commands, args: BlurArgs<'_>) -> Result<()> {
+        let BlurArgs { image, passes } = args;
         let commands = &mut commands.labelled("blur");
         if passes > MAX_PASSES {
             return Err(Error::InvalidParameter {
@@ -320,14 +343,6 @@ impl GaussianBlur {
                 .record(commands)?;
         }
         Ok(())
-    }
-
-    /// Runs `passes` passes of `image` in place: records into a fresh batch and submits it,
-    /// without waiting.
-    pub fn run(&self, image: &Image, passes: u32) -> Result<Submission> {
-        let mut commands = self.gpu.commands();
-        self.record(&mut commands, image, passes)?;
-        commands.submit()
     }
 }
 

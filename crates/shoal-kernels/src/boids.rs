@@ -10,18 +10,18 @@
 //!
 //! [`Boids`] runs the document's tiled kernel (shared-memory tiles, two barriers per tile) or
 //! the naive kernel that reads every member from memory ([`Variant`]); [`cpu::boids_step_cpu`]
-//! is the twin. A frame's steps go into one batch with [`Boids::record_step`], one step alone
-//! with [`Boids::step`].
+//! is the twin. A step is the [`Record`] operation on [`BoidsStepArgs`]: a frame's steps go
+//! into one batch with `record`, one step alone with `run`.
 //!
 //! ```
 //! # fn main() -> Result<(), shoal::Error> {
-//! use shoal_kernels::boids::{self, Boids};
+//! use shoal_kernels::{Boids, BoidsStepArgs, Record, boids};
 //! let gpu = shoal::Gpu::blocking()?;
 //! // The document's flock is boids::DOCUMENT_FLOCK_SIZE (16384) members; a small one here.
-//! let mut flock = Boids::new(&gpu, &boids::document_flock(512))?;
+//! let flock = Boids::new(&gpu, &boids::document_flock(512))?;
 //! let dt = 1.0 / 60.0;
 //! for frame in 0..3 {
-//!     flock.step(frame as f32 * dt)?;
+//!     flock.run(BoidsStepArgs { time: frame as f32 * dt })?;
 //! }
 //! let members = flock.read_blocking()?;
 //! assert_eq!(members.len(), 512);
@@ -32,7 +32,9 @@ pub mod cpu;
 
 use encase::ShaderType;
 use glam::Vec3;
-use shoal::{Buffer, Commands, Error, Gpu, Kernel, Result, Source, Submission};
+use std::sync::{Mutex, PoisonError};
+
+use shoal::{Buffer, Commands, Error, Family, Gpu, Kernel, Record, Result, Source};
 
 /// Members per work group and per shared-memory tile (the document's `WORKGROUP_SIZE`).
 pub const WORKGROUP_SIZE: u32 = 256;
@@ -165,8 +167,11 @@ pub struct Boids {
     tiled: Kernel,
     naive: Kernel,
     flock: [Buffer<Member>; 2],
-    /// The buffer holding the latest state.
-    current: usize,
+    /// The buffer holding the latest state. A step advances it, and `Record::record` takes
+    /// `&self` (a batch is recorded without borrowing the family mutably, and the family stays
+    /// `Sync`): the lock is held for the whole step, so two steps recorded at once from two
+    /// threads read and write different buffers in turn.
+    current: Mutex<usize>,
     rules: Rules,
     variant: Variant,
 }
@@ -213,7 +218,7 @@ impl Boids {
                 });
             }
         }
-        let [tiled, naive] = Self::kernels(gpu, &source.into())?;
+        let [tiled, naive] = Self::compile(gpu, &source.into())?;
         let flock = [gpu.buffer_from(members)?, gpu.buffer_zeroed(n)?];
         let rules = Rules::default();
         Ok(Self {
@@ -221,13 +226,13 @@ impl Boids {
             tiled,
             naive,
             flock,
-            current: 0,
+            current: Mutex::new(0),
             rules,
             variant: Variant::Tiled,
         })
     }
 
-    fn kernels(gpu: &Gpu, source: &Source) -> Result<[Kernel; 2]> {
+    fn compile(gpu: &Gpu, source: &Source) -> Result<[Kernel; 2]> {
         let build = |entry: &str| {
             gpu.kernel_builder(source.clone())
                 .entry(entry)
@@ -240,7 +245,7 @@ impl Boids {
     /// Recompiles both kernels from `source` (an edited `wgsl/boids.wgsl`), keeping the flock.
     /// On an error the old kernels stay.
     pub fn set_source(&mut self, source: impl Into<Source>) -> Result<()> {
-        [self.tiled, self.naive] = Self::kernels(&self.gpu, &source.into())?;
+        [self.tiled, self.naive] = Self::compile(&self.gpu, &source.into())?;
         Ok(())
     }
 
@@ -298,7 +303,9 @@ impl Boids {
 
     /// The buffer holding the latest state (to draw it as instance data, say).
     pub fn members(&self) -> &Buffer<Member> {
-        &self.flock[self.current]
+        // A poisoned lock still holds a valid index: it is written only after a step recorded.
+        let current = *self.current.lock().unwrap_or_else(PoisonError::into_inner);
+        &self.flock[current]
     }
 
     /// Overwrites the flock (same number of members).
@@ -310,7 +317,11 @@ impl Boids {
                 got: members.len() as u64,
             });
         }
-        self.flock[self.current].write(members)
+        let current = *self
+            .current
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner);
+        self.flock[current].write(members)
     }
 
     /// Reads the latest state back.
@@ -323,14 +334,35 @@ impl Boids {
     pub fn read_blocking(&self) -> Result<Vec<Member>> {
         pollster::block_on(self.read())
     }
+}
 
-    /// Records one step into `commands`, with the goal at `time`.
+/// One step of the flock.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BoidsStepArgs {
+    /// The time the goal is at ([`goal_at`]); finite.
+    pub time: f32,
+}
+
+impl Family for Boids {
+    fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// The tiled kernel, then the naive one.
+    fn kernels(&self) -> Vec<&Kernel> {
+        vec![&self.tiled, &self.naive]
+    }
+}
+
+impl Record<BoidsStepArgs> for Boids {
+    /// Records one step, with the goal at `time`, and makes its output the latest state.
     ///
     /// The step's parameters go into a small uniform of its own, so several steps recorded into
     /// one batch (or batches recorded before an earlier one is submitted) each keep their goal.
     /// A `time` that is not finite is [`Error::InvalidParameter`]: the goal would be NaN, and
     /// every member with it for good.
-    pub fn record_step(&mut self, commands: &mut Commands, time: f32) -> Result<()> {
+    fn record(&self, commands: &mut Commands, args: BoidsStepArgs) -> Result<()> {
+        let time = args.time;
         let commands = &mut commands.labelled("boids");
         if !time.is_finite() {
             return Err(Error::InvalidParameter {
@@ -346,22 +378,16 @@ impl Boids {
             Variant::Naive => &self.naive,
         };
         let groups = (self.len() / WORKGROUP_SIZE as u64) as u32;
-        let (read, write) = (&self.flock[self.current], &self.flock[1 - self.current]);
+        let mut current = self.current.lock().map_err(|_| crate::wgsl::poisoned())?;
+        let (read, write) = (&self.flock[*current], &self.flock[1 - *current]);
         kernel
             .bind("members_in", read)
             .bind("members_out", write)
             .bind("params", &params)
             .groups([groups, 1, 1])
             .record(commands)?;
-        self.current = 1 - self.current;
+        *current = 1 - *current;
         Ok(())
-    }
-
-    /// Runs one step with the goal at `time`, submitted on its own.
-    pub fn step(&mut self, time: f32) -> Result<Submission> {
-        let mut commands = self.gpu.commands();
-        self.record_step(&mut commands, time)?;
-        commands.submit()
     }
 }
 

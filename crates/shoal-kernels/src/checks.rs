@@ -1,11 +1,9 @@
 //! Each primitive run once at a size spanning many work groups and compared with its CPU twin,
-//! for the showcase of `cargo xtask run` (the tests cover the sizes and edge cases).
-
-use std::future::Future;
-use std::pin::Pin;
+//! entries of the registry ([`crate::showcase::ALL`]; the tests cover the sizes and edge cases).
 
 use shoal::Gpu;
 
+use crate::showcase::Outcome;
 use crate::splat::{SceneData, SceneKind, Splat, SplatFrameArgs, SplatProjectionArgs};
 
 use crate::{
@@ -15,42 +13,6 @@ use crate::{
     WorkgroupScanArgs, compact_cpu, histogram_cpu, matmul_cpu, reduce_by_key_cpu, reduce_cpu,
     scan_cpu, segmented_scan_cpu, workgroup_scan_cpu,
 };
-
-/// What a check verified, or what went wrong.
-pub type Outcome = Result<String, String>;
-
-/// A check of one primitive on a device.
-pub type Check = for<'a> fn(&'a Gpu) -> Pin<Box<dyn Future<Output = Outcome> + 'a>>;
-
-/// Every primitive's check, by name.
-pub const ALL: &[(&str, Check)] = &[
-    ("Scan multi-level (1,000,003 u32)", |g| {
-        Box::pin(scan(g, Strategy::MultiLevel))
-    }),
-    ("Scan decoupled look-back (1,000,003 u32)", |g| {
-        Box::pin(scan(g, Strategy::LookBack))
-    }),
-    (
-        "WorkgroupScan 2 x WG blocks, the OpenGL compute-shader lesson's kernel",
-        |g| Box::pin(workgroup_scan(g)),
-    ),
-    ("Reduce sum/min/max (1,000,003 u32)", |g| {
-        Box::pin(reduce(g))
-    }),
-    ("Compact -> indirect dispatch count", |g| {
-        Box::pin(compact(g))
-    }),
-    ("Segmented reduce-by-key and scan (1,000,003 u32)", |g| {
-        Box::pin(segmented(g))
-    }),
-    ("Histogram 256 bins (1,000,003)", |g| Box::pin(histogram(g))),
-    ("RadixSort pairs, stable (300,007)", |g| Box::pin(sort(g))),
-    ("Matmul tiled 129x67x131", |g| Box::pin(matmul(g))),
-    (
-        "Splat 'normal' scene, 20,000 particles, 160x120 (the particle-rendering article)",
-        |g| Box::pin(splat(g)),
-    ),
-];
 
 fn e(err: shoal::Error) -> String {
     err.to_string()
@@ -62,7 +24,7 @@ fn data(n: u32, bound: u32) -> Vec<u32> {
         .collect()
 }
 
-async fn scan(gpu: &Gpu, strategy: Strategy) -> Outcome {
+pub(crate) async fn scan(gpu: &Gpu, strategy: Strategy) -> Outcome {
     let host = data(1_000_003, 1000);
     let scan = Scan::<u32>::new(gpu).map_err(e)?;
     let (input, output) = (
@@ -84,7 +46,7 @@ async fn scan(gpu: &Gpu, strategy: Strategy) -> Outcome {
     ))
 }
 
-async fn workgroup_scan(gpu: &Gpu) -> Outcome {
+pub(crate) async fn workgroup_scan(gpu: &Gpu) -> Outcome {
     let scan = WorkgroupScan::<u32>::new(gpu).map_err(e)?;
     let host = data(3 * scan.block() + 17, 1000);
     let (input, output) = (
@@ -116,7 +78,7 @@ async fn workgroup_scan(gpu: &Gpu) -> Outcome {
     ))
 }
 
-async fn reduce(gpu: &Gpu) -> Outcome {
+pub(crate) async fn reduce(gpu: &Gpu) -> Outcome {
     let host = data(1_000_003, u32::MAX);
     let reduce = Reduce::<u32>::new(gpu).map_err(e)?;
     let input = gpu.buffer_from(&host).map_err(e)?;
@@ -128,7 +90,7 @@ async fn reduce(gpu: &Gpu) -> Outcome {
     Ok("sum, min and max equal the CPU's".into())
 }
 
-async fn segmented(gpu: &Gpu) -> Outcome {
+pub(crate) async fn segmented(gpu: &Gpu) -> Outcome {
     let values = data(1_000_003, 1000);
     // Keys in runs: each key repeats for 1 to 16 elements.
     let keys: Vec<u32> = values
@@ -192,7 +154,7 @@ async fn segmented(gpu: &Gpu) -> Outcome {
     ))
 }
 
-async fn compact(gpu: &Gpu) -> Outcome {
+pub(crate) async fn compact(gpu: &Gpu) -> Outcome {
     let host = data(500_000, 1000);
     let compact = Compact::new(gpu).map_err(e)?;
     let keep = compact.predicate("x < 100u").map_err(e)?;
@@ -233,7 +195,7 @@ async fn compact(gpu: &Gpu) -> Outcome {
     ))
 }
 
-async fn histogram(gpu: &Gpu) -> Outcome {
+pub(crate) async fn histogram(gpu: &Gpu) -> Outcome {
     let host = data(1_000_003, 256);
     let hist = Histogram::new(gpu).map_err(e)?;
     let (input, counts) = (
@@ -251,7 +213,7 @@ async fn histogram(gpu: &Gpu) -> Outcome {
     Ok("256 counts equal the CPU's".into())
 }
 
-async fn sort(gpu: &Gpu) -> Outcome {
+pub(crate) async fn sort(gpu: &Gpu) -> Outcome {
     let keys = data(300_007, 5000);
     let values: Vec<u32> = (0..keys.len() as u32).collect();
     let sort = RadixSort::new(gpu, SortParams::default()).map_err(e)?;
@@ -271,7 +233,7 @@ async fn sort(gpu: &Gpu) -> Outcome {
     Ok("keys sorted, equal keys keep their order".into())
 }
 
-async fn matmul(gpu: &Gpu) -> Outcome {
+pub(crate) async fn matmul(gpu: &Gpu) -> Outcome {
     let [m, k, n] = [129u32, 67, 131];
     let a: Vec<f32> = data(m * k, 200)
         .into_iter()
@@ -311,7 +273,7 @@ async fn matmul(gpu: &Gpu) -> Outcome {
     Ok(format!("largest difference from the CPU {worst:.1e}"))
 }
 
-async fn splat(gpu: &Gpu) -> Outcome {
+pub(crate) async fn splat(gpu: &Gpu) -> Outcome {
     let splat = Splat::new(gpu, None).map_err(e)?;
     let (w, h) = (160, 120);
     let target = splat.target(w, h).map_err(e)?;

@@ -11,7 +11,7 @@ use shoal_conformance::rng::Rng;
 
 use crate::grid::{Grid, grid_cpu};
 use crate::invert::{Invert, invert_cpu};
-use crate::{Op, workgroup_scan_cpu};
+use crate::{Op, Record, workgroup_scan_cpu};
 
 const SHIFT: Source = shoal::glsl!("../wgsl/glsl/shift.comp");
 const PREFIX_SUM: Source = shoal::glsl!("../wgsl/glsl/prefix_sum.comp");
@@ -50,7 +50,7 @@ gpu_test! {
         let grid = Grid::from_source(&gpu, GRID).expect("kernel");
         for [w, h] in [[1u32, 1u32], [15, 17], [16, 16], [17, 15], [100, 37]] {
             let image = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image");
-            grid.run(&image).expect("run");
+            grid.run(crate::GridArgs { image: &image }).expect("run");
             let got = image.read::<[f32; 4]>().await.expect("read");
             assert!(got == grid_cpu(w, h), "{w}x{h}: differs from the CPU twin");
         }
@@ -64,7 +64,7 @@ gpu_test! {
             let texels: Vec<[f32; 4]> = (0..w * h).map(|_| [0; 4].map(|_| rng.range_f32(0.0, 1.0))).collect();
             let input = gpu.image_from(w, h, TextureFormat::Rgba32Float, &texels).expect("input");
             let output = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("output");
-            invert.run(&input, &output).expect("run");
+            invert.run(crate::InvertArgs { input: &input, output: &output }).expect("run");
             assert_eq!(output.read::<[f32; 4]>().await.expect("read"), invert_cpu(&texels), "{w}x{h}");
         }
     }

@@ -7,7 +7,7 @@
 //! orange. And it dispatches `glDispatchCompute(1280, 720, 1)` work groups, one per pixel, where
 //! 1280 x 720 pixels in 16 x 16 groups need (80, 45, 1): [`Grid::groups`] is that count.
 
-use shoal::{Commands, Gpu, Image, Kernel, Result, Source, Submission};
+use shoal::{Commands, Family, Gpu, Image, Kernel, Record, Result, Source};
 
 /// The orange of the document: (1, .5, 0, 1).
 pub const ORANGE: [f32; 4] = [1.0, 0.5, 0.0, 1.0];
@@ -22,10 +22,11 @@ pub const PATCH: u32 = 16;
 ///
 /// ```
 /// # fn main() -> Result<(), shoal::Error> {
-/// use shoal_kernels::grid::{Grid, grid_cpu};
+/// use shoal_kernels::grid::grid_cpu;
+/// use shoal_kernels::{Grid, GridArgs, Record};
 /// let gpu = shoal::Gpu::blocking()?;
 /// let image = gpu.image_zeroed(40, 24, shoal::wgpu::TextureFormat::Rgba32Float)?;
-/// Grid::new(&gpu)?.run(&image)?;
+/// Grid::new(&gpu)?.run(GridArgs { image: &image })?;
 /// assert_eq!(image.read_blocking::<[f32; 4]>()?, grid_cpu(40, 24));
 /// # Ok(()) }
 /// ```
@@ -61,21 +62,34 @@ impl Grid {
     pub fn groups(width: u32, height: u32) -> [u32; 3] {
         [width.div_ceil(PATCH), height.div_ceil(PATCH), 1]
     }
+}
 
-    /// Records drawing the grid into `image` (rgba32float, any size).
-    pub fn record(&self, commands: &mut Commands, image: &Image) -> Result<()> {
+/// What one grid drawing writes.
+#[derive(Debug, Clone, Copy)]
+pub struct GridArgs<'a> {
+    /// The image drawn into (rgba32float, any size).
+    pub image: &'a Image,
+}
+
+impl Family for Grid {
+    fn gpu(&self) -> &Gpu {
+        self.kernel.gpu()
+    }
+
+    fn kernels(&self) -> Vec<&Kernel> {
+        vec![&self.kernel]
+    }
+}
+
+impl Record<GridArgs<'_>> for Grid {
+    /// Records drawing the grid into `args.image`, in [`Grid::groups`] work groups.
+    fn record(&self, commands: &mut Commands, args: GridArgs<'_>) -> Result<()> {
+        let image = args.image;
         let commands = &mut commands.labelled("grid");
         self.kernel
             .bind("img_output", image)
             .groups(Self::groups(image.width(), image.height()))
             .record(commands)
-    }
-
-    /// Draws it on its own: records into a fresh batch and submits it, without waiting.
-    pub fn run(&self, image: &Image) -> Result<Submission> {
-        let mut commands = self.kernel.gpu().commands();
-        self.record(&mut commands, image)?;
-        commands.submit()
     }
 }
 

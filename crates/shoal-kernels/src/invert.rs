@@ -1,18 +1,19 @@
 //! Invert (the OpenGL compute-shader lesson): `1 - texel` of an rgba32float image into another (`wgsl/invert.wgsl`).
 
-use shoal::{Commands, Gpu, Image, Kernel, Result, Submission};
+use shoal::{Commands, Family, Gpu, Image, Kernel, Record, Result};
 
 /// The invert kernel, compiled once.
 ///
 /// ```
 /// # fn main() -> Result<(), shoal::Error> {
 /// use shoal::wgpu::TextureFormat::Rgba32Float;
-/// use shoal_kernels::invert::{Invert, invert_cpu};
+/// use shoal_kernels::invert::invert_cpu;
+/// use shoal_kernels::{Invert, InvertArgs, Record};
 /// let gpu = shoal::Gpu::blocking()?;
 /// let texels = vec![[0.25f32, 0.5, 1.0, 1.0]; 6];
 /// let input = gpu.image_from(3, 2, Rgba32Float, &texels)?;
 /// let output = gpu.image_zeroed(3, 2, Rgba32Float)?;
-/// Invert::new(&gpu)?.run(&input, &output)?;
+/// Invert::new(&gpu)?.run(InvertArgs { input: &input, output: &output })?;
 /// assert_eq!(output.read_blocking::<[f32; 4]>()?, invert_cpu(&texels));
 /// # Ok(()) }
 /// ```
@@ -42,9 +43,31 @@ impl Invert {
             kernel: gpu.kernel(source)?,
         })
     }
+}
 
-    /// Records `output = 1 - input` (two rgba32float images of the same size).
-    pub fn record(&self, commands: &mut Commands, input: &Image, output: &Image) -> Result<()> {
+/// What one invert reads and writes: two rgba32float images of the same size.
+#[derive(Debug, Clone, Copy)]
+pub struct InvertArgs<'a> {
+    /// The image read.
+    pub input: &'a Image,
+    /// The image written, `1 - input`.
+    pub output: &'a Image,
+}
+
+impl Family for Invert {
+    fn gpu(&self) -> &Gpu {
+        self.kernel.gpu()
+    }
+
+    fn kernels(&self) -> Vec<&Kernel> {
+        vec![&self.kernel]
+    }
+}
+
+impl Record<InvertArgs<'_>> for Invert {
+    /// Records `output = 1 - input`.
+    fn record(&self, commands: &mut Commands, args: InvertArgs<'_>) -> Result<()> {
+        let InvertArgs { input, output } = args;
         let commands = &mut commands.labelled("invert");
         crate::same_size(self.kernel.name(), input, output)?;
         self.kernel
@@ -52,13 +75,6 @@ impl Invert {
             .bind("img_output", output)
             .invocations_2d(output.size())
             .record(commands)
-    }
-
-    /// Runs it on its own: records into a fresh batch and submits it, without waiting.
-    pub fn run(&self, input: &Image, output: &Image) -> Result<Submission> {
-        let mut commands = self.kernel.gpu().commands();
-        self.record(&mut commands, input, output)?;
-        commands.submit()
     }
 }
 

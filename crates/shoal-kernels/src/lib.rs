@@ -1,12 +1,33 @@
 //! Kernels on Shoal: the algorithms of the compute-shader documents and more.
 //!
 //! A kernel family is a WGSL file under `wgsl/`, a Rust type here that compiles its pipelines once
-//! and keeps its scratch buffers (`Family::new(&gpu)`, then many runs, each recordable into a
-//! [`shoal::Commands`] batch), a CPU twin written to be read beside the WGSL, tests that compare
-//! the two over many sizes, a benchmark entry and a section in `docs/`.
+//! and keeps its scratch buffers (`new(&gpu)` or `new(&gpu, params)`, then many runs), a CPU twin
+//! written to be read beside the WGSL, tests that compare the two over many sizes, a benchmark
+//! entry and a section in `docs/`. Every family implements [`Family`] and, once per operation,
+//! [`Record`] on that operation's argument struct: `record` adds the operation to a
+//! [`shoal::Commands`] batch, `run` submits it alone.
+//!
+//! ```
+//! # fn main() -> Result<(), shoal::Error> {
+//! use shoal_kernels::{Invert, InvertArgs, Record};
+//! # let gpu = shoal::Gpu::blocking()?;
+//! # let format = shoal::wgpu::TextureFormat::Rgba32Float;
+//! # let (input, output) = (gpu.image_zeroed(4, 4, format)?, gpu.image_zeroed(4, 4, format)?);
+//! let invert = Invert::new(&gpu)?;
+//! invert.run(InvertArgs { input: &input, output: &output })?;
+//! # Ok(()) }
+//! ```
+//!
+//! **Paths**: every family, its `…Params` and its `…Args` are at the crate root
+//! (`shoal_kernels::GaussianBlur`, `shoal_kernels::BlurArgs`), beside [`Family`] and [`Record`],
+//! so one `use shoal_kernels::{…}` line names all a caller needs. A family's module (`blur`,
+//! `boids`, …) stays public for its secondary items: constants, CPU twins, variants, the
+//! per-step uniforms.
 //!
 //! The image kernels: [`Invert`], [`Grid`], [`TextureAdd`], [`RayTracer`]; through append and
-//! consume buffers, [`VectorLengths`]. [`showcase::ALL`] runs each against its CPU twin.
+//! consume buffers, [`VectorLengths`]. The filters: [`GaussianBlur`], [`Bilateral`], [`Sobel`],
+//! [`Cartoon`]. The simulations: [`Boids`], [`Waves`], [`Particles`]. [`showcase::ALL`], the one
+//! registry, runs each family against its CPU twin.
 //!
 //! The parallel primitives (see `docs/primitives.md` and `docs/sorting.md`): [`WorkgroupScan`] (the OpenGL compute-shader lesson's
 //! prefix sum), [`Scan`] of any length with two strategies, [`Reduce`], [`Compact`] (stream
@@ -14,7 +35,7 @@
 //! any [`SortKey`] type, pairs, argsort) and [`Matmul`]. Each has a CPU twin (`*_cpu`) the tests compare with.
 
 mod buffers;
-pub mod checks;
+mod checks;
 mod compact;
 mod compiled;
 mod histogram;
@@ -72,11 +93,20 @@ pub mod sobel;
 pub mod test_image;
 pub mod waves;
 
-pub use grid::Grid;
-pub use invert::Invert;
-pub use raytrace::{RayTracer, Scene, Sphere};
-pub use texture_add::TextureAdd;
-pub use vector_lengths::VectorLengths;
+pub use bilateral::{Bilateral, BilateralArgs, BilateralParams};
+pub use blur::{BlurArgs, BlurParams, GaussianBlur};
+pub use boids::{Boids, BoidsStepArgs};
+pub use grid::{Grid, GridArgs};
+pub use invert::{Invert, InvertArgs};
+pub use particles::{ParticleSettings, Particles, ParticlesParams, ParticlesStep};
+pub use raytrace::{RayTraceArgs, RayTraceSceneArgs, RayTracer, Scene, Sphere};
+pub use sobel::{Cartoon, CartoonArgs, CartoonParams, MultiplyArgs, Sobel, SobelArgs};
+pub use splat::{
+    Splat, SplatFrameArgs, SplatGeometryArgs, SplatProjectionArgs, SplatRasterArgs, SplatTarget,
+};
+pub use texture_add::{TextureAdd, TextureAddArgs};
+pub use vector_lengths::{VectorLengths, VectorLengthsArgs};
+pub use waves::{WaveParams, Waves, WavesDisturbArgs, WavesStep};
 
 use shoal::{Error, Gpu, Image, Result};
 
@@ -120,8 +150,8 @@ pub(crate) fn same_size(kernel: &str, a: &Image, b: &Image) -> Result<()> {
 }
 pub mod particles;
 
-// The contract test reads the crate's sources and runs every showcase entry: natively (the
-// browser runs the showcase on the web site's kernels page).
+// The contract test runs every registry entry: natively (the browser runs the registry on the
+// web site's kernels page).
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod contract;
 #[cfg(test)]

@@ -8,7 +8,8 @@
 //!
 //! ```
 //! # fn main() -> Result<(), shoal::Error> {
-//! use shoal_kernels::particles::{Emitter, ParticleSettings, Particles};
+//! use shoal_kernels::particles::Emitter;
+//! use shoal_kernels::{ParticleSettings, Particles, ParticlesParams, ParticlesStep, Record};
 //! let gpu = shoal::Gpu::blocking()?;
 //! let settings = ParticleSettings {
 //!     lifetime: 2.0,
@@ -16,10 +17,11 @@
 //!     emitters: vec![Emitter::fountain(shoal::glam::Vec3::ZERO)],
 //!     ..ParticleSettings::default()
 //! };
-//! let mut particles = Particles::new(&gpu, &[], 2_000, settings)?;
+//! let params = ParticlesParams { initial: &[], capacity: 2_000, settings };
+//! let particles = Particles::new(&gpu, params)?;
 //! let mut commands = gpu.commands();
 //! for _ in 0..10 {
-//!     particles.record_step(&mut commands)?;
+//!     particles.record(&mut commands, ParticlesStep)?;
 //! }
 //! commands.submit()?;
 //! println!("{} particles alive", particles.count_blocking()?);
@@ -30,9 +32,11 @@ pub mod cpu;
 
 use encase::ShaderType;
 use glam::Vec3;
+use std::sync::{Mutex, PoisonError};
+
 use shoal::{
-    AppendBuffer, Buffer, Commands, DispatchArgs, Error, Gpu, Kernel, Result, Source, Submission,
-    Usage,
+    AppendBuffer, Buffer, Commands, DispatchArgs, Error, Family, Gpu, Kernel, Record, Result,
+    Source, Usage,
 };
 
 /// The document's time step.
@@ -122,6 +126,25 @@ impl Default for ParticleSettings {
     }
 }
 
+/// What [`Particles`] are built with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParticlesParams<'a> {
+    /// The particles at the start, uploaded into the first buffer.
+    pub initial: &'a [Particle],
+    /// Particles each buffer holds: the live particles plus one step's emissions (going over is
+    /// reported by [`Particles::count`]).
+    pub capacity: u64,
+    /// How the particles live.
+    pub settings: ParticleSettings,
+}
+
+/// What a step moves: the buffer holding the live particles and the next free id.
+#[derive(Debug, Clone, Copy)]
+struct State {
+    current: usize,
+    next_id: u32,
+}
+
 /// Particles on the GPU: the two kernels, two append/consume buffers, the indirect arguments.
 #[derive(Debug)]
 pub struct Particles {
@@ -130,26 +153,20 @@ pub struct Particles {
     update: Kernel,
     emit: Kernel,
     buffers: [AppendBuffer<Particle>; 2],
-    /// The buffer holding the live particles.
-    current: usize,
     args: Buffer<DispatchArgs>,
     emitters: Buffer<Emitter>,
     settings: ParticleSettings,
-    next_id: u32,
+    /// A step swaps the buffers and takes ids, and `Record::record` takes `&self` (a batch is
+    /// recorded without borrowing the family mutably, and the family stays `Sync`): the lock is
+    /// held for the whole step, so steps recorded at once from two threads advance in turn.
+    state: Mutex<State>,
 }
 
 impl Particles {
-    /// Uploads `initial` particles into buffers of `capacity` (which must hold the live
-    /// particles plus one step's emissions; going over is reported by [`Particles::count`]).
-    /// Both kernels are compiled here, so there is nothing to `prepare`.
-    pub fn new(
-        gpu: &Gpu,
-        initial: &[Particle],
-        capacity: u64,
-        settings: ParticleSettings,
-    ) -> Result<Self> {
-        let source = shoal::wgsl!("../wgsl/particles.wgsl");
-        Self::from_source(gpu, source, initial, capacity, settings)
+    /// Uploads `params.initial` into buffers of `params.capacity` particles. Both kernels are
+    /// compiled here, so there is nothing to `prepare`.
+    pub fn new(gpu: &Gpu, params: ParticlesParams<'_>) -> Result<Self> {
+        Self::from_source(gpu, shoal::wgsl!("../wgsl/particles.wgsl"), params)
     }
 
     /// Particles like [`Particles::new`] whose kernels are compiled from `source`, an edited
@@ -158,10 +175,13 @@ impl Particles {
     pub fn from_source(
         gpu: &Gpu,
         source: impl Into<Source>,
-        initial: &[Particle],
-        capacity: u64,
-        settings: ParticleSettings,
+        params: ParticlesParams<'_>,
     ) -> Result<Self> {
+        let ParticlesParams {
+            initial,
+            capacity,
+            settings,
+        } = params;
         if !(settings.dt > 0.0 && settings.dt.is_finite()) {
             return Err(Error::InvalidParameter {
                 kernel: "Particles".into(),
@@ -195,7 +215,7 @@ impl Particles {
             });
         }
         let wg = gpu.max_workgroup_1d(64);
-        let [update, emit] = Self::kernels(gpu, &source.into(), wg)?;
+        let [update, emit] = Self::compile(gpu, &source.into(), wg)?;
         let buffers = [
             gpu.append_buffer_from(initial, capacity)?,
             gpu.append_buffer(capacity)?,
@@ -216,15 +236,17 @@ impl Particles {
             update,
             emit,
             buffers,
-            current: 0,
             args: gpu.buffer_zeroed_with(1, Usage::STORAGE | Usage::INDIRECT)?,
             emitters,
             settings,
-            next_id,
+            state: Mutex::new(State {
+                current: 0,
+                next_id,
+            }),
         })
     }
 
-    fn kernels(gpu: &Gpu, source: &Source, wg: u32) -> Result<[Kernel; 2]> {
+    fn compile(gpu: &Gpu, source: &Source, wg: u32) -> Result<[Kernel; 2]> {
         let build = |entry: &str| {
             gpu.kernel_builder(source.clone())
                 .entry(entry)
@@ -237,7 +259,7 @@ impl Particles {
     /// Recompiles both kernels from `source` (an edited `wgsl/particles.wgsl`), keeping the
     /// particles. On an error the old kernels stay.
     pub fn set_source(&mut self, source: impl Into<Source>) -> Result<()> {
-        [self.update, self.emit] = Self::kernels(&self.gpu, &source.into(), self.wg)?;
+        [self.update, self.emit] = Self::compile(&self.gpu, &source.into(), self.wg)?;
         Ok(())
     }
 
@@ -248,29 +270,75 @@ impl Particles {
 
     /// The [`Step`] the next recorded step will use.
     pub fn next_step(&self) -> Step {
+        self.step_from(self.state().next_id)
+    }
+
+    /// The [`Step`] whose first emitted particle gets `first_id`.
+    fn step_from(&self, first_id: u32) -> Step {
         Step {
             dt: self.settings.dt,
             lifetime: self.settings.lifetime,
-            first_id: self.next_id,
+            first_id,
             emit_per_emitter: self.settings.emit_per_emitter,
         }
     }
 
-    /// The buffer holding the live particles.
-    pub fn buffer(&self) -> &AppendBuffer<Particle> {
-        &self.buffers[self.current]
+    /// The state now.
+    fn state(&self) -> State {
+        // A poisoned lock still holds a valid state: it is written only after a step recorded.
+        *self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Records one step into `commands`: the input's count becomes the update's indirect
-    /// group count, the update consumes and appends, the emitters append, and the buffers swap.
-    /// The step's [`Step`] goes into a small uniform of its own, so many steps recorded into one
-    /// batch each keep their first id; the batch runs without a readback.
-    pub fn record_step(&mut self, commands: &mut Commands) -> Result<()> {
+    /// The buffer holding the live particles.
+    pub fn buffer(&self) -> &AppendBuffer<Particle> {
+        &self.buffers[self.state().current]
+    }
+
+    /// How many particles live ([`Error::AppendOverflow`] if a step appended past the capacity).
+    pub async fn count(&self) -> Result<u64> {
+        self.buffer().count().await
+    }
+
+    /// [`Particles::count`], blocking (native only).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn count_blocking(&self) -> Result<u64> {
+        pollster::block_on(self.count())
+    }
+
+    /// Reads the live particles back, in no particular order.
+    pub async fn read(&self) -> Result<Vec<Particle>> {
+        self.buffer().read().await
+    }
+}
+
+/// One step of the particles: it takes nothing but the family's state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ParticlesStep;
+
+impl Family for Particles {
+    fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// The update kernel, then the emitter.
+    fn kernels(&self) -> Vec<&Kernel> {
+        vec![&self.update, &self.emit]
+    }
+}
+
+impl Record<ParticlesStep> for Particles {
+    /// Records one step: the input's count becomes the update's indirect group count, the
+    /// update consumes and appends, the emitters append, and the buffers swap. The step's
+    /// [`Step`] goes into a small uniform of its own, so many steps recorded into one batch each
+    /// keep their first id; the batch runs without a readback.
+    fn record(&self, commands: &mut Commands, _: ParticlesStep) -> Result<()> {
         let commands = &mut commands.labelled("particles");
         // At most the capacity (checked in `new`), which a u32 holds.
         let emitted = u32::try_from(self.settings.emitted()).unwrap_or(u32::MAX);
-        let step = self.gpu.uniform(&self.next_step())?;
-        let (input, output) = (&self.buffers[self.current], &self.buffers[1 - self.current]);
+        let mut state = self.state.lock().map_err(|_| crate::wgsl::poisoned())?;
+        let step = self.gpu.uniform(&self.step_from(state.next_id))?;
+        let current = state.current;
+        let (input, output) = (&self.buffers[current], &self.buffers[1 - current]);
         input.record_dispatch_args(commands, &self.args, self.wg)?;
         self.update
             .bind("particles_in", input)
@@ -288,32 +356,11 @@ impl Particles {
         }
         // Every particle of the input was consumed: its count is back to zero, ready to be the
         // next step's output.
-        self.current = 1 - self.current;
-        self.next_id = self.next_id.wrapping_add(emitted);
+        *state = State {
+            current: 1 - current,
+            next_id: state.next_id.wrapping_add(emitted),
+        };
         Ok(())
-    }
-
-    /// Runs one step, submitted on its own.
-    pub fn step(&mut self) -> Result<Submission> {
-        let mut commands = self.gpu.commands();
-        self.record_step(&mut commands)?;
-        commands.submit()
-    }
-
-    /// How many particles live ([`Error::AppendOverflow`] if a step appended past the capacity).
-    pub async fn count(&self) -> Result<u64> {
-        self.buffer().count().await
-    }
-
-    /// [`Particles::count`], blocking (native only).
-    #[cfg(not(target_arch = "wasm32"))]
-    pub fn count_blocking(&self) -> Result<u64> {
-        pollster::block_on(self.count())
-    }
-
-    /// Reads the live particles back, in no particular order.
-    pub async fn read(&self) -> Result<Vec<Particle>> {
-        self.buffer().read().await
     }
 }
 

@@ -11,13 +11,13 @@ use shoal_conformance::property::proptest::prelude::*;
 use shoal_conformance::property::proptest::test_runner::{TestCaseError, TestCaseResult};
 use shoal_conformance::property::{check_cases, ensure};
 
-use crate::bilateral::{Bilateral, BilateralParams};
-use crate::blur::{BlurParams, GaussianBlur};
-use crate::boids::{Boids, document_flock};
-use crate::particles::{Emitter, ParticleSettings, Particles};
-use crate::raytrace::{RayTracer, Scene};
-use crate::waves::{WaveParams, Waves};
-use crate::{Op, Record, Scan, ScanArgs, ScanSpec, Tiling, scan_cpu};
+use crate::boids::document_flock;
+use crate::particles::Emitter;
+use crate::{
+    Bilateral, BilateralParams, BlurArgs, BlurParams, Boids, BoidsStepArgs, GaussianBlur, Op,
+    ParticleSettings, Particles, ParticlesParams, ParticlesStep, RayTraceSceneArgs, RayTracer,
+    Record, Scan, ScanArgs, ScanSpec, Scene, Tiling, WaveParams, Waves, WavesDisturbArgs, scan_cpu,
+};
 
 /// Inputs per property: each builds pipelines, which takes a while on a software adapter.
 const CASES: u32 = 12;
@@ -127,9 +127,14 @@ fn particle_capacities_and_emissions_give_systems_or_typed_errors() {
                 emitters: vec![Emitter::fountain(Vec3::ZERO); emitters],
                 ..ParticleSettings::default()
             };
-            let made = Particles::new(&gpu, &[], capacity, settings);
+            let params = ParticlesParams {
+                initial: &[],
+                capacity,
+                settings,
+            };
+            let made = Particles::new(&gpu, params);
             typed("Particles::new", &made)?;
-            let Ok(mut particles) = made else {
+            let Ok(particles) = made else {
                 return Ok(());
             };
             let emitted = emitters as u64 * emit_per_emitter as u64;
@@ -137,7 +142,7 @@ fn particle_capacities_and_emissions_give_systems_or_typed_errors() {
                 format!("{emitted} per step accepted for capacity {capacity}")
             })?;
             particles
-                .step()
+                .run(ParticlesStep)
                 .map_err(|e| TestCaseError::fail(e.to_string()))?;
             let count = particles.count_blocking();
             ensure(count == Ok(emitted), || {
@@ -165,12 +170,14 @@ fn wave_sizes_and_steps_give_surfaces_or_typed_errors() {
         strategy,
         |(width, height, spatial_step, time_step, speed, damping)| {
             let params = WaveParams {
+                width,
+                height,
                 spatial_step,
                 time_step,
                 speed,
                 damping,
             };
-            let waves = Waves::new(&gpu, width, height, params);
+            let waves = Waves::new(&gpu, params);
             typed("Waves::new", &waves)?;
             let k = waves.as_ref().map_or([0.0; 3], |w| w.constants());
             ensure(k.iter().all(|k| k.is_finite()), || {
@@ -217,21 +224,35 @@ fn parameters_that_would_give_nan_are_refused() {
         time_step: f32::MAX,
         speed: 0.0,
         damping: 2.0,
+        width: 8,
+        height: 8,
     };
     names(params.constants().map(|_| ()), "damping");
-    names(Waves::new(&gpu, 8, 8, params).map(|_| ()), "damping");
-    let mut waves = Waves::new(&gpu, 8, 8, WaveParams::default()).expect("waves");
+    names(Waves::new(&gpu, params).map(|_| ()), "damping");
+    let small = WaveParams {
+        width: 8,
+        height: 8,
+        ..WaveParams::default()
+    };
+    let waves = Waves::new(&gpu, small).expect("waves");
     for magnitude in [f32::NAN, f32::INFINITY] {
         names(
-            waves.record_disturb(&mut gpu.commands(), 4, 4, magnitude),
+            waves.record(
+                &mut gpu.commands(),
+                WavesDisturbArgs {
+                    x: 4,
+                    y: 4,
+                    magnitude,
+                },
+            ),
             "magnitude",
         );
     }
     // A boids step at a time that is not finite: the goal, then every member, NaN for good.
-    let mut boids =
+    let boids =
         Boids::new(&gpu, &document_flock(crate::boids::WORKGROUP_SIZE as usize)).expect("boids");
     for time in [f32::NAN, f32::INFINITY] {
-        names(boids.step(time).map(|_| ()), "time");
+        names(boids.run(BoidsStepArgs { time }).map(|_| ()), "time");
     }
     // A NaN or non-positive lifetime killed every particle on its first step.
     for lifetime in [f32::NAN, 0.0, -1.0] {
@@ -240,7 +261,15 @@ fn parameters_that_would_give_nan_are_refused() {
             ..ParticleSettings::default()
         };
         names(
-            Particles::new(&gpu, &[], 16, settings).map(|_| ()),
+            Particles::new(
+                &gpu,
+                ParticlesParams {
+                    initial: &[],
+                    capacity: 16,
+                    settings,
+                },
+            )
+            .map(|_| ()),
             "lifetime",
         );
     }
@@ -248,7 +277,15 @@ fn parameters_that_would_give_nan_are_refused() {
         lifetime: f32::INFINITY,
         ..ParticleSettings::default()
     };
-    Particles::new(&gpu, &[], 16, settings).expect("an infinite lifetime: never");
+    Particles::new(
+        &gpu,
+        ParticlesParams {
+            initial: &[],
+            capacity: 16,
+            settings,
+        },
+    )
+    .expect("an infinite lifetime: never");
     // Scenes the camera cannot frame, and too many spheres: every pixel was NaN, or spheres
     // were dropped.
     let tracer = RayTracer::new(&gpu).expect("ray tracer");
@@ -302,13 +339,25 @@ fn parameters_that_would_give_nan_are_refused() {
         ),
     ];
     for (bad, parameter) in scenes {
-        names(tracer.run_scene(&bad, &image).map(|_| ()), parameter);
+        let args = RayTraceSceneArgs {
+            scene: &bad,
+            image: &image,
+        };
+        names(tracer.run(args).map(|_| ()), parameter);
     }
-    tracer.run_scene(&scene, &image).expect("the default scene");
+    let args = RayTraceSceneArgs {
+        scene: &scene,
+        image: &image,
+    };
+    tracer.run(args).expect("the default scene");
     // Blur passes past the bound per call.
     let blur = GaussianBlur::new(&gpu, BlurParams::default()).expect("blur");
     names(
-        blur.run(&image, crate::blur::MAX_PASSES + 1).map(|_| ()),
+        blur.run(BlurArgs {
+            image: &image,
+            passes: crate::blur::MAX_PASSES + 1,
+        })
+        .map(|_| ()),
         "passes",
     );
     // The splat twin's pixel on an image with a side of 0 (it panicked in `clamp`).

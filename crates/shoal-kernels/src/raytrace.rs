@@ -1,15 +1,15 @@
 //! Sphere ray tracer (the OpenGL compute-shader lesson), and a shaded scene beyond it (`wgsl/raytrace.wgsl`).
 //!
-//! [`RayTracer::record`] is the document's: 512 x 512 orthographic rays along -z, a
+//! [`RayTraceArgs`] records the document's: 512 x 512 orthographic rays along -z, a
 //! sphere at (0, 0, -10) of radius 1, max_x = max_y = 5, (0.4, 0.4, 1.0, 1.0) where a ray hits,
-//! black elsewhere. [`RayTracer::record_scene`] renders a [`Scene`] from a uniform: spheres and a
+//! black elsewhere. [`RayTraceSceneArgs`] renders a [`Scene`] from a uniform: spheres and a
 //! checkered plane seen through a perspective camera, Lambert shading, hard shadows and one
 //! reflection bounce. Both CPU twins repeat the WGSL's arithmetic in f32.
 
 use glam::{Vec3, vec3};
 use std::sync::{Arc, Mutex};
 
-use shoal::{Buffer, Commands, Error, Gpu, Image, Kernel, Result, Source, Submission};
+use shoal::{Buffer, Commands, Error, Family, Gpu, Image, Kernel, Record, Result, Source};
 
 /// The document's image side.
 pub const ORTHO_SIZE: u32 = 512;
@@ -64,7 +64,7 @@ pub struct Scene {
     pub spheres: [Sphere; MAX_SPHERES],
 }
 
-/// The [`Error::InvalidParameter`] of a scene [`RayTracer::record_scene`] cannot render.
+/// The [`Error::InvalidParameter`] of a scene the ray tracer cannot render.
 fn check_scene(s: &Scene) -> Result<()> {
     let bad = |parameter: &str, value: String, rule: &str| {
         Err(Error::InvalidParameter {
@@ -163,10 +163,11 @@ impl Default for Scene {
 ///
 /// ```
 /// # fn main() -> Result<(), shoal::Error> {
-/// use shoal_kernels::raytrace::{RayTracer, ortho_cpu};
+/// use shoal_kernels::raytrace::ortho_cpu;
+/// use shoal_kernels::{RayTraceArgs, RayTracer, Record};
 /// let gpu = shoal::Gpu::blocking()?;
 /// let image = gpu.image_zeroed(32, 32, shoal::wgpu::TextureFormat::Rgba32Float)?;
-/// RayTracer::new(&gpu)?.run(&image)?; // the document's sphere, orthographic
+/// RayTracer::new(&gpu)?.run(RayTraceArgs { image: &image })?; // the document's sphere, orthographic
 /// let (got, cpu) = (image.read_blocking::<[f32; 4]>()?, ortho_cpu(32, 32));
 /// let near = |g: &[f32; 4], c: &[f32; 4]| g.iter().zip(c).all(|(g, c)| (g - c).abs() < 1e-3);
 /// assert!(got.iter().zip(&cpu).filter(|(g, c)| !near(g, c)).count() <= 2); // a few ulp at edges
@@ -194,7 +195,7 @@ impl RayTracer {
     /// copy of `wgsl/raytrace.wgsl` with the same entry points and bindings (hot reload). A WGSL
     /// error is [`shoal::Error::Wgsl`] naming the source's file and line.
     pub fn from_source(gpu: &Gpu, source: impl Into<Source>) -> Result<Self> {
-        let [ortho, scene] = Self::kernels(gpu, &source.into())?;
+        let [ortho, scene] = Self::compile(gpu, &source.into())?;
         Ok(Self {
             ortho,
             scene,
@@ -202,7 +203,7 @@ impl RayTracer {
         })
     }
 
-    fn kernels(gpu: &Gpu, source: &Source) -> Result<[Kernel; 2]> {
+    fn compile(gpu: &Gpu, source: &Source) -> Result<[Kernel; 2]> {
         let side = crate::plan_2d(gpu, 16);
         let build = |entry: &str| {
             gpu.kernel_builder(source.clone())
@@ -218,55 +219,8 @@ impl RayTracer {
     /// old kernels stay.
     pub fn set_source(&mut self, source: impl Into<Source>) -> Result<()> {
         let gpu = self.ortho.gpu().clone();
-        [self.ortho, self.scene] = Self::kernels(&gpu, &source.into())?;
+        [self.ortho, self.scene] = Self::compile(&gpu, &source.into())?;
         Ok(())
-    }
-
-    /// Records the document's orthographic sphere into `image` (rgba32float, any size; the
-    /// document's is 512 x 512).
-    pub fn record(&self, commands: &mut Commands, image: &Image) -> Result<()> {
-        let commands = &mut commands.labelled("raytrace");
-        self.ortho
-            .bind("img_output", image)
-            .invocations_2d(image.size())
-            .record(commands)
-    }
-
-    /// Renders the orthographic sphere on its own: records into a fresh batch and submits it,
-    /// without waiting.
-    pub fn run(&self, image: &Image) -> Result<Submission> {
-        let mut commands = self.ortho.gpu().commands();
-        self.record(&mut commands, image)?;
-        commands.submit()
-    }
-
-    /// Records `scene` rendered into `image` (rgba32float, any size). The scene is uploaded into
-    /// a uniform of its own, kept while the same scene is recorded again, so batches recorded
-    /// earlier keep the scene they were recorded with. A scene the camera cannot frame (a field
-    /// that is not finite, the eye at the point looked at, a view straight up or down, a field of
-    /// view outside (0, π)) or with more than [`MAX_SPHERES`] spheres is
-    /// [`Error::InvalidParameter`]: its every pixel would be NaN, or spheres dropped.
-    pub fn record_scene(
-        &self,
-        commands: &mut Commands,
-        scene: &Scene,
-        image: &Image,
-    ) -> Result<()> {
-        let commands = &mut commands.labelled("raytrace");
-        check_scene(scene)?;
-        let uniform = self.scene_uniform(scene)?;
-        self.scene
-            .bind("img_output", image)
-            .bind("scene", &uniform)
-            .invocations_2d(image.size())
-            .record(commands)
-    }
-
-    /// Renders `scene` on its own: records into a fresh batch and submits it, without waiting.
-    pub fn run_scene(&self, scene: &Scene, image: &Image) -> Result<Submission> {
-        let mut commands = self.scene.gpu().commands();
-        self.record_scene(&mut commands, scene, image)?;
-        commands.submit()
     }
 
     /// The uniform holding `scene`: the last one if it held the same scene, a new one otherwise.
@@ -283,6 +237,62 @@ impl RayTracer {
                 Ok(uniform)
             }
         }
+    }
+}
+
+/// What the document's orthographic sphere writes.
+#[derive(Debug, Clone, Copy)]
+pub struct RayTraceArgs<'a> {
+    /// The image rendered into (rgba32float, any size; the document's is 512 x 512).
+    pub image: &'a Image,
+}
+
+/// What a shaded scene reads and writes.
+#[derive(Debug, Clone, Copy)]
+pub struct RayTraceSceneArgs<'a> {
+    /// The scene. It is uploaded into a uniform of its own, kept while the same scene is
+    /// recorded again, so batches recorded earlier keep the scene they were recorded with.
+    pub scene: &'a Scene,
+    /// The image rendered into (rgba32float, any size).
+    pub image: &'a Image,
+}
+
+impl Family for RayTracer {
+    fn gpu(&self) -> &Gpu {
+        self.ortho.gpu()
+    }
+
+    fn kernels(&self) -> Vec<&Kernel> {
+        vec![&self.ortho, &self.scene]
+    }
+}
+
+impl Record<RayTraceArgs<'_>> for RayTracer {
+    /// Records the document's orthographic sphere.
+    fn record(&self, commands: &mut Commands, args: RayTraceArgs<'_>) -> Result<()> {
+        let commands = &mut commands.labelled("raytrace");
+        self.ortho
+            .bind("img_output", args.image)
+            .invocations_2d(args.image.size())
+            .record(commands)
+    }
+}
+
+impl Record<RayTraceSceneArgs<'_>> for RayTracer {
+    /// Records the scene rendered into the image. A scene the camera cannot frame (a field that
+    /// is not finite, the eye at the point looked at, a view straight up or down, a field of
+    /// view outside (0, π)) or with more than [`MAX_SPHERES`] spheres is
+    /// [`Error::InvalidParameter`]: its every pixel would be NaN, or spheres dropped.
+    fn record(&self, commands: &mut Commands, args: RayTraceSceneArgs<'_>) -> Result<()> {
+        let RayTraceSceneArgs { scene, image } = args;
+        let commands = &mut commands.labelled("raytrace");
+        check_scene(scene)?;
+        let uniform = self.scene_uniform(scene)?;
+        self.scene
+            .bind("img_output", image)
+            .bind("scene", &uniform)
+            .invocations_2d(image.size())
+            .record(commands)
     }
 }
 

@@ -10,9 +10,9 @@ pub mod cpu;
 
 use std::sync::Mutex;
 
-use shoal::{Commands, Gpu, Image, Kernel, Result, Source, Submission};
+use shoal::{Commands, Family, Gpu, Image, Kernel, Record, Result, Source};
 
-use crate::blur::{BlurParams, GaussianBlur};
+use crate::blur::{BlurArgs, BlurParams, GaussianBlur};
 
 pub use cpu::{cartoon_cpu, composite_multiply_cpu, sobel_cpu};
 
@@ -21,12 +21,13 @@ pub use cpu::{cartoon_cpu, composite_multiply_cpu, sobel_cpu};
 /// ```
 /// # fn main() -> Result<(), shoal::Error> {
 /// use shoal::{glam::Vec4, wgpu::TextureFormat::Rgba32Float};
-/// use shoal_kernels::sobel::{Sobel, sobel_cpu};
+/// use shoal_kernels::sobel::sobel_cpu;
+/// use shoal_kernels::{Record, Sobel, SobelArgs};
 /// let gpu = shoal::Gpu::blocking()?;
 /// let texels: Vec<Vec4> = (0..64).map(|i| Vec4::splat(((i % 8) / 4) as f32)).collect();
 /// let picture = gpu.image_from(8, 8, Rgba32Float, &texels)?; // a vertical edge
 /// let edges = gpu.image_zeroed(8, 8, Rgba32Float)?;
-/// Sobel::new(&gpu)?.run(&picture, &edges)?;
+/// Sobel::new(&gpu)?.run(SobelArgs { src: &picture, dst: &edges })?;
 /// let got: Vec<Vec4> = edges.read_blocking()?;
 /// let cpu = sobel_cpu(&texels, 8, 8);
 /// assert!(got.iter().zip(&cpu).all(|(g, c)| g.abs_diff_eq(*c, 1e-5)));
@@ -63,9 +64,44 @@ impl Sobel {
         *self = Self::from_source(&self.gpu, source)?;
         Ok(())
     }
+}
 
-    /// Records the inverted edge image of `src` into `dst` (both `rgba32float`, same size).
-    pub fn record(&self, commands: &mut Commands, src: &Image, dst: &Image) -> Result<()> {
+/// What one edge detection reads and writes, both `rgba32float` of the same size.
+#[derive(Debug, Clone, Copy)]
+pub struct SobelArgs<'a> {
+    /// The image whose edges are found.
+    pub src: &'a Image,
+    /// The inverted edge image: edges black.
+    pub dst: &'a Image,
+}
+
+/// What one multiply reads and writes: `dst = base × edges`, texel by texel, all three the
+/// same size.
+#[derive(Debug, Clone, Copy)]
+pub struct MultiplyArgs<'a> {
+    /// The picture.
+    pub base: &'a Image,
+    /// Its inverted edge image (a [`SobelArgs::dst`]).
+    pub edges: &'a Image,
+    /// The product.
+    pub dst: &'a Image,
+}
+
+impl Family for Sobel {
+    fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// The edge kernel, then the multiply.
+    fn kernels(&self) -> Vec<&Kernel> {
+        vec![&self.sobel, &self.multiply]
+    }
+}
+
+impl Record<SobelArgs<'_>> for Sobel {
+    /// Records the inverted edge image of `src` into `dst`.
+    fn record(&self, commands: &mut Commands, args: SobelArgs<'_>) -> Result<()> {
+        let SobelArgs { src, dst } = args;
         let commands = &mut commands.labelled("sobel");
         crate::same_size("Sobel", src, dst)?;
         self.sobel
@@ -74,23 +110,12 @@ impl Sobel {
             .invocations_2d(src.size())
             .record(commands)
     }
+}
 
-    /// Writes the inverted edge image of `src` into `dst`: records into a fresh batch and
-    /// submits it, without waiting.
-    pub fn run(&self, src: &Image, dst: &Image) -> Result<Submission> {
-        let mut commands = self.gpu.commands();
-        self.record(&mut commands, src, dst)?;
-        commands.submit()
-    }
-
-    /// Records `dst = base × edges`, texel by texel (all three the same size).
-    pub fn record_multiply(
-        &self,
-        commands: &mut Commands,
-        base: &Image,
-        edges: &Image,
-        dst: &Image,
-    ) -> Result<()> {
+impl Record<MultiplyArgs<'_>> for Sobel {
+    /// Records `dst = base × edges`.
+    fn record(&self, commands: &mut Commands, args: MultiplyArgs<'_>) -> Result<()> {
+        let MultiplyArgs { base, edges, dst } = args;
         let commands = &mut commands.labelled("sobel");
         crate::same_size("Sobel (multiply)", base, edges)?;
         crate::same_size("Sobel (multiply)", base, dst)?;
@@ -100,13 +125,6 @@ impl Sobel {
             .bind("dst", dst)
             .invocations_2d(base.size())
             .record(commands)
-    }
-
-    /// Writes `dst = base × edges`: records into a fresh batch and submits it, without waiting.
-    pub fn run_multiply(&self, base: &Image, edges: &Image, dst: &Image) -> Result<Submission> {
-        let mut commands = self.gpu.commands();
-        self.record_multiply(&mut commands, base, edges, dst)?;
-        commands.submit()
     }
 }
 
@@ -135,13 +153,14 @@ impl Default for CartoonParams {
 /// ```
 /// # fn main() -> Result<(), shoal::Error> {
 /// use shoal::{glam::Vec4, wgpu::TextureFormat::Rgba32Float};
-/// use shoal_kernels::sobel::{Cartoon, CartoonParams, cartoon_cpu};
+/// use shoal_kernels::sobel::cartoon_cpu;
+/// use shoal_kernels::{Cartoon, CartoonArgs, CartoonParams, Record};
 /// let gpu = shoal::Gpu::blocking()?;
 /// let texels: Vec<Vec4> = (0..256).map(|i| Vec4::splat(((i % 16) / 8) as f32)).collect();
 /// let picture = gpu.image_from(16, 16, Rgba32Float, &texels)?;
 /// let out = gpu.image_zeroed(16, 16, Rgba32Float)?;
 /// let params = CartoonParams::default(); // two blur passes, then edges, then multiply
-/// Cartoon::new(&gpu, params)?.run(&picture, &out)?;
+/// Cartoon::new(&gpu, params)?.run(CartoonArgs { src: &picture, dst: &out })?;
 /// let got: Vec<Vec4> = out.read_blocking()?;
 /// let cpu = cartoon_cpu(&texels, 16, 16, &params)?;
 /// assert!(got.iter().zip(&cpu).all(|(g, c)| g.abs_diff_eq(*c, 1e-4)));
@@ -213,24 +232,51 @@ impl Cartoon {
             }
         }
     }
+}
 
-    /// Records the cartoon of `src` into `dst` (`src` is left as it was).
-    pub fn record(&self, commands: &mut Commands, src: &Image, dst: &Image) -> Result<()> {
+/// What one cartoon reads and writes, both `rgba32float` of the same size.
+#[derive(Debug, Clone, Copy)]
+pub struct CartoonArgs<'a> {
+    /// The picture, left as it was.
+    pub src: &'a Image,
+    /// Its cartoon.
+    pub dst: &'a Image,
+}
+
+impl Family for Cartoon {
+    fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// The blur's kernels, then the edge and multiply kernels.
+    fn kernels(&self) -> Vec<&Kernel> {
+        let mut kernels = self.blur.kernels();
+        kernels.extend(self.sobel.kernels());
+        kernels
+    }
+}
+
+impl Record<CartoonArgs<'_>> for Cartoon {
+    /// Records the cartoon of `src` into `dst`: a copy of `src` blurred, its edges, the product.
+    fn record(&self, commands: &mut Commands, args: CartoonArgs<'_>) -> Result<()> {
+        let CartoonArgs { src, dst } = args;
         let commands = &mut commands.labelled("cartoon");
         crate::same_size("Cartoon", src, dst)?;
         let (blurred, edges) = self.scratch(src)?;
         commands.copy_image(src, &blurred)?;
-        self.blur.record(commands, &blurred, self.passes)?;
-        self.sobel.record(commands, &blurred, &edges)?;
-        self.sobel.record_multiply(commands, &blurred, &edges, dst)
-    }
-
-    /// Writes the cartoon of `src` into `dst`: records into a fresh batch and submits it,
-    /// without waiting.
-    pub fn run(&self, src: &Image, dst: &Image) -> Result<Submission> {
-        let mut commands = self.gpu.commands();
-        self.record(&mut commands, src, dst)?;
-        commands.submit()
+        let (image, passes) = (&blurred, self.passes);
+        self.blur.record(commands, BlurArgs { image, passes })?;
+        let sobel = SobelArgs {
+            src: &blurred,
+            dst: &edges,
+        };
+        self.sobel.record(commands, sobel)?;
+        let multiply = MultiplyArgs {
+            base: &blurred,
+            edges: &edges,
+            dst,
+        };
+        self.sobel.record(commands, multiply)
     }
 }
 

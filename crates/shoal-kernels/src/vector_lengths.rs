@@ -2,18 +2,18 @@
 //! a vector and appends its length, in no particular order (`wgsl/vector_lengths.wgsl`).
 
 use glam::Vec3;
-use shoal::{AppendBuffer, Commands, Gpu, Kernel, Result, Submission};
+use shoal::{AppendBuffer, Commands, Family, Gpu, Kernel, Record, Result};
 
 /// The vector-lengths kernel, compiled once.
 ///
 /// ```
 /// # fn main() -> Result<(), shoal::Error> {
 /// use shoal::glam::Vec3;
-/// use shoal_kernels::vector_lengths::VectorLengths;
+/// use shoal_kernels::{Record, VectorLengths, VectorLengthsArgs};
 /// let gpu = shoal::Gpu::blocking()?;
 /// let vectors = gpu.append_buffer_from(&[Vec3::new(3.0, 4.0, 0.0), Vec3::new(0.0, 0.0, 2.0)], 2)?;
 /// let lengths = gpu.append_buffer::<f32>(2)?;
-/// VectorLengths::new(&gpu)?.run(&vectors, &lengths)?;
+/// VectorLengths::new(&gpu)?.run(VectorLengthsArgs { vectors: &vectors, lengths: &lengths })?;
 /// let mut got = lengths.read_blocking()?; // appended in any order
 /// got.sort_by(f32::total_cmp);
 /// assert_eq!(got, [2.0, 5.0]);
@@ -34,32 +34,37 @@ impl VectorLengths {
             .build()?;
         Ok(Self { kernel })
     }
+}
 
-    /// Records consuming every vector of `vectors` (one invocation per slot of its capacity)
-    /// and appending each length to `lengths`.
-    pub fn record(
-        &self,
-        commands: &mut Commands,
-        vectors: &AppendBuffer<Vec3>,
-        lengths: &AppendBuffer<f32>,
-    ) -> Result<()> {
+/// What one run consumes and appends to.
+#[derive(Debug, Clone, Copy)]
+pub struct VectorLengthsArgs<'a> {
+    /// The vectors, consumed: one invocation per slot of its capacity.
+    pub vectors: &'a AppendBuffer<Vec3>,
+    /// Each length is appended here, in no particular order.
+    pub lengths: &'a AppendBuffer<f32>,
+}
+
+impl Family for VectorLengths {
+    fn gpu(&self) -> &Gpu {
+        self.kernel.gpu()
+    }
+
+    fn kernels(&self) -> Vec<&Kernel> {
+        vec![&self.kernel]
+    }
+}
+
+impl Record<VectorLengthsArgs<'_>> for VectorLengths {
+    /// Records consuming every vector and appending its length.
+    fn record(&self, commands: &mut Commands, args: VectorLengthsArgs<'_>) -> Result<()> {
+        let VectorLengthsArgs { vectors, lengths } = args;
         let commands = &mut commands.labelled("vector_lengths");
         self.kernel
             .bind("vectors", vectors)
             .bind("lengths", lengths)
             .invocations(vectors.capacity())
             .record(commands)
-    }
-
-    /// Runs it on its own: records into a fresh batch and submits it, without waiting.
-    pub fn run(
-        &self,
-        vectors: &AppendBuffer<Vec3>,
-        lengths: &AppendBuffer<f32>,
-    ) -> Result<Submission> {
-        let mut commands = self.kernel.gpu().commands();
-        self.record(&mut commands, vectors, lengths)?;
-        commands.submit()
     }
 }
 

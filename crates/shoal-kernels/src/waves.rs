@@ -9,13 +9,14 @@
 //!
 //! ```
 //! # fn main() -> Result<(), shoal::Error> {
-//! use shoal_kernels::waves::{WaveParams, Waves};
+//! use shoal_kernels::{Record, WaveParams, Waves, WavesDisturbArgs, WavesStep};
 //! let gpu = shoal::Gpu::blocking()?;
-//! let mut waves = Waves::new(&gpu, 64, 64, WaveParams::default())?;
-//! waves.disturb(32, 32, 1.0)?;
+//! let params = WaveParams { width: 64, height: 64, ..WaveParams::default() };
+//! let waves = Waves::new(&gpu, params)?;
+//! waves.run(WavesDisturbArgs { x: 32, y: 32, magnitude: 1.0 })?;
 //! let mut commands = gpu.commands();
 //! for _ in 0..10 {
-//!     waves.record_step(&mut commands)?;
+//!     waves.record(&mut commands, WavesStep)?;
 //! }
 //! commands.submit()?;
 //! let heights = waves.read_blocking()?;
@@ -27,14 +28,21 @@ pub mod cpu;
 
 use encase::ShaderType;
 use shoal::wgpu::TextureFormat;
-use shoal::{Buffer, Commands, Error, Gpu, Image, Kernel, Result, Source, Submission};
+use std::sync::{Mutex, PoisonError};
+
+use shoal::{Buffer, Commands, Error, Family, Gpu, Image, Kernel, Record, Result, Source};
 
 /// The document's grid: 512 x 512.
 pub const DOCUMENT_SIZE: u32 = 512;
 
-/// The physical parameters, [`WaveParams::default`] holding the document demo's.
+/// The surface's size and physical parameters, [`WaveParams::default`] holding the document
+/// demo's.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct WaveParams {
+    /// Texels across the grid, at least 3 (the document's [`DOCUMENT_SIZE`]).
+    pub width: u32,
+    /// Texels down the grid, at least 3.
+    pub height: u32,
     /// Grid spacing dx.
     pub spatial_step: f32,
     /// Time step dt.
@@ -48,6 +56,8 @@ pub struct WaveParams {
 impl Default for WaveParams {
     fn default() -> Self {
         Self {
+            width: DOCUMENT_SIZE,
+            height: DOCUMENT_SIZE,
             spatial_step: 1.0,
             time_step: 0.03,
             speed: 4.0,
@@ -64,6 +74,7 @@ impl WaveParams {
             time_step: dt,
             speed: c,
             damping: mu,
+            ..
         } = *self;
         let bad = |parameter: &str, value: f32, rule: String| {
             Err(Error::InvalidParameter {
@@ -133,31 +144,28 @@ pub struct Waves {
     update: Kernel,
     disturb: Kernel,
     images: [Image; 3],
-    /// Which image is the previous, current and next solution.
-    roles: [usize; 3],
+    /// Which image is the previous, current and next solution. A step rotates them, and
+    /// `Record::record` takes `&self` (a batch is recorded without borrowing the family mutably,
+    /// and the family stays `Sync`): the lock is held for the whole step, so steps recorded at
+    /// once from two threads rotate in turn.
+    roles: Mutex<[usize; 3]>,
     params: WaveParams,
     k: [f32; 3],
     uniform: Buffer<WaveUniform>,
 }
 
 impl Waves {
-    /// A flat `width` x `height` surface (at least 3 x 3) with `params`. Its kernels are
-    /// compiled here, so there is nothing to `prepare`.
-    pub fn new(gpu: &Gpu, width: u32, height: u32, params: WaveParams) -> Result<Self> {
-        let source = shoal::wgsl!("../wgsl/waves.wgsl");
-        Self::from_source(gpu, source, width, height, params)
+    /// A flat `params.width` x `params.height` surface (at least 3 x 3) with `params`. Its
+    /// kernels are compiled here, so there is nothing to `prepare`.
+    pub fn new(gpu: &Gpu, params: WaveParams) -> Result<Self> {
+        Self::from_source(gpu, shoal::wgsl!("../wgsl/waves.wgsl"), params)
     }
 
     /// A surface like [`Waves::new`] whose kernels are compiled from `source`, an edited copy of
     /// `wgsl/waves.wgsl` with the same entry points and bindings (hot reload). A WGSL error is
     /// [`Error::Wgsl`] naming the source's file and line.
-    pub fn from_source(
-        gpu: &Gpu,
-        source: impl Into<Source>,
-        width: u32,
-        height: u32,
-        params: WaveParams,
-    ) -> Result<Self> {
+    pub fn from_source(gpu: &Gpu, source: impl Into<Source>, params: WaveParams) -> Result<Self> {
+        let WaveParams { width, height, .. } = params;
         let k = params.constants()?;
         if width < 3 || height < 3 {
             return Err(Error::InvalidParameter {
@@ -167,14 +175,14 @@ impl Waves {
                 rule: "the grid needs an interior: at least 3x3".into(),
             });
         }
-        let [update, disturb] = Self::kernels(gpu, &source.into())?;
+        let [update, disturb] = Self::compile(gpu, &source.into())?;
         let image = || gpu.image_zeroed(width, height, TextureFormat::R32Float);
         Ok(Self {
             gpu: gpu.clone(),
             update,
             disturb,
             images: [image()?, image()?, image()?],
-            roles: [0, 1, 2],
+            roles: Mutex::new([0, 1, 2]),
             params,
             k,
             uniform: gpu.uniform(&WaveUniform {
@@ -185,7 +193,7 @@ impl Waves {
         })
     }
 
-    fn kernels(gpu: &Gpu, source: &Source) -> Result<[Kernel; 2]> {
+    fn compile(gpu: &Gpu, source: &Source) -> Result<[Kernel; 2]> {
         let build = |entry: &str| gpu.kernel_builder(source.clone()).entry(entry).build();
         Ok([build("waves_update")?, build("waves_disturb")?])
     }
@@ -193,7 +201,7 @@ impl Waves {
     /// Recompiles both kernels from `source` (an edited `wgsl/waves.wgsl`), keeping the
     /// surface. On an error the old kernels stay.
     pub fn set_source(&mut self, source: impl Into<Source>) -> Result<()> {
-        [self.update, self.disturb] = Self::kernels(&self.gpu, &source.into())?;
+        [self.update, self.disturb] = Self::compile(&self.gpu, &source.into())?;
         Ok(())
     }
 
@@ -209,80 +217,18 @@ impl Waves {
 
     /// The current solution (an `r32float` image).
     pub fn current(&self) -> &Image {
-        &self.images[self.roles[1]]
+        &self.images[self.roles()[1]]
     }
 
     /// The previous solution.
     pub fn previous(&self) -> &Image {
-        &self.images[self.roles[0]]
+        &self.images[self.roles()[0]]
     }
 
-    /// Records one update into `commands`: next = k1·prev + k2·curr + k3·(neighbours), then
-    /// the images rotate. Many steps go into one batch by calling this once per step.
-    pub fn record_step(&mut self, commands: &mut Commands) -> Result<()> {
-        let [prev, curr, next] = self.roles.map(|r| &self.images[r]);
-        self.update
-            .bind("prev", prev)
-            .bind("curr", curr)
-            .bind("next", next)
-            .bind("wave", &self.uniform)
-            .invocations_2d(curr.size())
-            .record(commands)?;
-        let [p, c, n] = self.roles;
-        self.roles = [c, n, p];
-        Ok(())
-    }
-
-    /// Runs one update, submitted on its own.
-    pub fn step(&mut self) -> Result<Submission> {
-        let mut commands = self.gpu.commands();
-        self.record_step(&mut commands)?;
-        commands.submit()
-    }
-
-    /// Records a disturbance of the current surface at interior texel (`x`, `y`).
-    pub fn record_disturb(
-        &mut self,
-        commands: &mut Commands,
-        x: u32,
-        y: u32,
-        magnitude: f32,
-    ) -> Result<()> {
-        if !magnitude.is_finite() {
-            return Err(Error::InvalidParameter {
-                kernel: "Waves".into(),
-                parameter: "disturbance magnitude".into(),
-                value: magnitude.to_string(),
-                rule: "must be a finite number".into(),
-            });
-        }
-        let [w, h] = self.current().size();
-        if !(1..w - 1).contains(&x) || !(1..h - 1).contains(&y) {
-            return Err(Error::InvalidParameter {
-                kernel: "Waves".into(),
-                parameter: "disturbance position".into(),
-                value: format!("({x}, {y})"),
-                rule: format!(
-                    "must be an interior texel of the {w}x{h} grid, 1..={} x 1..={}",
-                    w - 2,
-                    h - 2
-                ),
-            });
-        }
-        // Its own small uniform, so several disturbances recorded in one batch keep theirs.
-        let disturbance = self.gpu.uniform(&Disturbance { x, y, magnitude })?;
-        self.disturb
-            .bind("surface", self.current())
-            .bind("disturbance", &disturbance)
-            .groups([1, 1, 1])
-            .record(commands)
-    }
-
-    /// Disturbs the current surface at (`x`, `y`), submitted on its own.
-    pub fn disturb(&mut self, x: u32, y: u32, magnitude: f32) -> Result<Submission> {
-        let mut commands = self.gpu.commands();
-        self.record_disturb(&mut commands, x, y, magnitude)?;
-        commands.submit()
+    /// Which image is the previous, current and next solution now.
+    fn roles(&self) -> [usize; 3] {
+        // A poisoned lock still holds valid roles: they are written only after a step recorded.
+        *self.roles.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Reads the current heights back, row by row.
@@ -299,6 +245,91 @@ impl Waves {
     #[cfg(not(target_arch = "wasm32"))]
     pub fn read_blocking(&self) -> Result<Vec<f32>> {
         pollster::block_on(self.read())
+    }
+}
+
+/// One update of the surface: next = k1·prev + k2·curr + k3·(neighbours), then the images
+/// rotate. Many steps go into one batch by recording this once per step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct WavesStep;
+
+/// A disturbance of the current surface at an interior texel.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WavesDisturbArgs {
+    /// Column, 1..=width − 2.
+    pub x: u32,
+    /// Row, 1..=height − 2.
+    pub y: u32,
+    /// Height added (finite); its neighbours get half.
+    pub magnitude: f32,
+}
+
+impl Family for Waves {
+    fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// The update kernel, then the disturbance.
+    fn kernels(&self) -> Vec<&Kernel> {
+        vec![&self.update, &self.disturb]
+    }
+}
+
+impl Record<WavesStep> for Waves {
+    /// Records one update and rotates the images.
+    fn record(&self, commands: &mut Commands, _: WavesStep) -> Result<()> {
+        let mut roles = self.roles.lock().map_err(|_| crate::wgsl::poisoned())?;
+        let [prev, curr, next] = roles.map(|r| &self.images[r]);
+        self.update
+            .bind("prev", prev)
+            .bind("curr", curr)
+            .bind("next", next)
+            .bind("wave", &self.uniform)
+            .invocations_2d(curr.size())
+            .record(commands)?;
+        let [p, c, n] = *roles;
+        *roles = [c, n, p];
+        Ok(())
+    }
+}
+
+impl Record<WavesDisturbArgs> for Waves {
+    /// Records a disturbance of the current surface. A position outside the interior or a
+    /// magnitude that is not finite is [`Error::InvalidParameter`].
+    fn record(&self, commands: &mut Commands, args: WavesDisturbArgs) -> Result<()> {
+        let WavesDisturbArgs { x, y, magnitude } = args;
+        if !magnitude.is_finite() {
+            return Err(Error::InvalidParameter {
+                kernel: "Waves".into(),
+                parameter: "disturbance magnitude".into(),
+                value: magnitude.to_string(),
+                rule: "must be a finite number".into(),
+            });
+        }
+        // Held while recording, so a step recorded at once on another thread does not rotate
+        // the surface from under the disturbance.
+        let roles = self.roles.lock().map_err(|_| crate::wgsl::poisoned())?;
+        let current = &self.images[roles[1]];
+        let [w, h] = current.size();
+        if !(1..w - 1).contains(&x) || !(1..h - 1).contains(&y) {
+            return Err(Error::InvalidParameter {
+                kernel: "Waves".into(),
+                parameter: "disturbance position".into(),
+                value: format!("({x}, {y})"),
+                rule: format!(
+                    "must be an interior texel of the {w}x{h} grid, 1..={} x 1..={}",
+                    w - 2,
+                    h - 2
+                ),
+            });
+        }
+        // Its own small uniform, so several disturbances recorded in one batch keep theirs.
+        let disturbance = self.gpu.uniform(&Disturbance { x, y, magnitude })?;
+        self.disturb
+            .bind("surface", current)
+            .bind("disturbance", &disturbance)
+            .groups([1, 1, 1])
+            .record(commands)
     }
 }
 

@@ -9,7 +9,9 @@ use std::process::ExitCode;
 
 use shoal::wgpu::TextureFormat;
 use shoal::{Gpu, Image};
-use shoal_kernels::{Grid, RayTracer, grid, raytrace};
+use shoal_kernels::{
+    Grid, GridArgs, RayTraceArgs, RayTraceSceneArgs, RayTracer, Record, grid, raytrace,
+};
 
 /// Writes rgba32float texels as an 8-bit RGB PNG (the pictures are opaque).
 fn write_png(path: &Path, width: u32, height: u32, texels: &[[f32; 4]]) -> Result<(), String> {
@@ -41,7 +43,10 @@ async fn render(gpu: &Gpu, dir: &Path) -> Result<Vec<String>, String> {
     let image = gpu
         .image_zeroed(w, h, TextureFormat::Rgba32Float)
         .map_err(err)?;
-    Grid::new(gpu).map_err(err)?.run(&image).map_err(err)?;
+    Grid::new(gpu)
+        .map_err(err)?
+        .run(GridArgs { image: &image })
+        .map_err(err)?;
     let texels = image.read::<[f32; 4]>().await.map_err(err)?;
     if texels != grid::grid_cpu(w, h) {
         return Err("grid differs from its CPU twin".into());
@@ -53,7 +58,7 @@ async fn render(gpu: &Gpu, dir: &Path) -> Result<Vec<String>, String> {
     let image = gpu
         .image_zeroed(n, n, TextureFormat::Rgba32Float)
         .map_err(err)?;
-    tracer.run(&image).map_err(err)?;
+    tracer.run(RayTraceArgs { image: &image }).map_err(err)?;
     let texels = image.read::<[f32; 4]>().await.map_err(err)?;
     let differ = texels
         .iter()
@@ -72,7 +77,11 @@ async fn render(gpu: &Gpu, dir: &Path) -> Result<Vec<String>, String> {
         .image_zeroed(w, h, TextureFormat::Rgba32Float)
         .map_err(err)?;
     let scene = raytrace::Scene::default();
-    tracer.run_scene(&scene, &image).map_err(err)?;
+    let args = RayTraceSceneArgs {
+        scene: &scene,
+        image: &image,
+    };
+    tracer.run(args).map_err(err)?;
     let texels = image.read::<[f32; 4]>().await.map_err(err)?;
     let off = texels
         .iter()

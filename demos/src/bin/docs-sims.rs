@@ -11,12 +11,12 @@ use std::process::ExitCode;
 use shoal::Gpu;
 use shoal::glam::{Vec3, Vec4};
 use shoal::wgpu::TextureFormat;
-use shoal_kernels::bilateral::{Bilateral, BilateralParams};
-use shoal_kernels::blur::{self, BlurParams, GaussianBlur};
-use shoal_kernels::boids::{self, Boids};
-use shoal_kernels::sobel::{self, Cartoon, CartoonParams, Sobel};
 use shoal_kernels::test_image::test_image;
-use shoal_kernels::waves::{self, WaveParams, Waves};
+use shoal_kernels::{
+    Bilateral, BilateralArgs, BilateralParams, BlurArgs, BlurParams, Boids, BoidsStepArgs, Cartoon,
+    CartoonArgs, CartoonParams, GaussianBlur, Record, Sobel, SobelArgs, WaveParams, Waves,
+    WavesDisturbArgs, WavesStep, blur, boids, sobel, waves,
+};
 
 type Failure = Box<dyn std::error::Error>;
 
@@ -73,7 +73,10 @@ fn filters(gpu: &Gpu, dir: &Path) -> Result<(), Failure> {
             ..BlurParams::default()
         },
     )?;
-    gaussian.run(&blurred, 3)?;
+    gaussian.run(BlurArgs {
+        image: &blurred,
+        passes: 3,
+    })?;
     let got: Vec<Vec4> = blurred.read_blocking()?;
     check(
         "blur",
@@ -85,7 +88,11 @@ fn filters(gpu: &Gpu, dir: &Path) -> Result<(), Failure> {
 
     let original = image(&src)?;
     let out = gpu.image_zeroed(W, H, TextureFormat::Rgba32Float)?;
-    Sobel::new(gpu)?.run(&original, &out)?;
+    let (src_image, dst) = (&original, &out);
+    Sobel::new(gpu)?.run(SobelArgs {
+        src: src_image,
+        dst,
+    })?;
     let got: Vec<Vec4> = out.read_blocking()?;
     check("sobel", &got, &sobel::sobel_cpu(&src, W, H), 1e-5)?;
     save("filters-sobel.png", &got)?;
@@ -94,7 +101,10 @@ fn filters(gpu: &Gpu, dir: &Path) -> Result<(), Failure> {
         sigma: 1.5,
         passes: 2,
     };
-    Cartoon::new(gpu, params)?.run(&original, &out)?;
+    Cartoon::new(gpu, params)?.run(CartoonArgs {
+        src: src_image,
+        dst,
+    })?;
     let got: Vec<Vec4> = out.read_blocking()?;
     check(
         "cartoon",
@@ -108,7 +118,10 @@ fn filters(gpu: &Gpu, dir: &Path) -> Result<(), Failure> {
         spatial_sigma: 3.0,
         range_sigma: 0.2,
     };
-    Bilateral::new(gpu, params)?.run(&original, &out)?;
+    Bilateral::new(gpu, params)?.run(BilateralArgs {
+        src: src_image,
+        dst,
+    })?;
     let got: Vec<Vec4> = out.read_blocking()?;
     check(
         "bilateral",
@@ -121,14 +134,19 @@ fn filters(gpu: &Gpu, dir: &Path) -> Result<(), Failure> {
 
 fn wave_picture(gpu: &Gpu, dir: &Path) -> Result<(), Failure> {
     let size = waves::DOCUMENT_SIZE;
-    let mut surface = Waves::new(gpu, size, size, WaveParams::default())?;
+    let params = WaveParams {
+        width: size,
+        height: size,
+        ..WaveParams::default()
+    };
+    let surface = Waves::new(gpu, params)?;
     let mut cpu = waves::cpu::WavesCpu::new(size, size, surface.constants());
     for (x, y, m) in [(180u32, 200u32, 1.5f32), (330, 300, 1.0), (256, 120, -1.0)] {
-        surface.disturb(x, y, m)?;
+        surface.run(WavesDisturbArgs { x, y, magnitude: m })?;
         cpu.disturb(x, y, m);
         let mut commands = gpu.commands();
         for _ in 0..300 {
-            surface.record_step(&mut commands)?;
+            surface.record(&mut commands, WavesStep)?;
         }
         commands.submit()?;
         (0..300).for_each(|_| cpu.step());
@@ -155,17 +173,19 @@ fn wave_picture(gpu: &Gpu, dir: &Path) -> Result<(), Failure> {
 
 fn flock_picture(gpu: &Gpu, dir: &Path) -> Result<(), Failure> {
     let n = 1024;
-    let mut flock = Boids::new(gpu, &boids::document_flock(n))?;
+    let flock = Boids::new(gpu, &boids::document_flock(n))?;
     let steps = 120;
     let dt = 1.0 / 60.0;
     let times: Vec<f32> = (0..steps).map(|s| s as f32 * dt).collect();
     let mut commands = gpu.commands();
     for &t in &times[..steps - 1] {
-        flock.record_step(&mut commands, t)?;
+        flock.record(&mut commands, BoidsStepArgs { time: t })?;
     }
     commands.submit()?.wait_blocking()?;
     let before = flock.read_blocking()?;
-    flock.step(times[steps - 1])?;
+    flock.run(BoidsStepArgs {
+        time: times[steps - 1],
+    })?;
     let members = flock.read_blocking()?;
     let params = boids::Params::at(times[steps - 1], flock.rules());
     let want = boids::cpu::boids_step_cpu(&before, &params);

@@ -33,15 +33,10 @@ fn main() -> ExitCode {
             }),
         ));
     }
-    for &(name, check) in shoal_kernels::showcase::ALL {
+    for entry in shoal_kernels::showcase::ALL {
+        let check = entry.check;
         programs.push((
-            name,
-            Box::new(move |g| pollster::block_on(check(g)).map(|d| (d, None))),
-        ));
-    }
-    for &(name, check) in shoal_kernels::checks::ALL {
-        programs.push((
-            name,
+            entry.name,
             Box::new(move |g| pollster::block_on(check(g)).map(|d| (d, None))),
         ));
     }

@@ -23,12 +23,10 @@ pub(super) async fn run(summary: HtmlElement, rows: HtmlElement) -> Result<(), D
     let document = web_sys::window()
         .and_then(|w| w.document())
         .ok_or("no document")?;
-    let checks: Vec<_> = shoal_kernels::showcase::ALL
-        .iter()
-        .chain(shoal_kernels::checks::ALL)
-        .collect();
+    let checks = shoal_kernels::showcase::ALL;
     let mut failed = Vec::new();
-    for (i, &&(name, check)) in checks.iter().enumerate() {
+    for (i, entry) in checks.iter().enumerate() {
+        let (name, check) = (entry.name, entry.check);
         summary.set_text_content(Some(&format!(
             "{adapter}\nchecking {}/{}: {name}…",
             i + 1,

@@ -45,7 +45,7 @@ pub async fn run_demo(
     started.map_err(|e| failed(&format!("{name}: {e}")))
 }
 
-/// Runs every kernel check of `shoal-kernels` (`showcase::ALL`, then `checks::ALL`: each kernel
+/// Runs every kernel check of `shoal-kernels` (the registry `showcase::ALL`: each kernel
 /// against its CPU twin) on the browser's WebGPU, one after the other, adding a row
 /// (kernel, result, milliseconds, what was checked) to `rows` (a `<tbody>`) as each finishes
 /// and the adapter and progress to `summary`.

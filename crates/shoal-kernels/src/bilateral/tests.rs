@@ -61,7 +61,7 @@ gpu_test! {
             let filter = Bilateral::new(&gpu, params).expect("bilateral");
             let image = gpu.image_from(w, h, TextureFormat::Rgba32Float, &src).expect("image");
             let out = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image");
-            filter.run(&image, &out).expect("run");
+            filter.run(BilateralArgs { src: &image, dst: &out }).expect("run");
             let got: Vec<Vec4> = out.read().await.expect("read");
             for (i, (g, c)) in got.iter().zip(&bilateral_from_definition(&src, w, h, spatial_sigma, range_sigma)).enumerate() {
                 let e = (*g - *c).abs().max_element();
@@ -79,7 +79,7 @@ gpu_test! {
             let src = test_image(w, h);
             let image = gpu.image_from(w, h, TextureFormat::Rgba32Float, &src).expect("image");
             let out = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image");
-            filter.run(&image, &out).expect("run");
+            filter.run(BilateralArgs { src: &image, dst: &out }).expect("run");
             let got: Vec<Vec4> = out.read().await.expect("read");
             let want = bilateral_cpu(&src, w, h, &params);
             for (i, (g, c)) in got.iter().zip(&want).enumerate() {
@@ -102,7 +102,7 @@ gpu_test! {
         let image = gpu.image_from(w, h, TextureFormat::Rgba32Float, &src).expect("image");
         let out = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image");
         let mut commands = gpu.commands();
-        filter.record(&mut commands, &image, &out).expect("record");
+        filter.record(&mut commands, BilateralArgs { src: &image, dst: &out }).expect("record");
         commands.submit().expect("submit");
         let got: Vec<Vec4> = out.read().await.expect("read");
         for (i, (g, c)) in got.iter().zip(&bilateral_cpu(&src, w, h, &wide)).enumerate() {
@@ -122,7 +122,7 @@ gpu_test! {
         let src = test_image(w, h);
         let image = gpu.image_from(w, h, TextureFormat::Rgba32Float, &src).expect("image");
         let out = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image");
-        filter.run(&image, &out).expect("the old kernel still runs");
+        filter.run(BilateralArgs { src: &image, dst: &out }).expect("the old kernel still runs");
         let got: Vec<Vec4> = out.read().await.expect("read");
         for (g, c) in got.iter().zip(&bilateral_cpu(&src, w, h, &params)) {
             assert!((*g - *c).abs().max_element() <= 2e-5, "gpu {g} cpu {c}");

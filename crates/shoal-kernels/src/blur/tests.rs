@@ -36,7 +36,11 @@ async fn check(
     let image = gpu
         .image_from(w, h, TextureFormat::Rgba32Float, &src)
         .expect("image");
-    blur.run(&image, passes).expect("blur");
+    blur.run(BlurArgs {
+        image: &image,
+        passes,
+    })
+    .expect("blur");
     let got: Vec<Vec4> = image.read().await.expect("read");
     let want = gaussian_blur_cpu(&src, w, h, blur.weights(), passes);
     let (e, i) = worst(&got, &want);
@@ -98,7 +102,7 @@ gpu_test! {
                 assert!((got - want).abs() <= 1e-6, "sigma {sigma}: tap {}: {got} vs {want}", i as i32 - r as i32);
             }
             let image = gpu.image_from(w, h, TextureFormat::Rgba32Float, &src).expect("image");
-            blur.run(&image, 1).expect("blur");
+            blur.run(BlurArgs { image: &image, passes: 1 }).expect("blur");
             let got: Vec<Vec4> = image.read().await.expect("read");
             let (e, i) = worst(&got, &gaussian_blur_cpu(&src, w, h, &want, 1));
             assert!(e <= TOLERANCE, "sigma {sigma}: texel ({}, {}) (error {e})", i as u32 % w, i as u32 / w);
@@ -134,10 +138,10 @@ gpu_test! {
         let images: Vec<Image> = sizes.iter().zip(&sources).map(|(&[w, h], src)| gpu.image_from(w, h, TextureFormat::Rgba32Float, src).expect("image")).collect();
         let mut commands = gpu.commands();
         for (i, image) in images.iter().enumerate() {
-            blur.record(&mut commands, image, 1 + i as u32).expect("record");
+            blur.record(&mut commands, BlurArgs { image, passes: 1 + i as u32 }).expect("record");
         }
         commands.submit().expect("submit");
-        blur.run(&images[0], 1).expect("run");
+        blur.run(BlurArgs { image: &images[0], passes: 1 }).expect("run");
         for (i, ((&[w, h], src), image)) in sizes.iter().zip(&sources).zip(&images).enumerate() {
             let passes = if i == 0 { 2 } else { 1 + i as u32 };
             let got: Vec<Vec4> = image.read().await.expect("read");
@@ -184,7 +188,7 @@ gpu_test! {
         assert!(matches!(blur.set_sigma(2.0), Err(Error::InvalidParameter { .. })), "R = 4 > N = 2");
         assert_eq!((blur.sigma(), blur.radius()), (1.0, 2), "the old weights stay");
         let bytes = gpu.image_zeroed(8, 8, TextureFormat::Rgba8Unorm).expect("image");
-        let Err(e) = blur.run(&bytes, 1) else {
+        let Err(e) = blur.run(BlurArgs { image: &bytes, passes: 1 }) else {
             panic!("rgba8unorm is not rgba32float");
         };
         assert!(e.to_string().contains("blur"), "{e}");

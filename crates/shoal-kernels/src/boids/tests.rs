@@ -35,7 +35,7 @@ async fn step_against_cpu(gpu: &Gpu, start: &[Member], variant: Variant, every: 
     let mut flock = Boids::new(gpu, start).expect("flock");
     flock.set_variant(variant);
     let time = 1.25;
-    flock.step(time).expect("step");
+    flock.run(BoidsStepArgs { time }).expect("step");
     let got = flock.read().await.expect("read");
     let params = Params::at(time, &Rules::default());
     for i in (0..n).step_by(every) {
@@ -78,7 +78,7 @@ gpu_test! {
             flock.set_variant(variant);
             let mut commands = gpu.commands();
             for t in times {
-                flock.record_step(&mut commands, t).expect("record");
+                flock.record(&mut commands, BoidsStepArgs { time: t }).expect("record");
             }
             commands.submit().expect("submit").wait().await.expect("wait");
             results.push(flock.read().await.expect("read"));
@@ -92,10 +92,10 @@ gpu_test! {
     async fn batched_steps_use_each_steps_goal(gpu) {
         let start = document_flock(512);
         let times = [0.0f32, 7.0, 20.0];
-        let mut flock = Boids::new(&gpu, &start).expect("flock");
+        let flock = Boids::new(&gpu, &start).expect("flock");
         let mut commands = gpu.commands();
         for t in times {
-                flock.record_step(&mut commands, t).expect("record");
+                flock.record(&mut commands, BoidsStepArgs { time: t }).expect("record");
             }
         commands.submit().expect("submit").wait().await.expect("wait");
         let got = flock.read().await.expect("read");
@@ -110,13 +110,13 @@ gpu_test! {
     /// 1024 members stay finite, and within the speed limit, over 1000 steps (the document's
     /// clamp and low-pass mix keep the flock stable).
     async fn thousand_steps_stay_finite(gpu) {
-        let mut flock = Boids::new(&gpu, &document_flock(1024)).expect("flock");
+        let flock = Boids::new(&gpu, &document_flock(1024)).expect("flock");
         let dt = 1.0 / 60.0;
         for chunk in 0..10 {
             let times: Vec<f32> = (0..100).map(|s| (chunk * 100 + s) as f32 * dt).collect();
             let mut commands = gpu.commands();
             for t in times {
-                flock.record_step(&mut commands, t).expect("record");
+                flock.record(&mut commands, BoidsStepArgs { time: t }).expect("record");
             }
             commands.submit().expect("submit").wait().await.expect("wait");
         }
@@ -128,7 +128,7 @@ gpu_test! {
         // After 1000 steps the members still follow the rules: one more step agrees with the CPU
         // for a sample of members.
         let params = Params::at(1000.0 * dt, flock.rules());
-        flock.step(1000.0 * dt).expect("step");
+        flock.run(BoidsStepArgs { time: 1000.0 * dt }).expect("step");
         let next = flock.read().await.expect("read");
         for i in (0..1024).step_by(97) {
             let want = boids_member_cpu(&members, i, &params);

@@ -37,7 +37,7 @@ gpu_test! {
         let grid = Grid::new(&gpu).expect("kernel");
         for [w, h] in [SIZE, [37, 50], [1, 1], [16, 16], [100, 3]] {
             let image = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image");
-            grid.run(&image).expect("run");
+            grid.run(GridArgs { image: &image }).expect("run");
             let got = image.read::<[f32; 4]>().await.expect("read");
             if let Some(d) = first_difference(w, &got, &grid_cpu(w, h)) {
                 panic!("{w}x{h}: {d}");
@@ -52,7 +52,7 @@ gpu_test! {
         let images: Vec<_> = sizes.iter().map(|&[w, h]| gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image")).collect();
         let mut commands = gpu.commands();
         for image in &images {
-            grid.record(&mut commands, image).expect("record");
+            grid.record(&mut commands, GridArgs { image }).expect("record");
         }
         commands.submit().expect("submit").wait().await.expect("wait");
         for (image, [w, h]) in images.iter().zip(sizes) {
@@ -78,14 +78,14 @@ gpu_test! {
             .collect();
         let image = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image");
         let mut grid = Grid::from_source(&gpu, Source::new("edited/grid.wgsl", swapped)).expect("grid");
-        grid.run(&image).expect("run");
+        grid.run(GridArgs { image: &image }).expect("run");
         assert!(image.read::<[f32; 4]>().await.expect("read") == want, "the swapped kernel ran");
         assert_names_line_3(Grid::from_source(&gpu, broken("edited/grid.wgsl", GRID)).map(drop), "edited/grid.wgsl");
         assert_names_line_3(grid.set_source(broken("edited/grid.wgsl", GRID)), "edited/grid.wgsl");
-        grid.run(&image).expect("the last good kernel still runs");
+        grid.run(GridArgs { image: &image }).expect("the last good kernel still runs");
         assert!(image.read::<[f32; 4]>().await.expect("read") == want, "still swapped");
         grid.set_source(Source::new("edited/grid.wgsl", GRID)).expect("the original compiles");
-        grid.run(&image).expect("run");
+        grid.run(GridArgs { image: &image }).expect("run");
         assert!(image.read::<[f32; 4]>().await.expect("read") == grid_cpu(w, h), "back to the document's");
     }
 }

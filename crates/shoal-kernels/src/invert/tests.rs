@@ -20,7 +20,7 @@ gpu_test! {
             let texels = random_texels(&mut rng, w * h);
             let input = gpu.image_from(w, h, TextureFormat::Rgba32Float, &texels).expect("input");
             let output = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("output");
-            invert.run(&input, &output).expect("run");
+            invert.run(InvertArgs { input: &input, output: &output }).expect("run");
             assert_eq!(output.read::<[f32; 4]>().await.expect("read"), invert_cpu(&texels), "{w}x{h}");
         }
     }
@@ -35,7 +35,7 @@ gpu_test! {
             let texels = random_texels(&mut rng, w * h);
             let input = gpu.image_from(w, h, TextureFormat::Rgba32Float, &texels).expect("input");
             let output = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("output");
-            invert.record(&mut commands, &input, &output).expect("record");
+            invert.record(&mut commands, InvertArgs { input: &input, output: &output }).expect("record");
             cases.push((texels, input, output));
         }
         commands.submit().expect("submit").wait().await.expect("wait");
@@ -49,6 +49,6 @@ gpu_test! {
         let invert = Invert::new(&gpu).expect("kernel");
         let small = gpu.image_zeroed(4, 4, TextureFormat::Rgba32Float).expect("image");
         let big = gpu.image_zeroed(5, 4, TextureFormat::Rgba32Float).expect("image");
-        assert!(matches!(invert.run(&small, &big), Err(shoal::Error::Length { .. })));
+        assert!(matches!(invert.run(InvertArgs { input: &small, output: &big }), Err(shoal::Error::Length { .. })));
     }
 }

@@ -36,7 +36,15 @@ async fn run_against_cpu(
     settings: ParticleSettings,
     batches: &[u32],
 ) {
-    let mut particles = Particles::new(gpu, &start, capacity, settings.clone()).expect("particles");
+    let particles = Particles::new(
+        gpu,
+        ParticlesParams {
+            initial: &start,
+            capacity,
+            settings: settings.clone(),
+        },
+    )
+    .expect("particles");
     let mut want = by_id(start);
     for &steps in batches {
         // The GPU's steps of this batch, one by one on the CPU, each with its own first id.
@@ -54,7 +62,9 @@ async fn run_against_cpu(
         }
         let mut commands = gpu.commands();
         for _ in 0..steps {
-            particles.record_step(&mut commands).expect("record");
+            particles
+                .record(&mut commands, ParticlesStep)
+                .expect("record");
         }
         commands.submit().expect("submit");
         let count = particles.count().await.expect("count");
@@ -112,8 +122,8 @@ gpu_test! {
     /// Emitting past the capacity is reported as a typed overflow, not lost silently.
     async fn overflow_is_reported(gpu) {
         let settings = ParticleSettings { emit_per_emitter: 30, emitters: vec![Emitter::fountain(Vec3::ZERO)], ..ParticleSettings::default() };
-        let mut particles = Particles::new(&gpu, &initial(50), 64, settings).expect("particles");
-        particles.step().expect("step");
+        let particles = Particles::new(&gpu, ParticlesParams { initial: &initial(50), capacity: 64, settings }).expect("particles");
+        particles.run(ParticlesStep).expect("step");
         match particles.count().await {
             Err(Error::AppendOverflow { capacity, attempted, .. }) => assert_eq!((capacity, attempted), (64, 80)),
             other => panic!("expected AppendOverflow, got {other:?}"),
@@ -124,7 +134,7 @@ gpu_test! {
     /// step): the emission rebuilt its index from `gid.x` alone, and would have emitted some
     /// particles twice and others never there (now refused by Shoal for such a kernel).
     async fn both_kernels_can_be_folded(gpu) {
-        let [update, emit] = Particles::kernels(&gpu, &shoal::wgsl!("../../wgsl/particles.wgsl"), 64).expect("kernels");
+        let [update, emit] = Particles::compile(&gpu, &shoal::wgsl!("../../wgsl/particles.wgsl"), 64).expect("kernels");
         assert!(update.reflection().fold_safe, "particles_update");
         assert!(emit.reflection().fold_safe, "particles_emit");
     }
@@ -135,7 +145,7 @@ gpu_test! {
     async fn emission_counts_near_u32_max_are_refused(gpu) {
         for (emitters, per) in [(2, u32::MAX), (1, u32::MAX), (3, 30)] {
             let settings = ParticleSettings { emit_per_emitter: per, emitters: vec![Emitter::fountain(Vec3::ZERO); emitters], ..ParticleSettings::default() };
-            let e = Particles::new(&gpu, &[], 64, settings).expect_err("more than the capacity per step");
+            let e = Particles::new(&gpu, ParticlesParams { initial: &[], capacity: 64, settings }).expect_err("more than the capacity per step");
             assert!(matches!(&e, Error::InvalidParameter { parameter, .. } if parameter == "emit_per_emitter"), "{e}");
             assert!(e.to_string().contains("capacity of 64"), "{e}");
         }

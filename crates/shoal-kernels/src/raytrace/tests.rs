@@ -51,7 +51,7 @@ gpu_test! {
         let tracer = RayTracer::new(&gpu).expect("kernels");
         for (w, h) in [(ORTHO_SIZE, ORTHO_SIZE), (64, 64), (100, 37), (1, 1)] {
             let image = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image");
-            tracer.run(&image).expect("run");
+            tracer.run(RayTraceArgs { image: &image }).expect("run");
             check_ortho(&image.read::<[f32; 4]>().await.expect("read"), w, h);
         }
         let want = ortho_cpu(ORTHO_SIZE, ORTHO_SIZE);
@@ -65,7 +65,7 @@ gpu_test! {
         let scene = Scene::default();
         for (w, h) in [(160, 120), (64, 96), (7, 5)] {
             let image = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image");
-            tracer.run_scene(&scene, &image).expect("run");
+            tracer.run(RayTraceSceneArgs { scene: &scene, image: &image }).expect("run");
             let got = image.read::<[f32; 4]>().await.expect("read");
             let outliers = scene_outliers(&got, &scene, w, h);
             assert!((outliers as f64) <= SCENE_OUTLIERS * (w * h) as f64 + 1.0, "{w}x{h}: {outliers} of {} pixels off", w * h);
@@ -85,10 +85,10 @@ gpu_test! {
         let second = Scene { eye: first.eye + Vec3::new(1.5, 0.5, 0.0), sky: Vec3::new(1.0, 0.2, 0.1), ..first };
         let images = [first, second].map(|_| gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image"));
         let mut commands = gpu.commands();
-        tracer.record_scene(&mut commands, &first, &images[0]).expect("record");
-        tracer.record_scene(&mut commands, &second, &images[1]).expect("record");
-        tracer.record(&mut commands, &images[1]).expect("record");
-        tracer.record_scene(&mut commands, &second, &images[1]).expect("record");
+        tracer.record(&mut commands, RayTraceSceneArgs { scene: &first, image: &images[0] }).expect("record");
+        tracer.record(&mut commands, RayTraceSceneArgs { scene: &second, image: &images[1] }).expect("record");
+        tracer.record(&mut commands, RayTraceArgs { image: &images[1] }).expect("record");
+        tracer.record(&mut commands, RayTraceSceneArgs { scene: &second, image: &images[1] }).expect("record");
         commands.submit().expect("submit").wait().await.expect("wait");
         for (scene, image) in [first, second].iter().zip(&images) {
             let got = image.read::<[f32; 4]>().await.expect("read");
@@ -121,11 +121,11 @@ gpu_test! {
         };
         let image = gpu.image_zeroed(side, side, TextureFormat::Rgba32Float).expect("image");
         let mut tracer = RayTracer::from_source(&gpu, red).expect("tracer");
-        tracer.run(&image).expect("run");
+        tracer.run(RayTraceArgs { image: &image }).expect("run");
         check(image.read().await.expect("read"));
         assert_names_line_3(RayTracer::from_source(&gpu, broken("edited/raytrace.wgsl", RAYTRACE)).map(drop), "edited/raytrace.wgsl");
         assert_names_line_3(tracer.set_source(broken("edited/raytrace.wgsl", RAYTRACE)), "edited/raytrace.wgsl");
-        tracer.run(&image).expect("the last good kernel still runs");
+        tracer.run(RayTraceArgs { image: &image }).expect("the last good kernel still runs");
         check(image.read().await.expect("read"));
     }
 }

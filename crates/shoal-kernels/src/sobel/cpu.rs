@@ -36,7 +36,7 @@ pub fn sobel_cpu(src: &[Vec4], width: u32, height: u32) -> Vec<Vec4> {
     out
 }
 
-/// The twin of [`Sobel::record_multiply`](super::Sobel::record_multiply): `base × edges`, texel
+/// The twin of the multiply ([`MultiplyArgs`](super::MultiplyArgs)): `base × edges`, texel
 /// by texel.
 pub fn composite_multiply_cpu(base: &[Vec4], edges: &[Vec4]) -> Vec<Vec4> {
     base.iter().zip(edges).map(|(b, e)| *b * *e).collect()

@@ -30,7 +30,7 @@ gpu_test! {
             let src = test_image(w, h);
             let image = gpu.image_from(w, h, TextureFormat::Rgba32Float, &src).expect("image");
             let edges = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image");
-            filter.run(&image, &edges).expect("sobel");
+            filter.run(SobelArgs { src: &image, dst: &edges }).expect("sobel");
             let got: Vec<Vec4> = edges.read().await.expect("read");
             assert_close(&got, &sobel_cpu(&src, w, h), &format!("sobel {w}x{h}"), TOLERANCE);
             // The test picture has edges and flat regions: both black and white texels appear.
@@ -49,17 +49,17 @@ gpu_test! {
         let image = gpu.image_from(w, h, TextureFormat::Rgba32Float, &src).expect("image");
         let [edges, product, again] = [(); 3].map(|_| gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image"));
         let mut commands = gpu.commands();
-        filter.record(&mut commands, &image, &edges).expect("edges");
-        filter.record_multiply(&mut commands, &image, &edges, &product).expect("multiply");
+        filter.record(&mut commands, SobelArgs { src: &image, dst: &edges }).expect("edges");
+        filter.record(&mut commands, MultiplyArgs { base: &image, edges: &edges, dst: &product }).expect("multiply");
         commands.submit().expect("submit");
-        filter.run_multiply(&image, &edges, &again).expect("multiply");
+        filter.run(MultiplyArgs { base: &image, edges: &edges, dst: &again }).expect("multiply");
         let want_edges = sobel_cpu(&src, w, h);
         let want = composite_multiply_cpu(&src, &want_edges);
         assert_close(&edges.read().await.expect("read"), &want_edges, "edges", TOLERANCE);
         assert_close(&product.read().await.expect("read"), &want, "multiply", TOLERANCE);
         assert_close(&again.read().await.expect("read"), &want, "multiply, run", TOLERANCE);
         let other = gpu.image_zeroed(w + 1, h, TextureFormat::Rgba32Float).expect("image");
-        assert!(matches!(filter.run(&image, &other), Err(shoal::Error::Length { .. })));
+        assert!(matches!(filter.run(SobelArgs { src: &image, dst: &other }), Err(shoal::Error::Length { .. })));
     }
 
     /// Blur, Sobel of the blurred image, blurred × edges, against the twin, at several sizes and
@@ -75,7 +75,7 @@ gpu_test! {
             let src = test_image(w, h);
             let image = gpu.image_from(w, h, TextureFormat::Rgba32Float, &src).expect("image");
             let out = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image");
-            cartoon.run(&image, &out).expect("cartoon");
+            cartoon.run(CartoonArgs { src: &image, dst: &out }).expect("cartoon");
             let got: Vec<Vec4> = out.read().await.expect("read");
             let want = cartoon_cpu(&src, w, h, &params).expect("twin");
             // The blur's 1e-5 passes through the Sobel's ×8 gain at most.
@@ -96,7 +96,7 @@ gpu_test! {
             let src = test_image(w, h);
             let image = gpu.image_from(w, h, TextureFormat::Rgba32Float, &src).expect("image");
             let out = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image");
-            cartoon.record(&mut commands, &image, &out).expect("record");
+            cartoon.record(&mut commands, CartoonArgs { src: &image, dst: &out }).expect("record");
             cases.push((src, image, out, w, h));
         }
         commands.submit().expect("submit");
@@ -113,7 +113,7 @@ gpu_test! {
         let src = gpu.image_from(w, h, TextureFormat::Rgba32Float, &vec![Vec4::ONE; 32]).expect("image");
         let dst = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("image");
         let mut sobel = Sobel::new(&gpu).expect("sobel");
-        sobel.run(&src, &dst).expect("runs");
+        sobel.run(SobelArgs { src: &src, dst: &dst }).expect("runs");
         let got: Vec<Vec4> = dst.read().await.expect("read");
         assert!(got.iter().all(|c| *c == Vec4::ONE), "a constant image has no edges: white");
         let quarter = edited(
@@ -123,11 +123,11 @@ gpu_test! {
             "vec4<f32>(0.25)",
         );
         sobel.set_source(quarter).expect("the edited source compiles");
-        sobel.run(&src, &dst).expect("runs");
+        sobel.run(SobelArgs { src: &src, dst: &dst }).expect("runs");
         let got: Vec<Vec4> = dst.read().await.expect("read");
         assert!(got.iter().all(|c| *c == Vec4::splat(0.25)), "edited kernel ran: {:?}", got[0]);
         assert_names_line_3(sobel.set_source(broken("edited/sobel.wgsl", SOBEL)), "edited/sobel.wgsl");
-        sobel.run(&src, &dst).expect("the last good kernel still runs");
+        sobel.run(SobelArgs { src: &src, dst: &dst }).expect("the last good kernel still runs");
         let got: Vec<Vec4> = dst.read().await.expect("read");
         assert!(got.iter().all(|c| *c == Vec4::splat(0.25)));
     }

@@ -19,14 +19,14 @@ gpu_test! {
                 gpu.image_from(w, h, TextureFormat::Rgba32Float, &b).expect("b"),
             );
             let out = gpu.image_zeroed(w, h, TextureFormat::Rgba32Float).expect("out");
-            add.run(&ia, &ib, &out).expect("run");
+            add.run(TextureAddArgs { a: &ia, b: &ib, output: &out }).expect("run");
             assert_eq!(out.read::<[f32; 4]>().await.expect("read"), texture_add_cpu(&a, &b), "{w}x{h}");
         }
         let bytes: Vec<[u8; 4]> = (0..64).map(|i| [i as u8, 255 - i as u8, 128, 255]).collect();
         let ia = gpu.image_from(8, 8, TextureFormat::Rgba8Unorm, &bytes).expect("a");
         let out = gpu.image_zeroed(8, 8, TextureFormat::Rgba32Float).expect("out");
         let mut commands = gpu.commands();
-        add.record(&mut commands, &ia, &ia, &out).expect("record");
+        add.record(&mut commands, TextureAddArgs { a: &ia, b: &ia, output: &out }).expect("record");
         commands.submit().expect("submit");
         let unorm: Vec<[f32; 4]> = bytes.iter().map(|t| t.map(|c| c as f32 / 255.0)).collect();
         let got = out.read::<[f32; 4]>().await.expect("read");
@@ -40,7 +40,7 @@ gpu_test! {
         let add = TextureAdd::new(&gpu).expect("kernel");
         let a = gpu.image_zeroed(4, 4, TextureFormat::Rgba32Float).expect("image");
         let b = gpu.image_zeroed(4, 5, TextureFormat::Rgba32Float).expect("image");
-        assert!(matches!(add.run(&a, &b, &a), Err(shoal::Error::Length { .. })));
-        assert!(matches!(add.run(&a, &a, &b), Err(shoal::Error::Length { .. })));
+        assert!(matches!(add.run(TextureAddArgs { a: &a, b: &b, output: &a }), Err(shoal::Error::Length { .. })));
+        assert!(matches!(add.run(TextureAddArgs { a: &a, b: &a, output: &b }), Err(shoal::Error::Length { .. })));
     }
 }

@@ -11,7 +11,7 @@ gpu_test! {
             let input = exercise_vectors(n, 64);
             let vectors = gpu.append_buffer_from(&input, n.max(1) as u64).expect("vectors");
             let lengths: AppendBuffer<f32> = gpu.append_buffer(n.max(1) as u64).expect("lengths");
-            k.run(&vectors, &lengths).expect("run");
+            k.run(VectorLengthsArgs { vectors: &vectors, lengths: &lengths }).expect("run");
             let got = sorted(lengths.read().await.expect("read"));
             assert_eq!(got, sorted(vector_lengths_cpu(&input)), "n = {n}");
             assert!(got.iter().all(|l| (1.0 - 1e-5..=10.0 + 1e-5).contains(l)), "n = {n}");
@@ -26,7 +26,7 @@ gpu_test! {
         let vectors = gpu.append_buffer_from(&input, 300).expect("vectors");
         let lengths: AppendBuffer<f32> = gpu.append_buffer(300).expect("lengths");
         let mut commands = gpu.commands();
-        k.record(&mut commands, &vectors, &lengths).expect("record");
+        k.record(&mut commands, VectorLengthsArgs { vectors: &vectors, lengths: &lengths }).expect("record");
         commands.submit().expect("submit");
         let got = sorted(lengths.read().await.expect("read"));
         assert_eq!(got, sorted(vector_lengths_cpu(&input)));

@@ -20,10 +20,10 @@ fn worst(got: &[f32], want: &[f32]) -> (f32, usize) {
 }
 
 /// `n` steps recorded into one batch and submitted.
-fn steps(waves: &mut Waves, n: u32) {
+fn steps(waves: &Waves, n: u32) {
     let mut commands = waves.gpu.commands();
     for _ in 0..n {
-        waves.record_step(&mut commands).expect("record");
+        waves.record(&mut commands, WavesStep).expect("record");
     }
     commands.submit().expect("submit");
 }
@@ -34,15 +34,15 @@ gpu_test! {
     async fn steps_match_cpu_512(gpu) {
         let size = DOCUMENT_SIZE;
         let params = WaveParams::default();
-        let mut waves = Waves::new(&gpu, size, size, params).expect("waves");
+        let waves = Waves::new(&gpu, WaveParams { width: size, height: size, ..params }).expect("waves");
         let mut cpu = WavesCpu::new(size, size, waves.constants());
-        waves.disturb(200, 300, 1.0).expect("disturb");
+        waves.run(WavesDisturbArgs { x: 200, y: 300, magnitude: 1.0 }).expect("disturb");
         cpu.disturb(200, 300, 1.0);
-        steps(&mut waves, 30);
+        steps(&waves, 30);
         (0..30).for_each(|_| cpu.step());
-        waves.disturb(1, 510, -0.5).expect("disturb");
+        waves.run(WavesDisturbArgs { x: 1, y: 510, magnitude: -0.5 }).expect("disturb");
         cpu.disturb(1, 510, -0.5);
-        steps(&mut waves, 30);
+        steps(&waves, 30);
         (0..30).for_each(|_| cpu.step());
         let (got, got_prev) = (waves.read().await.expect("read"), waves.read_previous().await.expect("read"));
         for (what, g, w) in [("current", &got, &cpu.curr), ("previous", &got_prev, &cpu.prev)] {
@@ -57,20 +57,20 @@ gpu_test! {
     /// the constants equal the book's formulas written out here, and 40 GPU steps equal the CPU
     /// twin stepping with those constants (not the surface's own), every texel.
     async fn constants_follow_the_formula_off_the_defaults(gpu) {
-        let params = WaveParams { spatial_step: 2.5, time_step: 0.05, speed: 20.0, damping: 0.6 };
+        let params = WaveParams { spatial_step: 2.5, time_step: 0.05, speed: 20.0, damping: 0.6, ..WaveParams::default() };
         let (dx, dt, c, mu) = (2.5f64, 0.05f64, 20.0f64, 0.6f64);
         let d = mu * dt + 2.0;
         let e = c * c * dt * dt / (dx * dx);
         let want = [(mu * dt - 2.0) / d, (4.0 - 8.0 * e) / d, 2.0 * e / d].map(|k| k as f32);
         let (w, h) = (64u32, 48u32);
-        let mut waves = Waves::new(&gpu, w, h, params).expect("waves (c dt / dx = 0.4)");
+        let waves = Waves::new(&gpu, WaveParams { width: w, height: h, ..params }).expect("waves (c dt / dx = 0.4)");
         for (i, (got, want)) in waves.constants().iter().zip(want).enumerate() {
             assert!((got - want).abs() <= 1e-6 * want.abs(), "k{}: {got}, want {want}", i + 1);
         }
         let mut cpu = WavesCpu::new(w, h, want);
-        waves.disturb(20, 30, 1.0).expect("disturb");
+        waves.run(WavesDisturbArgs { x: 20, y: 30, magnitude: 1.0 }).expect("disturb");
         cpu.disturb(20, 30, 1.0);
-        steps(&mut waves, 40);
+        steps(&waves, 40);
         (0..40).for_each(|_| cpu.step());
         let got = waves.read().await.expect("read");
         let (e, i) = worst(&got, &cpu.curr);
@@ -84,11 +84,11 @@ gpu_test! {
         let mut last = Vec::new();
         for damping in [0.0f32, 0.2, 1.0] {
             let params = WaveParams { damping, ..WaveParams::default() };
-            let mut waves = Waves::new(&gpu, size, size, params).expect("waves");
-            waves.disturb(48, 48, 1.0).expect("disturb");
+            let waves = Waves::new(&gpu, WaveParams { width: size, height: size, ..params }).expect("waves");
+            waves.run(WavesDisturbArgs { x: 48, y: 48, magnitude: 1.0 }).expect("disturb");
             let mut energies = Vec::new();
             for _ in 0..4 {
-                steps(&mut waves, 50);
+                steps(&waves, 50);
                 let (prev, curr) = (waves.read_previous().await.expect("read"), waves.read().await.expect("read"));
                 energies.push(energy(&prev, &curr, size, params.speed, params.time_step, params.spatial_step));
             }
@@ -113,7 +113,7 @@ gpu_test! {
             WaveParams { time_step: f32::NAN, ..base },
         ];
         for params in cases {
-            match Waves::new(&gpu, 64, 64, params) {
+            match Waves::new(&gpu, WaveParams { width: 64, height: 64, ..params }) {
                 Err(Error::InvalidParameter { kernel, .. }) => assert_eq!(kernel, "Waves"),
                 other => panic!("{params:?}: expected InvalidParameter, got {other:?}"),
             }
@@ -121,11 +121,11 @@ gpu_test! {
         let e = WaveParams { time_step: 0.2, ..base }.constants().expect_err("unstable");
         assert!(e.to_string().contains("1/sqrt(2)"), "{e}");
         // The boundary case is allowed.
-        let edge = WaveParams { speed: 1.0, time_step: 0.7, spatial_step: 1.0, damping: 0.0 };
+        let edge = WaveParams { speed: 1.0, time_step: 0.7, spatial_step: 1.0, damping: 0.0, ..WaveParams::default() };
         assert!(edge.constants().is_ok());
-        let mut waves = Waves::new(&gpu, 8, 8, base).expect("waves");
-        assert!(matches!(waves.disturb(0, 4, 1.0), Err(Error::InvalidParameter { .. })));
-        assert!(matches!(waves.disturb(4, 7, 1.0), Err(Error::InvalidParameter { .. })));
+        let waves = Waves::new(&gpu, WaveParams { width: 8, height: 8, ..base }).expect("waves");
+        assert!(matches!(waves.run(WavesDisturbArgs { x: 0, y: 4, magnitude: 1.0 }), Err(Error::InvalidParameter { .. })));
+        assert!(matches!(waves.run(WavesDisturbArgs { x: 4, y: 7, magnitude: 1.0 }), Err(Error::InvalidParameter { .. })));
     }
 }
 
