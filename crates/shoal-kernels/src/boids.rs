@@ -160,6 +160,26 @@ pub enum Variant {
     Naive,
 }
 
+impl Variant {
+    /// Both kernels, in the order [`Boids`] compiles them.
+    pub const ALL: [Variant; 2] = [Variant::Tiled, Variant::Naive];
+
+    /// The entry point of `wgsl/boids.wgsl` this kernel is.
+    pub fn entry(self) -> &'static str {
+        match self {
+            Variant::Tiled => "boids_tiled",
+            Variant::Naive => "boids_naive",
+        }
+    }
+}
+
+/// The source [`Boids::new`] compiles, `wgsl/boids.wgsl`: one module holding both kernels
+/// ([`Variant::entry`]), each compiled with `WG` = [`WORKGROUP_SIZE`]. The rules and the goal
+/// are a uniform, so no choice of the flock's changes the text.
+pub fn source() -> Source {
+    shoal::wgsl!("../wgsl/boids.wgsl")
+}
+
 /// A flock on the GPU: both kernels and the two member buffers.
 #[derive(Debug)]
 pub struct Boids {
@@ -183,7 +203,7 @@ impl Boids {
     /// llvmpipe) a flock too large for it is [`Error::InvalidParameter`] (at most 65,024 members
     /// there). Its kernels are compiled here, so there is nothing to `prepare`.
     pub fn new(gpu: &Gpu, members: &[Member]) -> Result<Self> {
-        Self::from_source(gpu, shoal::wgsl!("../wgsl/boids.wgsl"), members)
+        Self::from_source(gpu, source(), members)
     }
 
     /// A flock like [`Boids::new`] whose kernels are compiled from `source`, an edited copy of
@@ -233,13 +253,14 @@ impl Boids {
     }
 
     fn compile(gpu: &Gpu, source: &Source) -> Result<[Kernel; 2]> {
-        let build = |entry: &str| {
+        let build = |variant: Variant| {
             gpu.kernel_builder(source.clone())
-                .entry(entry)
+                .entry(variant.entry())
                 .constant("WG", WORKGROUP_SIZE)
                 .build()
         };
-        Ok([build("boids_tiled")?, build("boids_naive")?])
+        let [tiled, naive] = Variant::ALL;
+        Ok([build(tiled)?, build(naive)?])
     }
 
     /// Recompiles both kernels from `source` (an edited `wgsl/boids.wgsl`), keeping the flock.

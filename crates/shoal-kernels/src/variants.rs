@@ -56,6 +56,11 @@ pub const FAMILIES: &[(&str, &str)] = &[
     ("particles", "particles in a force field (Particles)"),
     ("waves", "the wave equation on a grid (Waves)"),
     ("vector_lengths", "lengths of 3D vectors (VectorLengths)"),
+    ("boids", "flocking, the tiled and the naive kernel (Boids)"),
+    (
+        "splat",
+        "particle splatting: the compute kernels of each packing and the raster module (Splat)",
+    ),
 ];
 
 /// The value types a scan takes, by their WGSL names (`--key`).
@@ -193,6 +198,35 @@ pub fn of(family: &str, choice: &Choice, every: bool) -> std::result::Result<Vec
             "matmul" => {
                 let tiling = crate::MatmulTiling::plan(profile);
                 push(format!("{tiling:?}"), tiling.source());
+            }
+            "boids" => {
+                // Both kernels are entry points of the one module.
+                let entries: Vec<String> = (crate::boids::Variant::ALL.iter())
+                    .map(|v| format!("{v:?} ({})", v.entry()))
+                    .collect();
+                let wg = crate::boids::WORKGROUP_SIZE;
+                push(
+                    format!("{}, WG {wg}", entries.join(" and ")),
+                    crate::boids::source(),
+                );
+            }
+            "splat" => {
+                // The override WG and the scene are not in the text: one set per packing, each
+                // module once with the entry points compiled from it.
+                let sources = crate::splat::SplatSources::default();
+                for packing in [crate::splat::Packing::TwoU32, crate::splat::Packing::Int64] {
+                    let mut modules: Vec<(Vec<&str>, Source)> = Vec::new();
+                    for (entry, source) in sources.compute(packing) {
+                        match modules.iter_mut().find(|m| m.1.path() == source.path()) {
+                            Some(module) => module.0.push(entry),
+                            None => modules.push((vec![entry], source)),
+                        }
+                    }
+                    for (entries, source) in modules {
+                        push(format!("{packing:?}, compute {}", entries.join(", ")), source);
+                    }
+                }
+                push("render module (vertex, fragment)".into(), sources.raster());
             }
             file => {
                 let source = file_source(file).ok_or_else(|| format!("no source for {file}"))?;

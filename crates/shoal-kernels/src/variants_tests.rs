@@ -150,3 +150,39 @@ fn the_printout_takes_defaults_and_names_what_it_refuses() {
     );
     assert!(e.contains("lavapipe, llvmpipe, webgpu, gpu"), "{e}");
 }
+
+shoal_conformance::gpu_test! {
+    /// `cargo xtask wgsl boids` and `splat` print the texts the families compile: every kernel of
+    /// a flock and of a splatter of each packing the adapter takes is one of the printed modules,
+    /// and the raster module is printed and valid.
+    async fn variants_of_boids_and_splat_are_what_they_compile(gpu) {
+        use shoal::Family;
+        let printed = |family: &str| -> Vec<String> {
+            let all = variants::of(family, &Choice::default(), false).expect(family);
+            all.iter().map(|v| v.source.wgsl().expect("composes").text().to_string()).collect()
+        };
+        let boids = printed("boids");
+        let flock = crate::Boids::new(&gpu, &crate::boids::document_flock(256)).expect("flock");
+        assert_eq!(flock.kernels().len(), 2);
+        for kernel in flock.kernels() {
+            assert!(boids.contains(&kernel.wgsl().text().to_string()), "{kernel:?}");
+        }
+        let splat = printed("splat");
+        let mut packings = vec![crate::splat::Packing::TwoU32];
+        if gpu.has_int64_atomics() {
+            packings.push(crate::splat::Packing::Int64);
+        }
+        for packing in packings {
+            let splatter = crate::Splat::new(&gpu, Some(packing)).expect("splat");
+            assert_eq!(splatter.kernels().len(), 4);
+            for kernel in splatter.kernels() {
+                assert!(splat.contains(&kernel.wgsl().text().to_string()), "{packing:?} {kernel:?}");
+            }
+        }
+        let raster = variants::of("splat", &Choice::default(), false).expect("splat");
+        let raster = raster.last().expect("the raster module");
+        assert!(raster.config.contains("render module"), "{}", raster.config);
+        assert!(raster.source.path().ends_with("splat_raster.wgsl"));
+        assert_eq!(shoal::validate(&raster.source).expect("valid").len(), 0);
+    }
+}

@@ -132,12 +132,14 @@ fn print(args: &[String]) -> ExitCode {
         }
     };
     for variant in variants {
+        // `validate` reflects compute entry points; a render module has none (it is validated
+        // whole all the same).
         let entries = shoal::validate(&variant.source)
-            .map(|r| {
-                r.iter()
-                    .map(|r| r.entry_point.clone())
+            .map(|r| match r.is_empty() {
+                true => "no compute entry points (a render module: vertex and fragment)".into(),
+                false => (r.iter().map(|r| r.entry_point.clone()))
                     .collect::<Vec<_>>()
-                    .join(", ")
+                    .join(", "),
             })
             .unwrap_or_else(|e| format!("INVALID: {e}"));
         match variant.source.wgsl() {

@@ -127,10 +127,15 @@ fn pass<'c>(
     })
 }
 
+/// The render module's source: `wgsl/splat_raster.wgsl`, its `splat::common` being `common`.
+pub(super) fn source(common: &Source) -> Source {
+    RASTER.snippet("splat::common", common.clone())
+}
+
 impl Pipelines {
-    /// The three pipelines, `splat::common` being `common`.
-    pub(super) fn new(gpu: &Gpu, common: &Source) -> Result<Self> {
-        let module = gpu.render_module(RASTER.snippet("splat::common", common.clone()))?;
+    /// The three pipelines, from `source` (what [`source`] composes).
+    pub(super) fn new(gpu: &Gpu, source: Source) -> Result<Self> {
+        let module = gpu.render_module(source)?;
         let spec = |label, vertex, fragment| Spec {
             label,
             vertex,

@@ -52,6 +52,36 @@ impl SplatSources {
         *slot = source;
         Ok(())
     }
+
+    /// The compute kernels the splatter compiles for `packing`, each as its entry point and the
+    /// source it is compiled from (`splat::common` and `splat::entry` imported): the clear, the
+    /// coarse depth level, the projection, then the splat of that packing. All but the coarse
+    /// depth level take the override `WG` (the device's largest 1D work group up to 256).
+    pub fn compute(&self, packing: Packing) -> [(&'static str, Source); 4] {
+        let source = |source: &Source| {
+            (source.clone())
+                .snippet("splat::common", self.common.clone())
+                .snippet("splat::entry", ENTRY)
+        };
+        let main = source(&self.splat);
+        let splat = match packing {
+            Packing::TwoU32 => ("splat_u32", main.clone()),
+            Packing::Int64 => ("splat_u64", source(&self.int64)),
+        };
+        [
+            ("clear_accum", main.clone()),
+            ("build_hiz", main.clone()),
+            ("project_particles", main),
+            splat,
+        ]
+    }
+
+    /// The render module the rasterized baseline and the composite are drawn with:
+    /// `wgsl/splat_raster.wgsl` with this set's `splat::common` (vertex and fragment entry
+    /// points, no compute).
+    pub fn raster(&self) -> Source {
+        raster::source(&self.common)
+    }
 }
 
 /// Everything compiled from a [`SplatSources`].
@@ -68,28 +98,15 @@ impl Kernels {
     /// Compiles every kernel and pipeline from `sources`, or fails on the first error.
     pub(super) fn new(gpu: &Gpu, sources: &SplatSources, packing: Packing) -> Result<Self> {
         let wg = gpu.max_workgroup_1d(256);
-        let builder = |source: &Source, entry: &str| {
-            gpu.kernel_builder(
-                source
-                    .clone()
-                    .snippet("splat::common", sources.common.clone())
-                    .snippet("splat::entry", ENTRY),
-            )
-            .entry(entry)
-        };
-        let kernel =
-            |source: &Source, entry: &str| builder(source, entry).constant("WG", wg).build();
-        let main = &sources.splat;
-        let splat = match packing {
-            Packing::TwoU32 => kernel(main, "splat_u32")?,
-            Packing::Int64 => kernel(&sources.int64, "splat_u64")?,
-        };
+        let builder = |(entry, source): (&str, Source)| gpu.kernel_builder(source).entry(entry);
+        let kernel = |compute| builder(compute).constant("WG", wg).build();
+        let [clear, hiz, project, splat] = sources.compute(packing);
         Ok(Self {
-            clear: kernel(main, "clear_accum")?,
-            hiz: builder(main, "build_hiz").build()?,
-            project: kernel(main, "project_particles")?,
-            splat,
-            raster: raster::Pipelines::new(gpu, &sources.common)?,
+            clear: kernel(clear)?,
+            hiz: builder(hiz).build()?,
+            project: kernel(project)?,
+            splat: kernel(splat)?,
+            raster: raster::Pipelines::new(gpu, sources.raster())?,
         })
     }
 }

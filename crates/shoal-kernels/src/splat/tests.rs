@@ -406,7 +406,7 @@ gpu_test! {
     /// own line (not a line past the end of `splat_raster.wgsl`), and the three pipelines build
     /// from the snippet as written.
     async fn an_error_in_splat_common_names_its_file_and_line_in_the_raster_pipelines(gpu) {
-        raster::Pipelines::new(&gpu, &COMMON).expect("the pipelines as written");
+        raster::Pipelines::new(&gpu, raster::source(&COMMON)).expect("the pipelines as written");
         let common = COMMON;
         let text = common.text();
         let culled = "const SPLAT_CULLED: u32 = 0xFFFFFFFFu;";
@@ -417,7 +417,7 @@ gpu_test! {
         ];
         for (index, broken) in cases {
             let common = shoal::Source::new("edited/splat_common.wgsl", broken);
-            match raster::Pipelines::new(&gpu, &common) {
+            match raster::Pipelines::new(&gpu, raster::source(&common)) {
                 Err(Error::Wgsl { kernel, message }) => {
                     assert_eq!(kernel, "wgsl/splat_raster.wgsl", "{message}");
                     let at = format!("edited/splat_common.wgsl:{}:", index + 1);
