@@ -109,10 +109,14 @@ pub const ALL: &[Entry] = &[
         "Particles 300 + a fountain, 4 steps (the Direct3D 12 book's)",
         sims::fountain
     ),
-    entry!("Scan", "Scan multi-level (1,000,003 u32)", scan_multi_level),
     entry!(
         "Scan",
-        "Scan decoupled look-back (1,000,003 u32)",
+        "Scan multi-level, 20,011 and 4,099 u32",
+        scan_multi_level
+    ),
+    entry!(
+        "Scan",
+        "Scan decoupled look-back, 20,011 and 4,099 u32",
         scan_look_back
     ),
     entry!(
@@ -122,30 +126,34 @@ pub const ALL: &[Entry] = &[
     ),
     entry!(
         "Reduce",
-        "Reduce sum/min/max (1,000,003 u32)",
+        "Reduce max and min, 20,011 and 4,099 u32",
         checks::reduce
     ),
     entry!(
         "Compact",
-        "Compact -> indirect dispatch count",
+        "Compact 20,011 and 4,099 -> indirect dispatch counts",
         checks::compact
     ),
     entry!(
         "Segmented",
-        "Segmented reduce-by-key and scan (1,000,003 u32)",
+        "Segmented reduce-by-key 20,011 and scan 4,099 u32",
         checks::segmented
     ),
     entry!(
         "Histogram",
-        "Histogram 256 bins (1,000,003)",
+        "Histogram 256 bins, 20,011 and 4,099",
         checks::histogram
     ),
     entry!(
         "RadixSort",
-        "RadixSort pairs, stable (300,007)",
+        "RadixSort keys, pairs, argsort and by key, 20,011 and 4,099",
         checks::sort
     ),
-    entry!("Matmul", "Matmul tiled 129x67x131", checks::matmul),
+    entry!(
+        "Matmul",
+        "Matmul tiled 129x67x131 and naive 33x17x65",
+        checks::matmul
+    ),
     entry!(
         "Splat",
         "Splat 'normal' scene, 20,000 particles, 160x120 (the particle-rendering article)",
@@ -159,6 +167,20 @@ async fn scan_multi_level(gpu: &Gpu) -> Outcome {
 
 async fn scan_look_back(gpu: &Gpu) -> Outcome {
     checks::scan(gpu, Strategy::LookBack).await
+}
+
+/// The contract every entry goes through, on a family built with its `new`: `first` recorded
+/// into a fresh `gpu.commands()` batch and submitted, then `second` run on its own (the two may
+/// be different operations of the family). The caller reads both results back.
+pub(crate) fn record_and_run<F, A, B>(family: &F, first: A, second: B) -> Result<(), String>
+where
+    F: Record<A> + Record<B>,
+{
+    let mut commands = family.gpu().commands();
+    <F as Record<A>>::record(family, &mut commands, first).map_err(err)?;
+    commands.submit().map_err(err)?;
+    <F as Record<B>>::run(family, second).map_err(err)?;
+    Ok(())
 }
 
 fn err(e: impl std::fmt::Display) -> String {
