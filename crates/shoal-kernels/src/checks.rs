@@ -1,7 +1,7 @@
 //! The primitives' and the splatting's entries of the registry ([`crate::showcase::ALL`]): each
 //! family built with `new`, one operation recorded into a `gpu.commands()` batch and another run
-//! on its own (`showcase::record_and_run`), each result read back and compared with its CPU twin (the
-//! tests cover the sizes and edge cases).
+//! on its own (`showcase::record_and_run`), each result read back and compared with its CPU
+//! twin (the tests cover the sizes and edge cases).
 
 use shoal::{Buffer, Element, Gpu};
 
