@@ -18,8 +18,8 @@ use crate::{
 };
 
 /// The sizes of an entry's two operations, the recorded one's then the run one's: each spans
-/// several work groups (and scan tiles) and is no power of two, and both stay small enough for
-/// software adapters and the browser's kernels page.
+/// several work groups and is no power of two, and both stay small enough for software adapters
+/// and the browser's kernels page.
 const SIZES: [u32; 2] = [20_011, 4_099];
 
 fn e(err: shoal::Error) -> String {
@@ -54,7 +54,9 @@ async fn same<T: Element + PartialEq>(
 
 pub(crate) async fn scan(gpu: &Gpu, strategy: Strategy) -> Outcome {
     let scan = Scan::<u32>::new(gpu).map_err(e)?;
-    let [a, b] = SIZES.map(|n| data(n, 1000));
+    // Both span several tiles, so each takes the strategy asked for.
+    let tile = scan.tile();
+    let [a, b] = [3 * tile + 17, tile + 1].map(|n| data(n, 1000));
     let ((ia, oa), (ib, ob)) = (input_output(gpu, &a)?, input_output(gpu, &b)?);
     let exclusive = ScanSpec::exclusive(Op::Sum).with_strategy(strategy);
     let inclusive = ScanSpec::inclusive(Op::Max).with_strategy(strategy);
@@ -77,10 +79,9 @@ pub(crate) async fn scan(gpu: &Gpu, strategy: Strategy) -> Outcome {
     .await?;
     same("the run inclusive max", &ob, &scan_cpu(&b, Op::Max, true)).await?;
     Ok(format!(
-        "{} elements' exclusive sums recorded, {}' inclusive maxima run, equal the CPU's ({} per tile)",
+        "exclusive sums of {} (recorded), inclusive maxima of {} (run) equal the CPU's, {tile} per tile",
         a.len(),
-        b.len(),
-        scan.tile()
+        b.len()
     ))
 }
 

@@ -111,17 +111,17 @@ pub const ALL: &[Entry] = &[
     ),
     entry!(
         "Scan",
-        "Scan multi-level, 20,011 and 4,099 u32",
+        "Scan multi-level, 3 tiles + 17 and a tile + 1 u32",
         scan_multi_level
     ),
     entry!(
         "Scan",
-        "Scan decoupled look-back, 20,011 and 4,099 u32",
+        "Scan decoupled look-back, 3 tiles + 17 and a tile + 1 u32",
         scan_look_back
     ),
     entry!(
         "WorkgroupScan",
-        "WorkgroupScan 2 x WG blocks, the OpenGL compute-shader lesson's kernel",
+        "WorkgroupScan 3 blocks + 17 and a block - 1, the OpenGL compute-shader lesson's kernel",
         checks::workgroup_scan
     ),
     entry!(
