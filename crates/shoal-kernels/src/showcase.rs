@@ -1,7 +1,7 @@
 //! The one registry of `shoal-kernels`: every kernel family run against its CPU twin, each
-//! through `new`, `record` (into a `gpu.commands()` batch) and `run`. It drives `cargo xtask
-//! run`, the web site's kernels page and the contract test (every entry passes on the test
-//! adapter). The image and filter checks are here, the simulations' in `showcase/sims.rs`, the
+//! through `new`, `record` (into a `gpu.commands()` batch) and `run` (most through one helper,
+//! `record_and_run`). It drives `cargo xtask run`, the web site's kernels page and the
+//! contract test (every entry passes on the test adapter). The image and filter checks are here, the simulations' in `showcase/sims.rs`, the
 //! primitives' in `checks.rs`.
 
 use std::future::Future;
@@ -109,43 +109,51 @@ pub const ALL: &[Entry] = &[
         "Particles 300 + a fountain, 4 steps (the Direct3D 12 book's)",
         sims::fountain
     ),
-    entry!("Scan", "Scan multi-level (1,000,003 u32)", scan_multi_level),
     entry!(
         "Scan",
-        "Scan decoupled look-back (1,000,003 u32)",
+        "Scan multi-level, 3 tiles + 17 and a tile + 1 u32",
+        scan_multi_level
+    ),
+    entry!(
+        "Scan",
+        "Scan decoupled look-back, 3 tiles + 17 and a tile + 1 u32",
         scan_look_back
     ),
     entry!(
         "WorkgroupScan",
-        "WorkgroupScan 2 x WG blocks, the OpenGL compute-shader lesson's kernel",
+        "WorkgroupScan 3 blocks + 17 and a block - 1, the OpenGL compute-shader lesson's kernel",
         checks::workgroup_scan
     ),
     entry!(
         "Reduce",
-        "Reduce sum/min/max (1,000,003 u32)",
+        "Reduce max and min, 20,011 and 4,099 u32",
         checks::reduce
     ),
     entry!(
         "Compact",
-        "Compact -> indirect dispatch count",
+        "Compact 20,011 and 4,099 -> indirect dispatch counts",
         checks::compact
     ),
     entry!(
         "Segmented",
-        "Segmented reduce-by-key and scan (1,000,003 u32)",
+        "Segmented reduce-by-key 20,011 and scan 4,099 u32",
         checks::segmented
     ),
     entry!(
         "Histogram",
-        "Histogram 256 bins (1,000,003)",
+        "Histogram 256 bins, 20,011 and 4,099",
         checks::histogram
     ),
     entry!(
         "RadixSort",
-        "RadixSort pairs, stable (300,007)",
+        "RadixSort keys, pairs, argsort and by key, 20,011 and 4,099",
         checks::sort
     ),
-    entry!("Matmul", "Matmul tiled 129x67x131", checks::matmul),
+    entry!(
+        "Matmul",
+        "Matmul tiled 129x67x131 and naive 33x17x65",
+        checks::matmul
+    ),
     entry!(
         "Splat",
         "Splat 'normal' scene, 20,000 particles, 160x120 (the particle-rendering article)",
@@ -159,6 +167,20 @@ async fn scan_multi_level(gpu: &Gpu) -> Outcome {
 
 async fn scan_look_back(gpu: &Gpu) -> Outcome {
     checks::scan(gpu, Strategy::LookBack).await
+}
+
+/// The contract every entry goes through, on a family built with its `new`: `first` recorded
+/// into a fresh `gpu.commands()` batch and submitted, then `second` run on its own (the two may
+/// be different operations of the family). The caller reads both results back.
+pub(crate) fn record_and_run<F, A, B>(family: &F, first: A, second: B) -> Result<(), String>
+where
+    F: Record<A> + Record<B>,
+{
+    let mut commands = family.gpu().commands();
+    <F as Record<A>>::record(family, &mut commands, first).map_err(err)?;
+    commands.submit().map_err(err)?;
+    <F as Record<B>>::run(family, second).map_err(err)?;
+    Ok(())
 }
 
 fn err(e: impl std::fmt::Display) -> String {
@@ -203,23 +225,15 @@ async fn invert(gpu: &Gpu) -> Outcome {
         .map_err(err)?;
     let kernel = crate::Invert::new(gpu).map_err(err)?;
     // Recorded into a batch, then run on its own on the batch's result: back to the input.
-    let mut commands = gpu.commands();
-    kernel
-        .record(
-            &mut commands,
-            InvertArgs {
-                input: &input,
-                output: &output,
-            },
-        )
-        .map_err(err)?;
-    commands.submit().map_err(err)?;
-    kernel
-        .run(InvertArgs {
-            input: &output,
-            output: &twice,
-        })
-        .map_err(err)?;
+    let first = InvertArgs {
+        input: &input,
+        output: &output,
+    };
+    let second = InvertArgs {
+        input: &output,
+        output: &twice,
+    };
+    record_and_run(&kernel, first, second)?;
     let want = invert::invert_cpu(&texels);
     let ok = output.read::<[f32; 4]>().await.map_err(err)? == want
         && twice.read::<[f32; 4]>().await.map_err(err)? == invert::invert_cpu(&want);
@@ -243,12 +257,11 @@ async fn grid(gpu: &Gpu) -> Outcome {
         .image_zeroed(sw, sh, TextureFormat::Rgba32Float)
         .map_err(err)?;
     let family = crate::Grid::new(gpu).map_err(err)?;
-    let mut commands = gpu.commands();
-    family
-        .record(&mut commands, GridArgs { image: &image })
-        .map_err(err)?;
-    commands.submit().map_err(err)?;
-    family.run(GridArgs { image: &small }).map_err(err)?;
+    record_and_run(
+        &family,
+        GridArgs { image: &image },
+        GridArgs { image: &small },
+    )?;
     let ok = image.read::<[f32; 4]>().await.map_err(err)? == grid::grid_cpu(w, h)
         && small.read::<[f32; 4]>().await.map_err(err)? == grid::grid_cpu(sw, sh);
     if ok {
@@ -270,20 +283,17 @@ async fn texture_add(gpu: &Gpu) -> Outcome {
     let (sum, twice) = (zeroed().map_err(err)?, zeroed().map_err(err)?);
     let family = crate::TextureAdd::new(gpu).map_err(err)?;
     // a + b recorded into a batch, then (a + b) + b run on its own.
-    let mut commands = gpu.commands();
     let first = TextureAddArgs {
         a: &ia,
         b: &ib,
         output: &sum,
     };
-    family.record(&mut commands, first).map_err(err)?;
-    commands.submit().map_err(err)?;
     let second = TextureAddArgs {
         a: &sum,
         b: &ib,
         output: &twice,
     };
-    family.run(second).map_err(err)?;
+    record_and_run(&family, first, second)?;
     let want = texture_add::texture_add_cpu(&a, &b);
     let ok = sum.read::<[f32; 4]>().await.map_err(err)? == want
         && twice.read::<[f32; 4]>().await.map_err(err)? == texture_add::texture_add_cpu(&want, &b);
@@ -305,12 +315,11 @@ async fn ortho(gpu: &Gpu) -> Outcome {
         .map_err(err)?;
     let family = crate::RayTracer::new(gpu).map_err(err)?;
     // The lesson's size recorded into a batch, an odd size run on its own.
-    let mut commands = gpu.commands();
-    family
-        .record(&mut commands, RayTraceArgs { image: &image })
-        .map_err(err)?;
-    commands.submit().map_err(err)?;
-    family.run(RayTraceArgs { image: &small }).map_err(err)?;
+    let (first, second) = (
+        RayTraceArgs { image: &image },
+        RayTraceArgs { image: &small },
+    );
+    record_and_run(&family, first, second)?;
     let mut differ = 0;
     for (image, w, h) in [(&image, n, n), (&small, sw, sh)] {
         let got = image.read::<[f32; 4]>().await.map_err(err)?;
@@ -336,11 +345,8 @@ async fn scene(gpu: &Gpu) -> Outcome {
     let (image, again) = (zeroed().map_err(err)?, zeroed().map_err(err)?);
     let family = crate::RayTracer::new(gpu).map_err(err)?;
     // Recorded into a batch, then run on its own into a second image (the kept uniform).
-    let mut commands = gpu.commands();
     let args = |image| RayTraceSceneArgs { scene: &s, image };
-    family.record(&mut commands, args(&image)).map_err(err)?;
-    commands.submit().map_err(err)?;
-    family.run(args(&again)).map_err(err)?;
+    record_and_run(&family, args(&image), args(&again))?;
     let want = raytrace::scene_cpu(&s, w, h);
     let tolerance = raytrace::SCENE_TOLERANCE;
     let allowed = (raytrace::SCENE_OUTLIERS * (w * h) as f64) as usize;
@@ -433,23 +439,11 @@ async fn gaussian_blur(gpu: &Gpu) -> Outcome {
     };
     let filter = crate::GaussianBlur::new(gpu, params).map_err(err)?;
     // Two passes recorded into a batch, one more run on its own.
-    let mut commands = gpu.commands();
-    filter
-        .record(
-            &mut commands,
-            BlurArgs {
-                image: &image,
-                passes: 2,
-            },
-        )
-        .map_err(err)?;
-    commands.submit().map_err(err)?;
-    filter
-        .run(BlurArgs {
-            image: &image,
-            passes: 1,
-        })
-        .map_err(err)?;
+    let passes = |passes| BlurArgs {
+        image: &image,
+        passes,
+    };
+    record_and_run(&filter, passes(2), passes(1))?;
     let want = blur::gaussian_blur_cpu(&src, w, h, filter.weights(), 3);
     let e = compare("blur", &image, &want, 1e-5).await?;
     Ok(format!(
@@ -469,23 +463,17 @@ async fn sobel(gpu: &Gpu) -> Outcome {
         .image_zeroed(w, h, TextureFormat::Rgba32Float)
         .map_err(err)?;
     let filter = crate::Sobel::new(gpu).map_err(err)?;
-    let mut commands = gpu.commands();
-    filter
-        .record(
-            &mut commands,
-            SobelArgs {
-                src: &image,
-                dst: &edges,
-            },
-        )
-        .map_err(err)?;
-    commands.submit().map_err(err)?;
+    // The edges recorded, then the picture multiplied by them run.
+    let sobel = SobelArgs {
+        src: &image,
+        dst: &edges,
+    };
     let multiply = MultiplyArgs {
         base: &image,
         edges: &edges,
         dst: &product,
     };
-    filter.run(multiply).map_err(err)?;
+    record_and_run(&filter, sobel, multiply)?;
     let want_edges = sobel::sobel_cpu(&src, w, h);
     let want = sobel::composite_multiply_cpu(&src, &want_edges);
     let e = compare("edges", &edges, &want_edges, 1e-5).await?;
@@ -503,11 +491,8 @@ async fn cartoon(gpu: &Gpu) -> Outcome {
     let params = crate::CartoonParams::default();
     let filter = crate::Cartoon::new(gpu, params).map_err(err)?;
     // Recorded into a batch, then run on its own into a second image (the kept scratch).
-    let mut commands = gpu.commands();
     let args = |dst| CartoonArgs { src: &image, dst };
-    filter.record(&mut commands, args(&out)).map_err(err)?;
-    commands.submit().map_err(err)?;
-    filter.run(args(&again)).map_err(err)?;
+    record_and_run(&filter, args(&out), args(&again))?;
     let want = sobel::cartoon_cpu(&src, w, h, &params).map_err(err)?;
     // The blur's 1e-5 passes through the Sobel's x8 gain at most.
     let e = compare("cartoon", &out, &want, 1e-4).await?;
@@ -529,11 +514,8 @@ async fn bilateral(gpu: &Gpu) -> Outcome {
     let params = crate::BilateralParams::default();
     let filter = crate::Bilateral::new(gpu, params).map_err(err)?;
     // Recorded into a batch, then run on its own into a second image.
-    let mut commands = gpu.commands();
     let args = |dst| BilateralArgs { src: &image, dst };
-    filter.record(&mut commands, args(&out)).map_err(err)?;
-    commands.submit().map_err(err)?;
-    filter.run(args(&again)).map_err(err)?;
+    record_and_run(&filter, args(&out), args(&again))?;
     // exp on the GPU may differ from the CPU's by a few ulps; the weights are normalised.
     let want = bilateral::bilateral_cpu(&src, w, h, &params);
     let e = compare("bilateral", &out, &want, 2e-5).await?;
