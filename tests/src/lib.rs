@@ -37,10 +37,10 @@ mod ownership;
 mod profiling;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod properties;
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod retention;
 #[cfg(test)]
 mod render;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod retention;
 #[cfg(test)]
 mod robustness;
 #[cfg(test)]

@@ -88,10 +88,7 @@ pub(crate) fn variants(profile: &shoal::DeviceProfile) -> Result<Vec<(String, sh
             let Some(operator) = segmented_operator(wgsl, op) else {
                 continue;
             };
-            for (what, io) in [
-                ("segmented scan", SCAN_IO),
-                ("reduce by key", RUNS_IO),
-            ] {
+            for (what, io) in [("segmented scan", SCAN_IO), ("reduce by key", RUNS_IO)] {
                 let source = scan_source::<UVec2>(
                     operator.into(),
                     "scan_tiles",

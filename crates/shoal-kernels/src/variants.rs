@@ -223,7 +223,10 @@ pub fn of(family: &str, choice: &Choice, every: bool) -> std::result::Result<Vec
                         }
                     }
                     for (entries, source) in modules {
-                        push(format!("{packing:?}, compute {}", entries.join(", ")), source);
+                        push(
+                            format!("{packing:?}, compute {}", entries.join(", ")),
+                            source,
+                        );
                     }
                 }
                 push("render module (vertex, fragment)".into(), sources.raster());
