@@ -1,8 +1,7 @@
 //! Blur a PNG file with [`shoal_kernels::GaussianBlur`] (σ = 1), checked against its CPU twin
 //! and written to `blurred.png`. `cargo run -p shoal-kernels --example blur [in.png]` (8-bit RGBA)
 use shoal::glam::Vec4;
-use shoal_kernels::blur::gaussian_blur_cpu;
-use shoal_kernels::{BlurArgs, BlurParams, GaussianBlur, Record};
+use shoal_kernels::{BlurArgs, BlurParams, GaussianBlur, Record, blur::gaussian_blur_cpu};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     env_logger::init(); // RUST_LOG=shoal=debug shows what Shoal does
@@ -14,16 +13,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let texel = |t: &[u8]| Vec4::from_array([t[0], t[1], t[2], t[3]].map(f32::from)) / 255.0;
     let texels: Vec<Vec4> = bytes.chunks(4).map(texel).collect();
     let gpu = shoal::Gpu::blocking()?;
-    let image = gpu.image_from(w, h, shoal::wgpu::TextureFormat::Rgba32Float, &texels)?;
+    let image = &gpu.image_from(w, h, shoal::wgpu::TextureFormat::Rgba32Float, &texels)?;
     let blur = GaussianBlur::new(&gpu, BlurParams::default())?;
-    let got: Vec<Vec4> = (
-        blur.run(BlurArgs {
-            image: &image,
-            passes: 1,
-        })?,
-        image.read_blocking()?,
-    )
-        .1; // in place
+    blur.run(BlurArgs { image, passes: 1 })?; // in place
+    let got: Vec<Vec4> = image.read_blocking()?;
     let cpu = gaussian_blur_cpu(&texels, w, h, blur.weights(), 1);
     let same = got.iter().zip(&cpu).all(|(g, c)| g.abs_diff_eq(*c, 1e-4));
     assert!(same, "blur: the GPU's picture differs from the CPU's"); // exit code 101
@@ -31,7 +24,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out: Vec<[u8; 4]> = got.iter().map(byte).collect();
     let mut png = png::Encoder::new(std::fs::File::create("blurred.png")?, w, h);
     png.set_color(png::ColorType::Rgba);
-    png.write_header()?.write_image_data(out.as_flattened())?;
-    println!("blur: {input} ({w}x{h}) blurred as the CPU does, written to blurred.png");
-    Ok(())
+    println!("blur: {input} ({w}x{h}) blurred as the CPU does, writing blurred.png");
+    Ok(png.write_header()?.write_image_data(out.as_flattened())?)
 }
