@@ -162,6 +162,7 @@ gpu_test! {
         assert!(matches!(&e, Error::InvalidParameter { parameter, .. } if parameter == "module"), "{e}");
         assert!(e.to_string().contains("conformance/paint.wgsl"), "{e}");
         let e = pipeline(&module, "no_such_entry", false).expect_err("no such entry point");
-        assert!(matches!(&e, Error::Wgpu { context, .. } if context.contains("render pipeline `paint`")), "{e}");
+        assert!(matches!(&e, Error::InvalidParameter { parameter, value, .. } if parameter == "entry_point" && value == "no_such_entry"), "{e}");
+        assert!(e.to_string().contains("fullscreen"), "{e}");
     }
 }

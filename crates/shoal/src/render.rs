@@ -201,6 +201,19 @@ impl RenderModule {
                     rule: format!("the stages use `{}`'s own `raw()`", self.name),
                 });
             }
+            // Checked here rather than left to wgpu: in the browser its refusal arrives only
+            // later, with another submission's wait.
+            if let Some(e) = entry
+                && !self.entry_points.iter().any(|(n, _)| n == e)
+            {
+                let names: Vec<&str> = self.entry_points.iter().map(|(n, _)| n.as_str()).collect();
+                return Err(Error::InvalidParameter {
+                    kernel: label,
+                    parameter: "entry_point".into(),
+                    value: e.into(),
+                    rule: format!("an entry point of `{}`: {}", self.name, names.join(", ")),
+                });
+            }
             let used = self
                 .entry_points
                 .iter()
