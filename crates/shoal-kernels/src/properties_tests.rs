@@ -255,37 +255,26 @@ fn parameters_that_would_give_nan_are_refused() {
         names(boids.run(BoidsStepArgs { time }).map(|_| ()), "time");
     }
     // A NaN or non-positive lifetime killed every particle on its first step.
-    for lifetime in [f32::NAN, 0.0, -1.0] {
+    let particles = |lifetime| {
         let settings = ParticleSettings {
             lifetime,
             ..ParticleSettings::default()
         };
-        names(
-            Particles::new(
-                &gpu,
-                ParticlesParams {
-                    initial: &[],
-                    capacity: 16,
-                    settings,
-                },
-            )
-            .map(|_| ()),
-            "lifetime",
-        );
-    }
-    let settings = ParticleSettings {
-        lifetime: f32::INFINITY,
-        ..ParticleSettings::default()
+        let (initial, capacity) = (&[][..], 16);
+        Particles::new(
+            &gpu,
+            ParticlesParams {
+                initial,
+                capacity,
+                settings,
+            },
+        )
+        .map(|_| ())
     };
-    Particles::new(
-        &gpu,
-        ParticlesParams {
-            initial: &[],
-            capacity: 16,
-            settings,
-        },
-    )
-    .expect("an infinite lifetime: never");
+    for lifetime in [f32::NAN, 0.0, -1.0] {
+        names(particles(lifetime), "lifetime");
+    }
+    particles(f32::INFINITY).expect("an infinite lifetime: never");
     // Scenes the camera cannot frame, and too many spheres: every pixel was NaN, or spheres
     // were dropped.
     let tracer = RayTracer::new(&gpu).expect("ray tracer");

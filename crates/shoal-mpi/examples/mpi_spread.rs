@@ -94,14 +94,17 @@ fn check<T: Element + PartialEq + std::fmt::Debug>(
     Ok(())
 }
 
-/// Sorts `keys` alone and as pairs with their global indices, against a stable CPU sort.
+/// Sorts the keys `key` makes of `words`, alone and as pairs with their global indices, against
+/// a stable CPU sort.
 fn sort<K: SpreadKey + PartialEq>(
     comm: &Mpi,
     member: &Member,
-    keys: &[K],
-    order: SortOrder,
-    gap: bool,
+    words: &[u32],
+    key: fn(u32) -> K,
+    (order, gap): (SortOrder, bool),
 ) -> Checked {
+    let keys: Vec<K> = words.iter().map(|&w| key(w)).collect();
+    let keys = &keys[..];
     let what = format!(
         "{} {order:?}, {} keys, gap {gap}",
         K::type_name(),
@@ -136,58 +139,29 @@ fn run(comm: &Mpi) -> Checked {
     let member = Member::new(comm.gpu().map_err(|e| e.to_string())?);
     for order in [SortOrder::Ascending, SortOrder::Descending] {
         for (n, gap) in [(0usize, false), (1, false), (1000, true), (3001, false)] {
-            let w = words(n, n as u64 + 1);
-            sort(comm, &member, &w, order, gap)?;
+            let (w, at) = (words(n, n as u64 + 1), (order, gap));
+            sort(comm, &member, &w, |x| x, at)?;
+            sort(comm, &member, &w, |x| x as i32, at)?;
+            sort(comm, &member, &w, |x| (x as i32 >> 8) as f32 / 8.0, at)?;
             sort(
                 comm,
                 &member,
-                &w.iter().map(|&x| x as i32).collect::<Vec<_>>(),
-                order,
-                gap,
+                &w,
+                |x| U64(u64::from(x % 7) << 32 | u64::from(x)),
+                at,
             )?;
-            sort(
-                comm,
-                &member,
-                &w.iter()
-                    .map(|&x| (x as i32 >> 8) as f32 / 8.0)
-                    .collect::<Vec<_>>(),
-                order,
-                gap,
-            )?;
-            sort(
-                comm,
-                &member,
-                &w.iter()
-                    .map(|&x| U64(u64::from(x % 7) << 32 | u64::from(x)))
-                    .collect::<Vec<_>>(),
-                order,
-                gap,
-            )?;
-            sort(
-                comm,
-                &member,
-                &w.iter()
-                    .map(|&x| I64(i64::from(x as i32) << 20))
-                    .collect::<Vec<_>>(),
-                order,
-                gap,
-            )?;
+            sort(comm, &member, &w, |x| I64(i64::from(x as i32) << 20), at)?;
         }
     }
+    let ascending = SortOrder::Ascending;
     sort(
         comm,
         &member,
-        &words(65_536, 3).iter().map(|w| w % 5).collect::<Vec<_>>(),
-        SortOrder::Ascending,
-        true,
+        &words(65_536, 3),
+        |w| w % 5,
+        (ascending, true),
     )?;
-    sort(
-        comm,
-        &member,
-        &words(1 << 22, 4),
-        SortOrder::Ascending,
-        false,
-    )?;
+    sort(comm, &member, &words(1 << 22, 4), |w| w, (ascending, false))?;
     primitives(comm, &member)?;
     faults(comm, &member)
 }

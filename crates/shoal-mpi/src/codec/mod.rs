@@ -61,6 +61,22 @@ macro_rules! wire_enum {
     };
 }
 
+/// The wire encoding of a struct: its fields in order.
+macro_rules! wire_struct {
+    ($ty:ident { $($f:ident),* $(,)? }) => {
+        impl Wire for $ty {
+            fn put(&self, out: &mut Vec<u8>) {
+                let $ty { $($f),* } = self;
+                $(Wire::put($f, out);)*
+            }
+
+            fn take(r: &mut Reader<'_>) -> Result<Self, Unknown> {
+                Ok($ty { $($f: Wire::take(r)?),* })
+            }
+        }
+    };
+}
+
 wire_enum!(Error {
     1 => Length { what, expected, got },
     2 => InvalidParameter { kernel, parameter, value, rule },
@@ -127,44 +143,16 @@ wire_enum!(ImmediateError {
     4 => Bound { kernel, name, declaration },
 } tuple {});
 
-impl Wire for FieldMismatch {
-    fn put(&self, out: &mut Vec<u8>) {
-        let FieldMismatch {
-            kernel,
-            binding,
-            wgsl_struct,
-            rust_type,
-            member,
-            wgsl,
-            rust,
-            fix,
-        } = self;
-        for s in [
-            kernel,
-            binding,
-            wgsl_struct,
-            rust_type,
-            member,
-            wgsl,
-            rust,
-            fix,
-        ] {
-            s.put(out);
-        }
-    }
-    fn take(r: &mut Reader<'_>) -> Result<Self, Unknown> {
-        Ok(FieldMismatch {
-            kernel: Wire::take(r)?,
-            binding: Wire::take(r)?,
-            wgsl_struct: Wire::take(r)?,
-            rust_type: Wire::take(r)?,
-            member: Wire::take(r)?,
-            wgsl: Wire::take(r)?,
-            rust: Wire::take(r)?,
-            fix: Wire::take(r)?,
-        })
-    }
-}
+wire_struct!(FieldMismatch {
+    kernel,
+    binding,
+    wgsl_struct,
+    rust_type,
+    member,
+    wgsl,
+    rust,
+    fix
+});
 
 /// `e` as bytes (never empty: the first is the variant's tag).
 pub(crate) fn encode(e: &Error) -> Vec<u8> {
