@@ -106,39 +106,40 @@ fn count_items4(q: u32, id: u32) {
     count_item(k.zw, id);
 }
 
-// Counts this invocation's keys of tile `tile` (PER contiguous ones, key words or items) into
-// its counters. Every loop over vec4s here and in the scatter kernels takes two per iteration: a
-// software adapter pays for each iteration of a loop about what it pays for a load (faster
-// with two on SwiftShader, and for pairs on lavapipe).
-// The six loops share their shape but not their body (`count_keys4` … `place_pairs4`): WGSL has no
-// function parameters, and a body chosen by a switch would branch per vec4 in every kernel.
-fn count_own(tile: u32, id: u32) {
-    let own = own_keys(tile, id);
-    if flag(24u) {
-        var q = own.x / 2u;
-        for (; q + 2u <= own.y / 2u; q += 2u) {
-            count_items4(q, id);
-            count_items4(q + 1u, id);
-        }
-        if q < own.y / 2u {
-            count_items4(q, id);
-        }
-        if odd_item(own) {
-            count_item(last_item(own), id);
-        }
-        return;
-    }
-    var q = own.x / 4u;
-    for (; q + 2u <= own.y / 4u; q += 2u) {
-        count_keys4(q, id);
-        count_keys4(q + 1u, id);
-    }
-    if q < own.y / 4u {
-        count_keys4(q, id);
-    }
+// The last item of an invocation whose range ends at an odd item: the one its vec4s miss.
+fn odd_item(own: vec2<u32>) -> bool {
+    return own.y > own.x && (own.y & 1u) != 0u;
+}
+
+fn last_item(own: vec2<u32>) -> vec2<u32> {
+    return vec2(keys_in[2u * own.y - 2u], keys_in[2u * own.y - 1u]);
+}
+
+// The counting kernel's counts of an invocation's keys or items after its last whole vec4.
+fn count_keys_tail(own: vec2<u32>, id: u32) {
     for (var i = max(own.x, own.y & ~3u); i < own.y; i++) {
         count_item(vec2(keys_in[i], 0u), id);
     }
+}
+
+fn count_items_tail(own: vec2<u32>, id: u32) {
+    if odd_item(own) {
+        count_item(last_item(own), id);
+    }
+}
+
+#import radix_sort::each_own(count_keys_own, 4u, count_keys4, count_keys_tail)
+#import radix_sort::each_own(count_items_own, 2u, count_items4, count_items_tail)
+
+// Counts this invocation's keys of tile `tile` (PER contiguous ones, key words or items) into
+// its counters.
+fn count_own(tile: u32, id: u32) {
+    let own = own_keys(tile, id);
+    if flag(24u) {
+        count_items_own(own, id);
+        return;
+    }
+    count_keys_own(own, id);
 }
 
 // An item's words as the sort orders them (mapped on the first pass), and as they are stored
@@ -214,6 +215,32 @@ fn place_pairs4(q: u32, id: u32) {
     place_pair(k.zw, id);
 }
 
+// The scatter kernels' stores of an invocation's keys or items after its last whole vec4: the
+// key words one by one, or the odd last item.
+fn place_keys_tail(own: vec2<u32>, id: u32) {
+    for (var i = max(own.x, own.y & ~3u); i < own.y; i++) {
+        place_key(keys_in[i], id);
+    }
+}
+
+fn place_zip_tail(own: vec2<u32>, id: u32) {
+    for (var i = max(own.x, own.y & ~3u); i < own.y; i++) {
+        place_item(vec2(keys_in[i], select(values_in[i], i, make_indices)), id);
+    }
+}
+
+fn place_items_tail(own: vec2<u32>, id: u32) {
+    if odd_item(own) {
+        place_item(last_item(own), id);
+    }
+}
+
+fn place_pairs_tail(own: vec2<u32>, id: u32) {
+    if odd_item(own) {
+        place_pair(last_item(own), id);
+    }
+}
+
 @compute @workgroup_size(WG)
 fn count_digits(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) wid: vec3<u32>,
                 @builtin(num_workgroups) nwg: vec3<u32>) {
@@ -272,63 +299,13 @@ fn own_keys(tile: u32, id: u32) -> vec2<u32> {
 // words (the last pass of pairs). Separate kernels: each binds only what it uses (at most 7
 // storage buffers), and no branch runs per key. (Two kernels, by what they read, each choosing
 // its store with a branch per key, measured slower on lavapipe, for keys and for 64-bit keys.)
-
-@compute @workgroup_size(WG)
-fn scatter(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) wid: vec3<u32>,
-           @builtin(num_workgroups) nwg: vec3<u32>) {
-    let tile = group_index(wid, nwg);
-    if tile >= params.tiles {
-        return;
-    }
-    decode_flags();
-    first_places(tile, id);
-    let own = own_keys(tile, id);
-    var q = own.x / 4u;
-    for (; q + 2u <= own.y / 4u; q += 2u) {
-        place_keys4(q, id);
-        place_keys4(q + 1u, id);
-    }
-    if q < own.y / 4u {
-        place_keys4(q, id);
-    }
-    for (var i = max(own.x, own.y & ~3u); i < own.y; i++) {
-        place_key(keys_in[i], id);
-    }
-}
-
-@compute @workgroup_size(WG)
-fn scatter_zip(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) wid: vec3<u32>,
-               @builtin(num_workgroups) nwg: vec3<u32>) {
-    let tile = group_index(wid, nwg);
-    if tile >= params.tiles {
-        return;
-    }
-    decode_flags();
-    first_places(tile, id);
-    let own = own_keys(tile, id);
-    var q = own.x / 4u;
-    for (; q + 2u <= own.y / 4u; q += 2u) {
-        place_zip4(q, id);
-        place_zip4(q + 1u, id);
-    }
-    if q < own.y / 4u {
-        place_zip4(q, id);
-    }
-    for (var i = max(own.x, own.y & ~3u); i < own.y; i++) {
-        place_item(vec2(keys_in[i], select(values_in[i], i, make_indices)), id);
-    }
-}
-
-// The last item of an invocation whose range ends at an odd item: the one its vec4s miss.
-fn odd_item(own: vec2<u32>) -> bool {
-    return own.y > own.x && (own.y & 1u) != 0u;
-}
-
-fn last_item(own: vec2<u32>) -> vec2<u32> {
-    return vec2(keys_in[2u * own.y - 2u], keys_in[2u * own.y - 1u]);
-}
-
-// The scatters of items to items and of items to key and value words differ only in their store:
-// one entry point, written once (radix_sort_scatter_items.wgsl), instantiated for each.
-#import radix_sort::scatter_items(scatter_items, place_items4, place_item)
-#import radix_sort::scatter_items(scatter_unzip, place_pairs4, place_pair)
+// One entry point and one loop, written once (radix_sort_scatter.wgsl, radix_sort_each_own.wgsl),
+// instantiated for each.
+#import radix_sort::each_own(place_keys_own, 4u, place_keys4, place_keys_tail)
+#import radix_sort::each_own(place_zip_own, 4u, place_zip4, place_zip_tail)
+#import radix_sort::each_own(place_items_own, 2u, place_items4, place_items_tail)
+#import radix_sort::each_own(place_pairs_own, 2u, place_pairs4, place_pairs_tail)
+#import radix_sort::scatter(scatter, place_keys_own)
+#import radix_sort::scatter(scatter_zip, place_zip_own)
+#import radix_sort::scatter(scatter_items, place_items_own)
+#import radix_sort::scatter(scatter_unzip, place_pairs_own)

@@ -143,9 +143,10 @@ impl Op {
 /// compaction and of the segmented family). Every family's sources carry them
 /// ([`with_snippets`]); `cargo xtask check-wgsl` adds them too, to validate `wgsl/*.wgsl` without
 /// a device. Each relies on its importer's definitions (`scan::document` needs `T`, `combine`,
-/// `WG` and `shared_data`; `radix_sort::scatter_items`, a template instantiated per store, needs
-/// `radix_sort_lanes.wgsl`'s, and `splat::entry` its file's `splat_add`; the others are blocks of
-/// `scan.wgsl` or `histogram.wgsl`), so it is validated where it is used, not on its own.
+/// `WG` and `shared_data`; `radix_sort::each_own` and `radix_sort::scatter`, templates
+/// instantiated per kind of key and store, need `radix_sort_lanes.wgsl`'s, and `splat::entry`
+/// its file's `splat_add`; the others are blocks of `scan.wgsl` or `histogram.wgsl`), so it is
+/// validated where it is used, not on its own.
 pub const SNIPPETS: &[(&str, Source)] = &[
     ("scan::document", shoal::wgsl!("../wgsl/scan_document.wgsl")),
     ("scan::group_one_subgroup", scan::blocks::ONE_SUBGROUP_GROUP),
@@ -168,8 +169,12 @@ pub const SNIPPETS: &[(&str, Source)] = &[
         shoal::wgsl!("../wgsl/radix_sort_common.wgsl"),
     ),
     (
-        "radix_sort::scatter_items",
-        shoal::wgsl!("../wgsl/radix_sort_scatter_items.wgsl"),
+        "radix_sort::each_own",
+        shoal::wgsl!("../wgsl/radix_sort_each_own.wgsl"),
+    ),
+    (
+        "radix_sort::scatter",
+        shoal::wgsl!("../wgsl/radix_sort_scatter.wgsl"),
     ),
     (
         "radix_sort::key_map",
