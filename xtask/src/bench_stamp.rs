@@ -6,7 +6,7 @@ use std::path::Path;
 
 /// The commit, CPU and date of one run.
 pub(crate) struct Stamp {
-    /// `git describe --always --dirty` of the workspace, or `unknown`.
+    /// The commit measured ([`commit`]), or `unknown`.
     pub(crate) commit: String,
     /// The CPU's model name and hardware threads ([`cpu`]).
     pub(crate) cpu: String,
@@ -39,16 +39,34 @@ impl Stamp {
     }
 }
 
-/// `git describe --always --dirty` of the workspace: the commit a benchmark's files name.
+/// The commit a benchmark's files name: `git describe --always` of the workspace, with `-dirty`
+/// where a tracked file differs from it. The tables themselves (`docs/bench/`) do not count: a
+/// table an earlier run left is what this run replaces, not a change to what it measures.
 pub(crate) fn commit(root: &Path) -> String {
-    std::process::Command::new("git")
-        .args(["describe", "--always", "--dirty"])
-        .current_dir(root)
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_else(|| "unknown".into())
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(root)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    let Some(commit) = git(&["describe", "--always"]) else {
+        return "unknown".into();
+    };
+    let changed = git(&[
+        "status",
+        "--porcelain",
+        "--untracked-files=no",
+        "--",
+        ".",
+        ":(exclude)docs/bench",
+    ]);
+    match changed {
+        Some(changed) if changed.is_empty() => commit,
+        _ => format!("{commit}-dirty"),
+    }
 }
 
 /// The CPU as `/proc/cpuinfo`'s text names it: the first `model name` (ARM kernels may give
