@@ -5,15 +5,8 @@
 
 use shoal::{Error, Gpu};
 
+use crate::COPY;
 use crate::gpu_test;
-
-const COPY: &str = "
-@group(0) @binding(0) var<storage, read> src: array<u32>;
-@group(0) @binding(1) var<storage, read_write> dst: array<u32>;
-@compute @workgroup_size(64)
-fn copy(@builtin(global_invocation_id) id: vec3<u32>) {
-    if id.x < arrayLength(&dst) { dst[id.x] = src[id.x]; }
-}";
 
 const TWO_OUTPUTS: &str = "
 @group(0) @binding(0) var<storage, read_write> low: array<u32>;

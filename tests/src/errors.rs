@@ -3,6 +3,7 @@
 
 use shoal::{Error, Gpu, Usage};
 
+use crate::COPY;
 use crate::gpu_test;
 use crate::programs::Data;
 
@@ -14,14 +15,6 @@ struct PackedData {
     v2: [f32; 2],
 }
 shoal::pod_element!(PackedData);
-
-const COPY: &str = "
-@group(0) @binding(0) var<storage, read> src: array<u32>;
-@group(0) @binding(1) var<storage, read_write> dst: array<u32>;
-@compute @workgroup_size(64)
-fn copy(@builtin(global_invocation_id) id: vec3<u32>) {
-    if id.x < arrayLength(&dst) { dst[id.x] = src[id.x]; }
-}";
 
 fn copy_kernel(gpu: &Gpu) -> shoal::Kernel {
     gpu.kernel(shoal::Source::new("copy.wgsl", COPY))

@@ -12,6 +12,17 @@ pub mod programs;
 pub mod property;
 pub mod rng;
 
+/// A kernel copying `src` into `dst` element by element, bound by the tests of errors,
+/// ownership and aliasing.
+#[cfg(test)]
+const COPY: &str = "
+@group(0) @binding(0) var<storage, read> src: array<u32>;
+@group(0) @binding(1) var<storage, read_write> dst: array<u32>;
+@compute @workgroup_size(64)
+fn copy(@builtin(global_invocation_id) id: vec3<u32>) {
+    if id.x < arrayLength(&dst) { dst[id.x] = src[id.x]; }
+}";
+
 #[cfg(test)]
 mod aliasing;
 #[cfg(test)]

@@ -2,16 +2,9 @@
 //! kernel made by one `Gpu` and used with another is `Error::WrongGpu` naming both devices,
 //! never a panic inside wgpu-core (which asserts on the resource's device).
 
+use crate::COPY;
 use shoal::wgpu::TextureFormat;
 use shoal::{DispatchArgs, Error, Gpu, Usage};
-
-const COPY: &str = "
-@group(0) @binding(0) var<storage, read> src: array<u32>;
-@group(0) @binding(1) var<storage, read_write> dst: array<u32>;
-@compute @workgroup_size(64)
-fn copy(@builtin(global_invocation_id) id: vec3<u32>) {
-    if id.x < arrayLength(&dst) { dst[id.x] = src[id.x]; }
-}";
 
 const SAMPLE: &str = "
 @group(0) @binding(0) var tex: texture_2d<f32>;

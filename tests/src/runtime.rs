@@ -56,21 +56,32 @@ fn spinning() -> (Gpu, shoal::Kernel, shoal::Buffer<u32>, shoal::Buffer<u32>) {
     (gpu, spin, v, count)
 }
 
+/// `spin` over `v` and `count` recorded and submitted: the submission, and how long recording and
+/// submitting took.
+#[cfg(not(target_arch = "wasm32"))]
+fn submit_spin(
+    gpu: &Gpu,
+    spin: &shoal::Kernel,
+    v: &shoal::Buffer<u32>,
+    count: &shoal::Buffer<u32>,
+) -> (shoal::Submission, std::time::Duration) {
+    let started = std::time::Instant::now();
+    let mut commands = gpu.commands();
+    spin.bind("v", v)
+        .bind("count", count)
+        .invocations(SPIN_SIZE.0 as u64)
+        .record(&mut commands)
+        .expect("record");
+    (commands.submit().expect("submit"), started.elapsed())
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 #[test]
 fn a_wait_past_the_deadline_is_a_timeout_and_the_gpu_stays_usable() {
     let (gpu, spin, v, count) = spinning();
-    let (len, n) = SPIN_SIZE;
+    let n = SPIN_SIZE.1;
     gpu.set_timeout(std::time::Duration::from_millis(20));
-    let started = std::time::Instant::now();
-    let mut commands = gpu.commands();
-    spin.bind("v", &v)
-        .bind("count", &count)
-        .invocations(len as u64)
-        .record(&mut commands)
-        .expect("record");
-    let submission = commands.submit().expect("submit");
-    let submitting = started.elapsed();
+    let (submission, submitting) = submit_spin(&gpu, &spin, &v, &count);
     match submission.wait_blocking() {
         Err(Error::Timeout {
             waited,
@@ -256,17 +267,9 @@ fn a_wait_and_a_read_awaited_together_on_one_thread_do_not_block_it() {
     use std::future::Future;
     use std::task::{Context, Poll, Waker};
     let (gpu, spin, v, count) = spinning();
-    let (len, n) = SPIN_SIZE;
+    let n = SPIN_SIZE.1;
     let w = gpu.buffer_from(&[5u32; 3]).expect("buffer");
-    let started = std::time::Instant::now();
-    let mut commands = gpu.commands();
-    spin.bind("v", &v)
-        .bind("count", &count)
-        .invocations(len as u64)
-        .record(&mut commands)
-        .expect("record");
-    let submission = commands.submit().expect("submit");
-    let submitting = started.elapsed();
+    let (submission, submitting) = submit_spin(&gpu, &spin, &v, &count);
     // A wait that blocked the thread would return from its first poll only when the long
     // kernel is done; one that yields returns at once (Pending, or Ready on llvmpipe, where
     // the kernel ran inside `submit`).

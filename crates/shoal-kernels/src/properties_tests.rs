@@ -260,16 +260,12 @@ fn parameters_that_would_give_nan_are_refused() {
             lifetime,
             ..ParticleSettings::default()
         };
-        let (initial, capacity) = (&[][..], 16);
-        Particles::new(
-            &gpu,
-            ParticlesParams {
-                initial,
-                capacity,
-                settings,
-            },
-        )
-        .map(|_| ())
+        let params = ParticlesParams {
+            initial: &[],
+            capacity: 16,
+            settings,
+        };
+        Particles::new(&gpu, params).map(|_| ())
     };
     for lifetime in [f32::NAN, 0.0, -1.0] {
         names(particles(lifetime), "lifetime");
