@@ -13,7 +13,7 @@ pub mod property;
 pub mod rng;
 
 /// A kernel copying `src` into `dst` element by element, bound by the tests of errors,
-/// ownership and aliasing.
+/// ownership, aliasing and the model.
 #[cfg(test)]
 const COPY: &str = "
 @group(0) @binding(0) var<storage, read> src: array<u32>;

@@ -1,5 +1,6 @@
 //! The compute model's semantics and the documents' first programs, on the device of this run.
 
+use crate::COPY;
 use crate::gpu_test;
 use crate::programs;
 #[cfg(target_arch = "wasm32")]
@@ -88,14 +89,6 @@ gpu_test! {
     }
 }
 
-const PAIR: &str = "
-@group(0) @binding(0) var<storage, read> src: array<u32>;
-@group(0) @binding(1) var<storage, read_write> dst: array<u32>;
-@compute @workgroup_size(64)
-fn pair(@builtin(global_invocation_id) id: vec3<u32>) {
-    if id.x < arrayLength(&dst) { dst[id.x] = src[id.x]; }
-}";
-
 gpu_test! {
     /// n = 0 needs no special case: an empty buffer bound to a dispatch of no work group is
     /// fine (WGSL's arrays hold at least one element, but nothing reads them), and nothing is
@@ -128,7 +121,7 @@ gpu_test! {
     let uniform = gpu.uniform(&0u32).expect("uniform");
     let e = kernel.bind("values", &uniform).invocations(0).run().expect_err("a uniform");
     assert!(matches!(e, shoal::Error::MissingUsage { .. }), "{e}");
-    let pair = gpu.kernel(shoal::Source::new("pair.wgsl", PAIR)).expect("kernel");
+    let pair = gpu.kernel(shoal::Source::new("copy.wgsl", COPY)).expect("kernel");
     let e = pair.bind("src", &empty).bind("dst", &empty).invocations(0).run().expect_err("aliased");
     assert!(matches!(e, shoal::Error::Aliasing { .. }), "{e}");
     let other = gpu.buffer_zeroed::<u32>(0).expect("another empty");
